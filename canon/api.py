@@ -1,0 +1,135 @@
+"""The rules of the canon as API operations: odds, damage by ST, the derived block."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ninja import Field, Router, Schema
+
+from gurps import checks, damage, derived
+
+router = Router()
+
+ParryKindIn = Literal["normal", "fencing", "staff", "knife", "thrown", "thrown_knife", "flail"]
+
+
+class OddsOut(Schema):
+    level: int
+    success: float
+    critical_success: float
+    critical_failure: float
+    success_exact: str = Field(description="a/216, exact (canon §1.1)")
+
+
+class DamageOut(Schema):
+    st: int
+    thrust: str
+    swing: str
+
+
+class ShieldIn(Schema, extra="forbid"):
+    skill: int
+    pd: int
+
+
+class WeaponIn(Schema, extra="forbid"):
+    name: str
+    skill: int
+    parry: ParryKindIn = "normal"
+
+
+class DerivedIn(Schema, extra="forbid"):
+    st: int
+    dx: int
+    iq: int
+    ht: int
+    carried_kg: float = 0.0
+    hp_lost: int = 0
+    fatigue_lost: int = 0
+    combat_reflexes: bool = False
+    stunned: bool = False
+    armour_pd: int = 0
+    shield: ShieldIn | None = None
+    weapons: list[WeaponIn] = []
+
+
+class EncumbranceOut(Schema):
+    level: int | None
+    name: str
+
+
+class NamedValueOut(Schema):
+    name: str
+    value: int
+
+
+class DerivedOut(Schema):
+    hp: int
+    fatigue: int
+    basic_speed: float
+    encumbrance: EncumbranceOut
+    move: int
+    dodge: int
+    block: int | None
+    parries: list[NamedValueOut]
+    passive_defense: int
+    dodge_total: int
+    block_total: int | None
+    parries_total: list[NamedValueOut]
+
+
+def derived_out(result: derived.Derived) -> dict:
+    """The API's derived block (also used by GET /sheets/{id})."""
+    return {
+        "hp": result.hp,
+        "fatigue": result.fatigue,
+        "basic_speed": float(result.basic_speed),
+        "encumbrance": {"level": result.encumbrance.level, "name": result.encumbrance.name},
+        "move": result.move,
+        "dodge": result.dodge,
+        "block": result.block,
+        "parries": [{"name": p.name, "value": p.value} for p in result.parries],
+        "passive_defense": result.passive_defense,
+        "dodge_total": result.dodge_total,
+        "block_total": result.block_total,
+        "parries_total": [{"name": p.name, "value": p.value} for p in result.parries_total],
+    }
+
+
+@router.get("/odds", response=OddsOut, summary="Chance de passar num teste de 3d6 (§1.1–1.2)")
+def odds(request, level: int = Field(..., ge=-100, le=100)):
+    success = checks.success_probability(level)
+    return {
+        "level": level,
+        "success": float(success),
+        "critical_success": float(checks.critical_success_probability(level)),
+        "critical_failure": float(checks.critical_failure_probability(level)),
+        "success_exact": f"{success * 216}/216",
+    }
+
+
+@router.get("/damage", response=DamageOut, summary="Dano básico por ST (§4.9)")
+def basic_damage(request, st: int = Field(..., ge=1, le=1000)):
+    row = damage.basic_damage(st)
+    return {"st": st, "thrust": str(row.thrust), "swing": str(row.swing)}
+
+
+@router.post("/derived", response=DerivedOut, summary="Derivados, Carga e defesas (§2, §4.6–4.7)")
+def derived_stats(request, payload: DerivedIn):
+    result = derived.derive(
+        st=payload.st,
+        dx=payload.dx,
+        iq=payload.iq,
+        ht=payload.ht,
+        carried_kg=str(payload.carried_kg),
+        hp_lost=payload.hp_lost,
+        fatigue_lost=payload.fatigue_lost,
+        combat_reflexes=payload.combat_reflexes,
+        stunned=payload.stunned,
+        armour_pd=payload.armour_pd,
+        shield=derived.Shield(skill=payload.shield.skill, pd=payload.shield.pd)
+        if payload.shield
+        else None,
+        weapons=[derived.Weapon(name=w.name, skill=w.skill, parry=w.parry) for w in payload.weapons],
+    )
+    return derived_out(result)

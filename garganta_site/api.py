@@ -1,0 +1,123 @@
+"""The API under /api/v1/: one NinjaAPI, each app's router, errors mapped in one place.
+
+The Mestre de Cena of this campaign is an AI that works through this API, with a bearer
+token (``python manage.py api_token USERNAME``); the browser uses its session and CSRF.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.utils import timezone
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.security import HttpBearer, django_auth
+
+from gurps.errors import GurpsError, InvalidValue, NoRollAtThreeOrLess, OutsideCanon
+from sheets.models import ApiToken
+from sheets.services import ServiceError
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class TokenAuth(HttpBearer):
+    """``Authorization: Bearer <token>``; only the token's SHA-256 is stored."""
+
+    def authenticate(self, request, token: str):
+        found = (
+            ApiToken.objects.select_related("user")
+            .filter(key_hash=token_hash(token), revoked_at__isnull=True)
+            .first()
+        )
+        if found is None or not found.user.is_active:
+            return None
+        request.user = found.user
+        return found.user
+
+
+AUTH = [TokenAuth(), django_auth]
+
+api = NinjaAPI(
+    title="Garganta",
+    version="1",
+    description="O site da campanha A Garganta. Quem rola é sempre o servidor.",
+    urls_namespace="api",
+    docs_url="/docs",
+)
+
+
+def _error(request, status: int, code: str, detail, **extra):
+    return api.create_response(request, {"code": code, "detail": detail, **extra}, status=status)
+
+
+@api.exception_handler(ValidationError)
+def on_validation_error(request, exc: ValidationError):
+    fields = []
+    for error in exc.errors:
+        loc = [str(part) for part in error.get("loc", ()) if part not in ("body", "query", "path")]
+        if loc and loc[0] == "payload":
+            loc = loc[1:]
+        fields.append(".".join(loc))
+    return _error(
+        request,
+        422,
+        "invalid",
+        [{"field": f, "message": e.get("msg", "")} for f, e in zip(fields, exc.errors, strict=True)],
+        field=fields[0] if fields else None,
+    )
+
+
+@api.exception_handler(NoRollAtThreeOrLess)
+def on_no_roll(request, exc: NoRollAtThreeOrLess):
+    return _error(
+        request, 422, "no_roll_at_3_or_less", exc.message, effective_level=exc.effective_level
+    )
+
+
+@api.exception_handler(OutsideCanon)
+def on_outside_canon(request, exc: OutsideCanon):
+    return _error(request, 422, "outside_canon", exc.message, rule=exc.rule)
+
+
+@api.exception_handler(InvalidValue)
+def on_invalid_value(request, exc: InvalidValue):
+    return _error(request, 422, "invalid", exc.message, field=exc.field)
+
+
+@api.exception_handler(GurpsError)
+def on_gurps_error(request, exc: GurpsError):
+    return _error(request, 422, "invalid", exc.message)
+
+
+@api.exception_handler(ServiceError)
+def on_service_error(request, exc: ServiceError):
+    status = 403 if exc.code == "forbidden" else 422
+    return _error(request, status, exc.code, exc.message, field=exc.field or None)
+
+
+@api.exception_handler(AuthenticationError)
+def on_unauthenticated(request, exc):
+    return _error(request, 401, "unauthenticated", "Entre no site ou mande um token Bearer.")
+
+
+@api.exception_handler(HttpError)
+def on_http_error(request, exc: HttpError):
+    codes = {403: "forbidden", 404: "not_found"}
+    return _error(request, exc.status_code, codes.get(exc.status_code, "error"), str(exc))
+
+
+def _register_routers() -> None:
+    from canon.api import router as rules_router
+    from sessions.api import router as scenes_router
+    from sheets.api import router as sheets_router
+
+    api.add_router("/rules", rules_router, tags=["regras"])
+    api.add_router("/sheets", sheets_router, tags=["fichas"])
+    api.add_router("/scenes", scenes_router, tags=["cenas"])
+
+
+_register_routers()
+
+__all__ = ["AUTH", "api", "timezone", "token_hash"]

@@ -1,0 +1,21 @@
+"""URLs: the pages of each app, the login, the admin and the API under /api/v1/."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from garganta_site.api import api
+
+urlpatterns = [
+    path("", include("sheets.urls")),
+    path("", include("sessions.urls")),
+    path("", include("canon.urls")),
+    path(
+        "entrar/",
+        auth_views.LoginView.as_view(template_name="login.html", redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("sair/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("api/v1/", api.urls),
+]

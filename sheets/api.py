@@ -1,0 +1,148 @@
+"""Sheets through the API: the campaign's homologated sheets with their derived block."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import UUID
+
+from django.shortcuts import get_object_or_404
+from ninja import Router, Schema
+from ninja.errors import HttpError
+
+from canon.api import DerivedOut, derived_out
+from garganta_site.api import AUTH
+from sheets import services
+from sheets.models import Character, Membership
+
+router = Router(auth=AUTH)
+
+
+class SheetListOut(Schema):
+    id: UUID
+    name: str
+    kind: str
+    homologated: datetime | None
+
+
+class TraitOut(Schema):
+    name: str
+    kind: str
+    key: str
+    points: int
+
+
+class SkillOut(Schema):
+    name: str
+    attribute: str
+    difficulty: str
+    level: int
+    points: float
+    success: float
+
+
+class ItemOut(Schema):
+    id: UUID
+    name: str
+    weight_kg: float
+    quantity: int
+    carried: bool
+    passive_defense: int
+    damage_resistance: int
+    damage: str
+    damage_now: str | None
+    skill: str
+    parry: str
+
+
+class SheetOut(Schema):
+    id: UUID
+    name: str
+    kind: str
+    version: int
+    homologated: datetime | None
+    st: int
+    dx: int
+    iq: int
+    ht: int
+    traits: list[TraitOut]
+    skills: list[SkillOut]
+    items: list[ItemOut]
+    hp_lost: int
+    fatigue_lost: int
+    carried_kg: float
+    derived: DerivedOut
+
+
+def _campaign_ids(user) -> list[int]:
+    return list(Membership.objects.filter(user=user).values_list("campaign_id", flat=True))
+
+
+@router.get("", response=list[SheetListOut], summary="As fichas da campanha")
+def sheet_list(request):
+    characters = Character.objects.filter(campaign_id__in=_campaign_ids(request.user))
+    rows = []
+    for character in characters.prefetch_related("versions"):
+        homologated = [v for v in character.versions.all() if v.status == "homologated"]
+        rows.append(
+            {
+                "id": character.code,
+                "name": character.name,
+                "kind": character.kind,
+                "homologated": max((v.decided_at for v in homologated if v.decided_at), default=None),
+            }
+        )
+    return rows
+
+
+@router.get("/{uuid:code}", response=SheetOut, summary="A ficha homologada e o estado em jogo")
+def sheet_detail(request, code: UUID):
+    character = get_object_or_404(
+        Character, code=code, campaign_id__in=_campaign_ids(request.user)
+    )
+    view = services.sheet_view(character)
+    if view is None:
+        raise HttpError(404, "Esta personagem ainda não tem ficha homologada.")
+    damage_now = {w.name: w.expression for w in view.weapons}
+    return {
+        "id": character.code,
+        "name": character.name,
+        "kind": character.kind,
+        "version": view.version.number,
+        "homologated": view.version.decided_at,
+        **view.version.attributes(),
+        "traits": [
+            {"name": t.name, "kind": t.kind, "key": t.key, "points": t.points}
+            for t in view.version.traits.all()
+        ],
+        "skills": [
+            {
+                "name": line.skill.name,
+                "attribute": line.skill.attribute,
+                "difficulty": line.skill.difficulty,
+                "level": line.skill.level,
+                "points": float(line.skill.points),
+                "success": float(line.probability),
+            }
+            for line in view.skills
+        ],
+        "items": [
+            {
+                "id": p.code,
+                "name": p.name,
+                "weight_kg": float(p.unit_weight_kg),
+                "quantity": p.quantity,
+                "carried": p.carried,
+                "passive_defense": p.item.passive_defense if p.item_id else 0,
+                "damage_resistance": p.item.damage_resistance if p.item_id else 0,
+                "damage": p.item.damage if p.item_id else "",
+                "damage_now": damage_now.get(p.name) if p.item_id and p.item.damage else None,
+                "skill": p.item.skill_name if p.item_id else "",
+                "parry": p.item.parry if p.item_id else "",
+            }
+            for p in view.possessions
+        ],
+        "hp_lost": view.state.hp_lost,
+        "fatigue_lost": view.state.fatigue_lost,
+        "carried_kg": float(view.carried_kg),
+        "derived": derived_out(view.derived),
+    }

@@ -1,0 +1,13 @@
+from django.core.management.base import BaseCommand
+
+from sheets.demo import DEMO_PASSWORD, demo_seed
+
+
+class Command(BaseCommand):
+    help = "Cria a campanha de demonstração A Garganta (idempotente) e mostra os logins."
+
+    def handle(self, *args, **options):
+        logins = demo_seed()
+        self.stdout.write("Campanha de demonstração pronta. Logins (senha de todos: %s):" % DEMO_PASSWORD)
+        for username, role in logins.items():
+            self.stdout.write(f"  {username:<12} {role}")

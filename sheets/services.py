@@ -1,0 +1,532 @@
+"""Services of the sheets app: everything that writes, and the reads that call the engine.
+
+Views and the API call these with plain values; these call ``gurps`` with plain values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+
+from gurps import checks, damage, derived, encumbrance
+from gurps.errors import GurpsError, InvalidValue, OutsideCanon
+from sheets.models import (
+    Campaign,
+    Character,
+    CharacterState,
+    Item,
+    Membership,
+    Possession,
+    SheetVersion,
+    Skill,
+    Trait,
+)
+
+
+class ServiceError(Exception):
+    """A refusal a user can read: ``field`` names what was wrong (or "" for the whole)."""
+
+    def __init__(self, message: str, *, field: str = "", code: str = "invalid") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.code = code
+
+
+# Messages are constants so tests import them instead of repeating them.
+NOT_A_DRAFT = "Só um rascunho pode ser alterado; versão enviada ou homologada não muda."
+NOT_SUBMITTED = "Esta versão não está na fila de homologação (já foi decidida?)."
+RETURN_NEEDS_REASON = "Diga por que a ficha volta: o jogador precisa saber o que corrigir."
+DRAFT_EXISTS = "Já há um rascunho desta ficha; continue nele."
+PENDING_EXISTS = "Há uma versão enviada esperando o Árbitro; espere a decisão."
+LOOT_NEEDS_NAME = "Diga o que é o espólio."
+WEIGHT_NOT_NEGATIVE = "O peso não pode ser negativo."
+WEIGHT_TOO_LARGE = "Peso acima de 10.000 kg: confira o número."
+QUANTITY_AT_LEAST_1 = "A quantidade mínima é 1; para largar o item, desmarque 'carregando'."
+QUANTITY_TOO_LARGE = "Quantidade acima de 10.000: confira o número."
+MAX_WEIGHT_KG = Decimal("10000")
+MAX_QUANTITY = 10000
+
+
+# --- reads -------------------------------------------------------------------------------
+
+
+def membership_for(user, campaign: Campaign) -> Membership | None:
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(user=user, campaign=campaign).first()
+
+
+def homologated_version(character: Character) -> SheetVersion | None:
+    """The newest homologated version, with its lines prefetched (3 queries)."""
+    return (
+        SheetVersion.objects.filter(character=character, status=SheetVersion.Status.HOMOLOGATED)
+        .prefetch_related("traits", "skills", "items")
+        .order_by("-number")
+        .first()
+    )
+
+
+def possessions_of(character: Character) -> list[Possession]:
+    return list(
+        Possession.objects.filter(character=character).select_related("item").order_by("pk")
+    )
+
+
+def state_of(character: Character) -> CharacterState:
+    state, _ = CharacterState.objects.get_or_create(character=character)
+    return state
+
+
+def carried_kg(possessions: list[Possession]) -> Decimal:
+    return sum((p.total_weight_kg for p in possessions if p.carried), Decimal("0"))
+
+
+def _skill_levels(version: SheetVersion) -> dict[str, int]:
+    return {skill.name.casefold(): skill.level for skill in version.skills.all()}
+
+
+def _has_trait(version: SheetVersion, key: str) -> bool:
+    return any(trait.key == key for trait in version.traits.all())
+
+
+@dataclass(frozen=True)
+class WeaponLine:
+    """A weapon of the sheet with its damage computed from ST (canon §4.9)."""
+
+    name: str
+    written: str
+    expression: str | None
+    damage_type: str
+    skill_name: str
+    skill_level: int | None
+    error: str
+
+
+@dataclass(frozen=True)
+class SkillLine:
+    """A skill with its exact chance of success (canon §1.1) and the canon's truncated %."""
+
+    skill: Skill
+    probability: object  # fractions.Fraction
+    percent: int
+
+
+@dataclass(frozen=True)
+class DefenceRow:
+    """An active defence as the sheet shows it: its value, with PD, and how it came."""
+
+    name: str
+    value: int
+    total: int
+    how: object  # gurps.derived.Explanation | None
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """Everything the sheet page and the API show, from one version plus the state."""
+
+    character: Character
+    version: SheetVersion
+    state: CharacterState
+    possessions: list[Possession]
+    carried_kg: Decimal
+    derived: derived.Derived
+    skills: list[SkillLine]
+    weapons: list[WeaponLine]
+    encumbrance_bounds: list
+    lift_max_kg: object  # Fraction
+    defences: list[DefenceRow]
+
+
+def _armour_and_shield(
+    version: SheetVersion, carried_items: list[Item]
+) -> tuple[int, derived.Shield | None]:
+    """PD of the armour worn and the shield readied, from what is carried now.
+
+    Reading (not in the canon): of several armour pieces carried, the highest PD counts; a
+    second armour in the pack does not add to the first.
+    """
+    levels = _skill_levels(version)
+    armour_pd = max(
+        (i.passive_defense for i in carried_items if not i.is_shield and i.passive_defense),
+        default=0,
+    )
+    shields = [i for i in carried_items if i.is_shield]
+    shield = None
+    if shields:
+        best = max(shields, key=lambda i: i.passive_defense)
+        skill_level = levels.get(best.skill_name.casefold()) if best.skill_name else None
+        if skill_level is not None:
+            shield = derived.Shield(skill=skill_level, pd=best.passive_defense)
+        else:
+            shield = derived.Shield(skill=0, pd=best.passive_defense)
+    return armour_pd, shield
+
+
+def sheet_view(character: Character, version: SheetVersion | None = None) -> SheetView | None:
+    """Compute the sheet as the page shows it: the homologated version plus the state."""
+    version = version or homologated_version(character)
+    if version is None:
+        return None
+    state = state_of(character)
+    possessions = possessions_of(character)
+    kg = carried_kg(possessions)
+    carried_items = [p.item for p in possessions if p.carried and p.item_id]
+    armour_pd, shield = _armour_and_shield(version, carried_items)
+    levels = _skill_levels(version)
+    weapons_for_parry = []
+    weapon_lines = []
+    for item in carried_items:
+        if not item.damage and not item.parry:
+            continue
+        skill_level = levels.get(item.skill_name.casefold()) if item.skill_name else None
+        if item.parry and skill_level is not None:
+            weapons_for_parry.append(
+                derived.Weapon(name=item.name, skill=skill_level, parry=item.parry)
+            )
+        if item.damage:
+            weapon_lines.append(_weapon_line(item, version.st, skill_level))
+    result = derived.derive(
+        st=version.st,
+        dx=version.dx,
+        iq=version.iq,
+        ht=version.ht,
+        carried_kg=kg,
+        hp_lost=state.hp_lost,
+        fatigue_lost=state.fatigue_lost,
+        combat_reflexes=_has_trait(version, "combat_reflexes"),
+        stunned=state.stunned,
+        armour_pd=armour_pd,
+        shield=shield if shield and shield.skill else None,
+        weapons=weapons_for_parry,
+    )
+    skills = []
+    for skill in version.skills.all():
+        probability = checks.success_probability(skill.level)
+        skills.append(
+            SkillLine(
+                skill=skill, probability=probability, percent=checks.percent_truncated(probability)
+            )
+        )
+    how = result.explanations
+    defences = [DefenceRow("Esquiva", result.dodge, result.dodge_total, how.get("dodge"))]
+    if result.block is not None:
+        defences.append(
+            DefenceRow("Bloquear", result.block, result.block_total, how.get("block"))
+        )
+    for parry, parry_total in zip(result.parries, result.parries_total, strict=True):
+        defences.append(
+            DefenceRow(
+                f"Aparar — {parry.name}", parry.value, parry_total.value, how.get(f"parry:{parry.name}")
+            )
+        )
+    return SheetView(
+        character=character,
+        version=version,
+        state=state,
+        possessions=possessions,
+        carried_kg=kg,
+        derived=result,
+        skills=skills,
+        weapons=weapon_lines,
+        encumbrance_bounds=encumbrance.encumbrance_bounds(version.st),
+        lift_max_kg=encumbrance.lift_max_kg(version.st),
+        defences=defences,
+    )
+
+
+def _weapon_line(item: Item, st: int, skill_level: int | None) -> WeaponLine:
+    try:
+        wd = damage.weapon_damage(item.damage, st)
+    except (OutsideCanon, InvalidValue) as error:
+        return WeaponLine(
+            name=item.name,
+            written=item.damage,
+            expression=None,
+            damage_type="",
+            skill_name=item.skill_name,
+            skill_level=skill_level,
+            error=str(error),
+        )
+    type_name = damage.DAMAGE_TYPE_NAMES.get(wd.damage_type, "") if wd.damage_type else ""
+    return WeaponLine(
+        name=item.name,
+        written=item.damage,
+        expression=str(wd.expression),
+        damage_type=type_name,
+        skill_name=item.skill_name,
+        skill_level=skill_level,
+        error="",
+    )
+
+
+def characters_visible_to(user, campaign: Campaign) -> QuerySet[Character]:
+    return Character.objects.filter(campaign=campaign).prefetch_related(
+        Prefetch(
+            "versions",
+            queryset=SheetVersion.objects.filter(status=SheetVersion.Status.HOMOLOGATED),
+            to_attr="homologated_versions",
+        )
+    )
+
+
+# --- writes: state in play -----------------------------------------------------------------
+
+
+def _clean_weight(value) -> Decimal:
+    try:
+        weight = Decimal(str(value))
+    except Exception as error:  # noqa: BLE001 - any unparsable value is the same refusal
+        raise ServiceError("Peso inválido.", field="weight_kg") from error
+    if not weight.is_finite():
+        raise ServiceError("Peso inválido.", field="weight_kg")
+    if weight < 0:
+        raise ServiceError(WEIGHT_NOT_NEGATIVE, field="weight_kg")
+    if weight > MAX_WEIGHT_KG:
+        raise ServiceError(WEIGHT_TOO_LARGE, field="weight_kg")
+    return weight
+
+
+def _clean_quantity(value) -> int:
+    try:
+        quantity = int(value)
+    except (TypeError, ValueError) as error:
+        raise ServiceError(QUANTITY_AT_LEAST_1, field="quantity") from error
+    if quantity < 1:
+        raise ServiceError(QUANTITY_AT_LEAST_1, field="quantity")
+    if quantity > MAX_QUANTITY:
+        raise ServiceError(QUANTITY_TOO_LARGE, field="quantity")
+    return quantity
+
+
+def possession_set_carried(*, possession: Possession, carried: bool) -> Possession:
+    Possession.objects.filter(pk=possession.pk).update(carried=carried)
+    possession.carried = carried
+    return possession
+
+
+def possession_set_quantity(*, possession: Possession, quantity) -> Possession:
+    quantity = _clean_quantity(quantity)
+    Possession.objects.filter(pk=possession.pk).update(quantity=quantity)
+    possession.quantity = quantity
+    return possession
+
+
+def loot_add(*, character: Character, name: str, weight_kg, quantity=1, user) -> Possession:
+    """Add loot picked up in play; it is carried at once."""
+    name = (name or "").strip()
+    if not name:
+        raise ServiceError(LOOT_NEEDS_NAME, field="name")
+    weight = _clean_weight(weight_kg)
+    quantity = _clean_quantity(quantity)
+    return Possession.objects.create(
+        character=character,
+        loot_name=name[:200],
+        loot_weight_kg=weight,
+        quantity=quantity,
+        carried=True,
+        added_by=user,
+    )
+
+
+def possessions_sync(*, character: Character, version: SheetVersion) -> None:
+    """Point the character's sheet possessions at a newly homologated version.
+
+    Items keep their carried flag and quantity when the new version has an item of the same
+    name; new items start as the sheet says; loot is untouched.
+    """
+    old = {
+        p.item.name.casefold(): p
+        for p in Possession.objects.filter(character=character, item__isnull=False).select_related(
+            "item"
+        )
+    }
+    keep = []
+    for item in version.items.all():
+        previous = old.pop(item.name.casefold(), None)
+        if previous is not None:
+            previous.item = item
+            previous.save(update_fields=["item"])
+            keep.append(previous.pk)
+        else:
+            created = Possession.objects.create(
+                character=character,
+                item=item,
+                quantity=item.quantity,
+                carried=item.carried_by_default,
+            )
+            keep.append(created.pk)
+    Possession.objects.filter(character=character, item__isnull=False).exclude(
+        pk__in=keep
+    ).delete()
+
+
+# --- writes: versions and homologation ------------------------------------------------------
+
+
+def _copy_lines(source: SheetVersion, target: SheetVersion) -> None:
+    Trait.objects.bulk_create(
+        Trait(
+            version=target, name=t.name, kind=t.kind, key=t.key, level=t.level, points=t.points
+        )
+        for t in source.traits.all()
+    )
+    Skill.objects.bulk_create(
+        Skill(
+            version=target,
+            name=s.name,
+            attribute=s.attribute,
+            difficulty=s.difficulty,
+            level=s.level,
+            points=s.points,
+        )
+        for s in source.skills.all()
+    )
+    Item.objects.bulk_create(
+        Item(
+            version=target,
+            **{
+                f.name: getattr(i, f.name)
+                for f in Item._meta.concrete_fields
+                if f.name not in {"id", "version"}
+            },
+        )
+        for i in source.items.all()
+    )
+
+
+@transaction.atomic
+def sheet_draft_create(*, character: Character, user) -> SheetVersion:
+    """Start a draft as a copy of the newest version: the homologated one, or the one the
+    Árbitro returned (a returned version stays as it was; the fix is a new version)."""
+    Character.objects.select_for_update().get(pk=character.pk)
+    versions = SheetVersion.objects.filter(character=character)
+    if versions.filter(status=SheetVersion.Status.DRAFT).exists():
+        raise ServiceError(DRAFT_EXISTS, code="draft_exists")
+    if versions.filter(status=SheetVersion.Status.SUBMITTED).exists():
+        raise ServiceError(PENDING_EXISTS, code="pending_exists")
+    source = versions.order_by("-number").first()
+    if source is None:
+        raise ServiceError("Esta personagem não tem ficha para copiar.")
+    draft = SheetVersion.objects.create(
+        character=character,
+        number=source.number + 1,
+        status=SheetVersion.Status.DRAFT,
+        st=source.st,
+        dx=source.dx,
+        iq=source.iq,
+        ht=source.ht,
+        notes=source.notes,
+        created_by=user,
+    )
+    _copy_lines(source, draft)
+    return draft
+
+
+@transaction.atomic
+def sheet_submit(*, version: SheetVersion, user) -> SheetVersion:
+    locked = SheetVersion.objects.select_for_update().get(pk=version.pk)
+    if locked.status != SheetVersion.Status.DRAFT:
+        raise ServiceError(NOT_A_DRAFT, code="not_a_draft")
+    locked.status = SheetVersion.Status.SUBMITTED
+    locked.submitted_at = timezone.now()
+    locked.save(update_fields=["status", "submitted_at"])
+    return locked
+
+
+@transaction.atomic
+def sheet_homologate(*, version: SheetVersion, user) -> SheetVersion:
+    """The Árbitro approves a submitted version; the sheet page shows it from now on."""
+    locked = SheetVersion.objects.select_for_update().get(pk=version.pk)
+    if locked.status != SheetVersion.Status.SUBMITTED:
+        raise ServiceError(NOT_SUBMITTED, code="not_submitted")
+    locked.status = SheetVersion.Status.HOMOLOGATED
+    locked.decided_at = timezone.now()
+    locked.decided_by = user
+    locked.save(update_fields=["status", "decided_at", "decided_by"])
+    possessions_sync(character=locked.character, version=locked)
+    state_of(locked.character)
+    return locked
+
+
+@transaction.atomic
+def sheet_return(*, version: SheetVersion, user, reason: str) -> SheetVersion:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError(RETURN_NEEDS_REASON, field="reason")
+    locked = SheetVersion.objects.select_for_update().get(pk=version.pk)
+    if locked.status != SheetVersion.Status.SUBMITTED:
+        raise ServiceError(NOT_SUBMITTED, code="not_submitted")
+    locked.status = SheetVersion.Status.RETURNED
+    locked.decided_at = timezone.now()
+    locked.decided_by = user
+    locked.return_reason = reason
+    locked.save(update_fields=["status", "decided_at", "decided_by", "return_reason"])
+    return locked
+
+
+@transaction.atomic
+def sheet_draft_update(
+    *, version: SheetVersion, attributes: dict[str, int], notes: str, skills: list[dict]
+) -> SheetVersion:
+    """Replace a draft's attributes and skill lines. Raises ServiceError if not a draft."""
+    locked = SheetVersion.objects.select_for_update().get(pk=version.pk)
+    if locked.status != SheetVersion.Status.DRAFT:
+        raise ServiceError(NOT_A_DRAFT, code="not_a_draft")
+    for key in ("st", "dx", "iq", "ht"):
+        setattr(locked, key, attributes[key])
+    locked.notes = notes
+    locked.save()
+    locked.skills.all().delete()
+    Skill.objects.bulk_create(Skill(version=locked, **line) for line in skills)
+    return locked
+
+
+__all__ = ["GurpsError", "ServiceError"]
+
+
+@dataclass(frozen=True)
+class Change:
+    what: str
+    before: str
+    after: str
+
+
+def version_changes(before: SheetVersion | None, after: SheetVersion) -> list[Change]:
+    """What changed between two versions: attributes and skill lines, for the Árbitro."""
+    changes = []
+    for key in ("st", "dx", "iq", "ht"):
+        old = getattr(before, key) if before else None
+        new = getattr(after, key)
+        if old != new:
+            changes.append(Change(key.upper(), "" if old is None else str(old), str(new)))
+    old_skills = {s.name: s for s in before.skills.all()} if before else {}
+    new_skills = {s.name: s for s in after.skills.all()}
+    for name in sorted(old_skills.keys() | new_skills.keys()):
+        old, new = old_skills.get(name), new_skills.get(name)
+        old_text = f"{old.level} ({old.points:g})" if old else ""
+        new_text = f"{new.level} ({new.points:g})" if new else ""
+        if old_text != new_text:
+            changes.append(Change(name, old_text, new_text))
+    if before is not None and before.notes != after.notes:
+        changes.append(Change("Notas", before.notes, after.notes))
+    return changes
+
+
+def api_token_create(*, user) -> str:
+    """Create a bearer token for ``user``; return it once. Only its SHA-256 is stored."""
+    import hashlib
+    import secrets
+
+    from sheets.models import ApiToken
+
+    token = secrets.token_urlsafe(32)
+    ApiToken.objects.create(
+        user=user, key_hash=hashlib.sha256(token.encode()).hexdigest(), prefix=token[:8]
+    )
+    return token

@@ -1,0 +1,37 @@
+"""Presentation filters for the canon's numbers (formatting only; no rule computed here)."""
+
+from __future__ import annotations
+
+from django import template
+
+from gurps.derived import format_number
+from gurps.readings import READINGS
+
+register = template.Library()
+
+_READINGS = {reading.key: reading for reading in READINGS}
+
+
+@register.filter
+def number(value) -> str:
+    """6,75 for 27/4; −3 with the canon's minus sign."""
+    if value is None:
+        return "—"
+    return format_number(value)
+
+
+@register.filter
+def reading(key: str):
+    """The open question and the reading the engine uses for it (gurps.readings)."""
+    return _READINGS.get(key)
+
+
+@register.filter
+def signed(value: int) -> str:
+    return f"{value:+d}".replace("-", "\u2212")
+
+
+@register.filter
+def dice_text(expression: str) -> str:
+    """1d-1 as the canon writes it, 1d−1."""
+    return (expression or "").replace("-", "\u2212")

@@ -1,0 +1,21 @@
+from django.urls import path
+
+from sheets import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("fichas/<uuid:code>/", views.sheet_detail, name="sheet"),
+    path(
+        "fichas/<uuid:code>/pertences/<uuid:possession_code>/carregar/",
+        views.possession_carry,
+        name="possession-carry",
+    ),
+    path(
+        "fichas/<uuid:code>/pertences/<uuid:possession_code>/quantidade/",
+        views.possession_quantity,
+        name="possession-quantity",
+    ),
+    path("fichas/<uuid:code>/espolio/", views.loot_add, name="loot-add"),
+    path("fichas/<uuid:code>/rascunho/", views.draft_edit, name="draft"),
+    path("fichas/<uuid:code>/rascunho/enviar/", views.draft_submit, name="draft-submit"),
+]

@@ -1,0 +1,224 @@
+"""Pages of the sheets app: home, the sheet with its live carga, drafts.
+
+Views read the request, call a service, render. With htmx the play region re-renders alone
+(``sheets/sheet.html#play``); without JavaScript the same forms post and redirect.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+from django_htmx.middleware import HtmxDetails
+
+from sessions.models import Scene
+from sheets import services
+from sheets.forms import DraftForm, LootForm, QuantityForm, SkillFormSet
+from sheets.models import Character, Membership, Possession, SheetVersion
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def _get_character(request: HtmxHttpRequest, code) -> tuple[Character, Membership]:
+    """The character if the user is a member of its campaign; 404 to outsiders."""
+    character = get_object_or_404(Character.objects.select_related("campaign", "owner"), code=code)
+    membership = services.membership_for(request.user, character.campaign)
+    if membership is None:
+        raise Http404
+    return character, membership
+
+
+def _can_change_state(character: Character, membership: Membership, user) -> bool:
+    return membership.runs_the_table or character.is_owned_by(user)
+
+
+@login_required
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    memberships = Membership.objects.filter(user=request.user).select_related("campaign")
+    campaigns = []
+    for membership in memberships:
+        characters = services.characters_visible_to(request.user, membership.campaign)
+        scenes = (
+            Scene.objects.filter(week__campaign=membership.campaign, status=Scene.Status.OPEN)
+            .select_related("week")
+            .prefetch_related("characters")
+        )
+        queue_count = SheetVersion.objects.filter(
+            character__campaign=membership.campaign, status=SheetVersion.Status.SUBMITTED
+        ).count()
+        campaigns.append(
+            {
+                "membership": membership,
+                "characters": characters,
+                "scenes": scenes,
+                "queue_count": queue_count,
+            }
+        )
+    return render(request, "sheets/home.html", {"campaigns": campaigns})
+
+
+def _sheet_context(request, character, membership, *, loot_form=None, errors=None) -> dict:
+    view = services.sheet_view(character)
+    own_versions = []
+    if character.is_owned_by(request.user) or membership.role != Membership.Role.JOGADOR:
+        own_versions = list(
+            SheetVersion.objects.filter(character=character)
+            .exclude(status=SheetVersion.Status.HOMOLOGATED)
+            .order_by("-number")
+        )
+    return {
+        "character": character,
+        "membership": membership,
+        "view": view,
+        "can_change_state": _can_change_state(character, membership, request.user),
+        "is_owner": character.is_owned_by(request.user),
+        "loot_form": loot_form or LootForm(initial={"quantity": 1}),
+        "pending_versions": own_versions,
+        "errors": errors or {},
+    }
+
+
+@login_required
+def sheet_detail(request: HtmxHttpRequest, code) -> HttpResponse:
+    character, membership = _get_character(request, code)
+    context = _sheet_context(request, character, membership)
+    return render(request, "sheets/sheet.html", context)
+
+
+def _play_response(request, character, membership, **extra) -> HttpResponse:
+    if request.htmx:
+        context = _sheet_context(request, character, membership, **extra)
+        return render(request, "sheets/sheet.html#play", context)
+    if extra.get("errors") or (extra.get("loot_form") and extra["loot_form"].errors):
+        context = _sheet_context(request, character, membership, **extra)
+        return render(request, "sheets/sheet.html", context, status=422)
+    return redirect("sheet", code=character.code)
+
+
+def _get_possession(request, code, possession_code) -> tuple[Character, Membership, Possession]:
+    character, membership = _get_character(request, code)
+    if not _can_change_state(character, membership, request.user):
+        raise PermissionDenied
+    possession = get_object_or_404(
+        Possession.objects.select_related("item"), code=possession_code, character=character
+    )
+    return character, membership, possession
+
+
+@require_POST
+@login_required
+def possession_carry(request: HtmxHttpRequest, code, possession_code) -> HttpResponse:
+    character, membership, possession = _get_possession(request, code, possession_code)
+    carried = request.POST.get("carried") == "1"
+    services.possession_set_carried(possession=possession, carried=carried)
+    return _play_response(request, character, membership)
+
+
+@require_POST
+@login_required
+def possession_quantity(request: HtmxHttpRequest, code, possession_code) -> HttpResponse:
+    character, membership, possession = _get_possession(request, code, possession_code)
+    form = QuantityForm(request.POST)
+    if not form.is_valid():
+        errors = {str(possession.code): form.errors["quantity"][0]}
+        return _play_response(request, character, membership, errors=errors)
+    services.possession_set_quantity(possession=possession, quantity=form.cleaned_data["quantity"])
+    return _play_response(request, character, membership)
+
+
+@require_POST
+@login_required
+def loot_add(request: HtmxHttpRequest, code) -> HttpResponse:
+    character, membership = _get_character(request, code)
+    if not _can_change_state(character, membership, request.user):
+        raise PermissionDenied
+    form = LootForm(request.POST)
+    if not form.is_valid():
+        return _play_response(request, character, membership, loot_form=form)
+    try:
+        services.loot_add(character=character, user=request.user, **form.cleaned_data)
+    except services.ServiceError as error:
+        form.add_error(error.field or None, error.message)
+        return _play_response(request, character, membership, loot_form=form)
+    return _play_response(request, character, membership)
+
+
+def _get_own_character(request, code) -> tuple[Character, Membership]:
+    character, membership = _get_character(request, code)
+    if not character.is_owned_by(request.user):
+        raise PermissionDenied
+    return character, membership
+
+
+@login_required
+def draft_edit(request: HtmxHttpRequest, code) -> HttpResponse:
+    """Create (POST with no draft yet) or edit the owner's draft of a sheet."""
+    character, membership = _get_own_character(request, code)
+    draft = SheetVersion.objects.filter(
+        character=character, status=SheetVersion.Status.DRAFT
+    ).first()
+    if draft is None:
+        if request.method != "POST":
+            return render(request, "sheets/draft.html", {"character": character, "draft": None})
+        try:
+            services.sheet_draft_create(character=character, user=request.user)
+        except services.ServiceError as error:
+            messages.error(request, error.message)
+            return redirect("sheet", code=character.code)
+        return redirect("draft", code=character.code)
+
+    if request.method == "POST" and "st" in request.POST:
+        form = DraftForm(request.POST)
+        formset = SkillFormSet(request.POST, prefix="skills")
+        if form.is_valid() and formset.is_valid():
+            skills = [
+                {k: v for k, v in f.cleaned_data.items() if k != "DELETE"}
+                for f in formset.forms
+                if f.cleaned_data and not f.cleaned_data.get("DELETE")
+            ]
+            try:
+                services.sheet_draft_update(
+                    version=draft,
+                    attributes={k: form.cleaned_data[k] for k in ("st", "dx", "iq", "ht")},
+                    notes=form.cleaned_data["notes"],
+                    skills=skills,
+                )
+            except services.ServiceError as error:
+                messages.error(request, error.message)
+                return redirect("sheet", code=character.code)
+            messages.success(request, "Rascunho salvo.")
+            return redirect("draft", code=character.code)
+        status = 422
+    else:
+        form = DraftForm(initial={**draft.attributes(), "notes": draft.notes})
+        formset = SkillFormSet(
+            prefix="skills",
+            initial=[
+                {
+                    "name": s.name,
+                    "attribute": s.attribute,
+                    "difficulty": s.difficulty,
+                    "level": s.level,
+                    "points": s.points,
+                }
+                for s in draft.skills.all()
+            ],
+        )
+        status = 200
+    context = {"character": character, "draft": draft, "form": form, "formset": formset}
+    return render(request, "sheets/draft.html", context, status=status)
+
+
+@require_POST
+@login_required
+def draft_submit(request: HtmxHttpRequest, code) -> HttpResponse:
+    character, _ = _get_own_character(request, code)
+    draft = get_object_or_404(SheetVersion, character=character, status=SheetVersion.Status.DRAFT)
+    services.sheet_submit(version=draft, user=request.user)
+    messages.success(request, f"Versão {draft.number} enviada ao Árbitro para homologação.")
+    return redirect("sheet", code=character.code)

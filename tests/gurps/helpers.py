@@ -1,0 +1,63 @@
+"""Shared by the engine's tests: a scripted random source and readers of the canon's text.
+
+The canon lives beside the repository, in shared/ (in CI the clone sits beside a copy too).
+Tests read the canon's own tables and examples instead of copying their numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+SHARED = Path(__file__).resolve().parents[3] / "shared"
+CANON_PATH = SHARED / "canon" / "como-se-joga.md"
+CASES_PATH = SHARED / "cases" / "canon-examples.json"
+
+
+class ScriptedSource:
+    """A random source whose randint returns preset values, in order; it checks the range."""
+
+    def __init__(self, values: Iterable[int]) -> None:
+        self.values = list(values)
+
+    def randint(self, a: int, b: int) -> int:
+        value = self.values.pop(0)
+        assert a <= value <= b, f"scripted {value} outside [{a}, {b}]"
+        return value
+
+
+def canon_cases() -> dict[str, dict[str, Any]]:
+    """The canon's worked examples, by id."""
+    cases = json.loads(CASES_PATH.read_text(encoding="utf-8"))["cases"]
+    return {case["id"]: case for case in cases}
+
+
+def canon_table(heading: str) -> list[list[str]]:
+    """The body rows of the first markdown table after the line ``heading`` in the canon,
+    each a list of cells with the bold markers removed."""
+    lines = CANON_PATH.read_text(encoding="utf-8").splitlines()
+    start = lines.index(heading)
+    rows: list[list[str]] = []
+    for line in lines[start + 1 :]:
+        if line.startswith("#"):
+            break
+        if line.startswith("|"):
+            rows.append([cell.strip().replace("**", "") for cell in line.strip("|").split("|")])
+        elif rows:
+            break
+    assert len(rows) > 2, f"no table under {heading!r}"
+    return rows[2:]  # drop the header and the |---| separator
+
+
+def canon_section(heading: str) -> str:
+    """The canon's text from the line ``heading`` to the next heading of any level."""
+    lines = CANON_PATH.read_text(encoding="utf-8").splitlines()
+    start = lines.index(heading)
+    body = []
+    for line in lines[start + 1 :]:
+        if line.startswith("#"):
+            break
+        body.append(line)
+    return "\n".join(body)
