@@ -36,12 +36,15 @@ def load_bar(bounds, carried_kg, lift_max_kg):
     start = 0.0
     for (row, max_kg), colour in zip(bounds, LEVEL_COLOURS, strict=False):
         x0, x1 = left + start * scale, left + float(max_kg) * scale
-        rects.append((x0, bar_y, x1 - x0, bar_h, colour, f"{row.name}: até {_kg(max_kg)} kg"))
-        labels.append((x1, _kg(max_kg)))
+        rects.append(
+            (f"{x0:.1f}", bar_y, f"{x1 - x0:.1f}", bar_h, colour, f"{row.name}: até {_kg(max_kg)} kg")
+        )
+        labels.append((f"{x1:.1f}", _kg(max_kg)))
         start = float(max_kg)
     x_end = left + top_kg * scale
+    x_lift = left + start * scale
     rects.append(
-        (left + start * scale, bar_y, x_end - (left + start * scale), bar_h, "#ccc",
+        (f"{x_lift:.1f}", bar_y, f"{x_end - x_lift:.1f}", bar_h, "#ccc",
          f"Só se ergue: até {_kg(lift_max_kg)} kg")
     )
     marker = left + min(carried, top_kg) * scale
@@ -55,12 +58,12 @@ def load_bar(bounds, carried_kg, lift_max_kg):
         _kg(Fraction(str(carried))),
         format_html_join(
             "",
-            '<rect x="{:.1f}" y="{}" width="{:.1f}" height="{}" fill="{}"><title>{}</title></rect>',
+            '<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}</title></rect>',
             rects,
         ),
         format_html_join(
             "",
-            '<text x="{:.1f}" y="58" text-anchor="middle" class="load-tick">{}</text>',
+            '<text x="{}" y="58" text-anchor="middle" class="load-tick">{}</text>',
             labels,
         ),
         f"{marker:.1f}",
@@ -81,7 +84,7 @@ def odds_curve(level: int):
         ways = distribution[total]
         h = height * ways / peak
         colour = "#2a6f97" if total <= level else "#d9d9d9"
-        bars.append((index * (bar_w + 1), height - h, bar_w, h, colour, total, ways))
+        bars.append((index * (bar_w + 1), f"{height - h:.1f}", bar_w, f"{h:.1f}", colour, total, ways))
     return format_html(
         '<svg class="odds-curve" viewBox="0 0 {} {}" role="img" '
         'aria-label="3d6: passam os resultados até {}">{}</svg>',
@@ -90,7 +93,7 @@ def odds_curve(level: int):
         level,
         format_html_join(
             "",
-            '<rect x="{}" y="{:.1f}" width="{}" height="{:.1f}" fill="{}">'
+            '<rect x="{}" y="{}" width="{}" height="{}" fill="{}">'
             "<title>{}: {} em 216</title></rect>",
             bars,
         ),

@@ -1,0 +1,42 @@
+# The README's two commands are `make run` and `make test`; `make help` lists every target.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: help run test install chromium lint format bench
+
+help:  ## List the targets
+	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)  ## Create .venv and install the project with its test tools
+
+chromium:  ## Install Debian's chromium for the browser tests, if missing
+	@command -v chromium >/dev/null 2>&1 || { \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+run: install  ## Migrate, load the demo campaign and serve http://127.0.0.1:8000 (SQLite)
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py seed_demo
+	@echo "Site em http://127.0.0.1:8000 — entre com um dos logins acima."
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: install chromium  ## Run every test, browser tests included
+	$(BIN)/python manage.py check --fail-level WARNING
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/pytest
+
+lint: install  ## ruff check
+	$(BIN)/ruff check .
+
+format: install  ## ruff format
+	$(BIN)/ruff format .
+
+bench: install  ## Print the benchmark's figures
+	$(BIN)/python bench/run.py

@@ -1,0 +1,120 @@
+"""Browser tests: Debian's chromium driven by Playwright against pytest-django's live server.
+
+Everything in this folder is marked ``browser`` (``pytest -m "not browser"`` leaves them out).
+The demo campaign of ``sheets.demo`` is seeded, committed, for every test, so the live
+server's threads see it. Screenshots go to /tmp/garganta-shots/ only when the environment
+variable GARGANTA_SCREENSHOTS is set.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an asyncio event loop in the test's thread; Django refuses
+# database calls from a thread with a running loop unless told that this is on purpose.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORT = {"width": 1280, "height": 900}
+SHOTS_DIR = Path("/tmp/garganta-shots")
+PASSWORD = "garganta"
+HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if HERE in Path(item.path).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def chromium_browser():
+    """One headless chromium for the whole run; skipped cleanly where there is none."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def site(live_server, transactional_db):
+    """The live server with the demo campaign committed to its database."""
+    from sheets.demo import demo_seed
+
+    demo_seed()
+    return live_server
+
+
+@pytest.fixture
+def new_page(chromium_browser, site):
+    """``new_page()``: a page in a fresh browser context (its own cookies), 1280 wide.
+
+    Contexts are closed before the database is flushed, so no poll hits an empty table.
+    """
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=5_000)
+    contexts = []
+
+    def make():
+        context = chromium_browser.new_context(
+            base_url=site.url, viewport=VIEWPORT, locale="pt-BR"
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def login(page, username: str, password: str = PASSWORD) -> None:
+    """Log in through /entrar/ and wait for the home page."""
+    from playwright.sync_api import expect
+
+    page.goto("/entrar/")
+    page.locator('input[name="username"]').fill(username)
+    page.locator('input[name="password"]').fill(password)
+    page.get_by_role("button", name="Entrar", exact=True).click()
+    page.wait_for_url(lambda url: "/entrar/" not in url)
+    expect(page.locator("header .who")).to_contain_text(username)
+
+
+def set_marker(page) -> None:
+    """Mark the window: a full page load would lose the mark."""
+    page.evaluate("window.__marker = 1")
+
+
+def assert_not_reloaded(page) -> None:
+    assert page.evaluate("window.__marker") == 1, "the page was reloaded"
+
+
+def screenshot(page, name: str) -> Path | None:
+    """A full-page PNG in /tmp/garganta-shots/, only when GARGANTA_SCREENSHOTS is set."""
+    if not os.environ.get("GARGANTA_SCREENSHOTS"):
+        return None
+    SHOTS_DIR.mkdir(parents=True, exist_ok=True)
+    path = SHOTS_DIR / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

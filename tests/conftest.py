@@ -1,0 +1,89 @@
+"""The fixed cast of the tests: the demo campaign as seed_demo makes it, and its people.
+
+- ``jogador`` owns the Jurado de Gapheim; ``jogadora`` owns the Hoplita; ``rastreadora``
+  owns the Rastreador; ``mestre`` and ``arbitro`` run the table; ``outsider`` belongs to
+  another campaign.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from sessions.models import Scene
+from sheets.demo import DEMO_PASSWORD, demo_seed
+from sheets.models import Campaign, Character, Membership
+
+
+@pytest.fixture
+def demo(db):
+    demo_seed()
+    return Campaign.objects.get(slug="a-garganta")
+
+
+def _user(username):
+    return get_user_model().objects.get(username=username)
+
+
+@pytest.fixture
+def jogador(demo):
+    return _user("jogador")
+
+
+@pytest.fixture
+def jogadora(demo):
+    return _user("jogadora")
+
+
+@pytest.fixture
+def rastreadora(demo):
+    return _user("rastreadora")
+
+
+@pytest.fixture
+def mestre(demo):
+    return _user("mestre")
+
+
+@pytest.fixture
+def arbitro(demo):
+    return _user("arbitro")
+
+
+@pytest.fixture
+def outsider(db):
+    other = Campaign.objects.create(slug="outra", name="Outra campanha")
+    user = get_user_model().objects.create_user("outsider", password=DEMO_PASSWORD)
+    Membership.objects.create(user=user, campaign=other, role=Membership.Role.MESTRE)
+    return user
+
+
+@pytest.fixture
+def jurado(demo):
+    return Character.objects.get(name="Jurado de Gapheim")
+
+
+@pytest.fixture
+def hoplita(demo):
+    return Character.objects.get(name="Hoplita de Ônfalos")
+
+
+@pytest.fixture
+def rastreador(demo):
+    return Character.objects.get(name="Rastreador de Uruk-Kalam")
+
+
+@pytest.fixture
+def scene(demo):
+    return Scene.objects.get(title="A galeria do andar 3")
+
+
+@pytest.fixture
+def client_for(client):
+    """``client_for(user)``: the test client logged in as that user."""
+
+    def login(user):
+        client.force_login(user)
+        return client
+
+    return login
