@@ -130,6 +130,8 @@ def derived_stats(request, payload: DerivedIn):
         shield=derived.Shield(skill=payload.shield.skill, pd=payload.shield.pd)
         if payload.shield
         else None,
-        weapons=[derived.Weapon(name=w.name, skill=w.skill, parry=w.parry) for w in payload.weapons],
+        weapons=[
+            derived.Weapon(name=w.name, skill=w.skill, parry=w.parry) for w in payload.weapons
+        ],
     )
     return derived_out(result)

@@ -76,9 +76,7 @@ def homologate(request: HtmxHttpRequest, code) -> HttpResponse:
     except services.ServiceError as error:
         messages.error(request, error.message)
     else:
-        messages.success(
-            request, f"{version.character.name}: versão {version.number} homologada."
-        )
+        messages.success(request, f"{version.character.name}: versão {version.number} homologada.")
     return redirect("queue")
 
 
@@ -91,7 +89,9 @@ def return_version(request: HtmxHttpRequest, code) -> HttpResponse:
         messages.error(request, services.RETURN_NEEDS_REASON)
         return redirect("queue")
     try:
-        services.sheet_return(version=version, user=request.user, reason=form.cleaned_data["reason"])
+        services.sheet_return(
+            version=version, user=request.user, reason=form.cleaned_data["reason"]
+        )
     except services.ServiceError as error:
         messages.error(request, error.message)
     else:

@@ -64,7 +64,10 @@ def on_validation_error(request, exc: ValidationError):
         request,
         422,
         "invalid",
-        [{"field": f, "message": e.get("msg", "")} for f, e in zip(fields, exc.errors, strict=True)],
+        [
+            {"field": f, "message": e.get("msg", "")}
+            for f, e in zip(fields, exc.errors, strict=True)
+        ],
         field=fields[0] if fields else None,
     )
 

@@ -7,8 +7,8 @@ source. Only d6 exists in GURPS Classic (canon §1.1, p. 86).
 from __future__ import annotations
 
 import re
-from itertools import product
 from dataclasses import dataclass
+from itertools import product
 from typing import Protocol
 
 from gurps._validate import require_at_least, require_int

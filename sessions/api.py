@@ -95,8 +95,16 @@ def _roll_out(roll: Roll, *, masked: bool) -> dict:
     }
     if masked:
         # A hidden roll's values show only after the weekly report is homologated (§1.6).
-        for key in ("label", "base_level", "modifiers", "dice", "total", "effective_level",
-                    "outcome", "margin"):
+        for key in (
+            "label",
+            "base_level",
+            "modifiers",
+            "dice",
+            "total",
+            "effective_level",
+            "outcome",
+            "margin",
+        ):
             out[key] = None if key != "label" else ""
     return out
 

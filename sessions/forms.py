@@ -39,7 +39,9 @@ class RollForm(forms.Form):
     request_key = forms.CharField(widget=forms.HiddenInput, required=False, initial=_one_time_key)
     target = forms.ChoiceField(label="Rolar contra")
     label = forms.CharField(label="Nome (se outro)", required=False, max_length=200)
-    base_level = forms.IntegerField(label="NH (se outro)", required=False, min_value=-50, max_value=50)
+    base_level = forms.IntegerField(
+        label="NH (se outro)", required=False, min_value=-50, max_value=50
+    )
     kind = forms.ChoiceField(
         label="Tipo (se outro)",
         choices=[("skill", "Perícia"), ("attribute", "Atributo"), ("defence", "Defesa")],

@@ -285,7 +285,9 @@ def roll_targets(character: Character) -> list[RollTarget]:
         targets.append(RollTarget("def:block", "Bloquear (com PD)", "defence", d.block_total))
     for index, parry in enumerate(d.parries_total):
         targets.append(
-            RollTarget(f"def:parry:{index}", f"Aparar — {parry.name} (com PD)", "defence", parry.value)
+            RollTarget(
+                f"def:parry:{index}", f"Aparar — {parry.name} (com PD)", "defence", parry.value
+            )
         )
     return targets
 

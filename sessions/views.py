@@ -47,9 +47,7 @@ def _roll_form(scene: Scene, data=None) -> RollForm:
         (str(d.pk), f"{d.character.name}: {d.text[:60]}")
         for d in scene.declarations.select_related("character").order_by("-created_at")[:20]
     ]
-    return RollForm(
-        data, target_choices=target_choices, declaration_choices=declaration_choices
-    )
+    return RollForm(data, target_choices=target_choices, declaration_choices=declaration_choices)
 
 
 def _context(request, scene, membership, *, declaration_form=None, roll_form=None, error=""):
@@ -97,7 +95,10 @@ def _respond(request, scene, membership, *, status=200, **forms) -> HttpResponse
         return response
     if status != 200:
         return render(
-            request, "sessions/scene.html", _context(request, scene, membership, **forms), status=status
+            request,
+            "sessions/scene.html",
+            _context(request, scene, membership, **forms),
+            status=status,
         )
     return redirect("scene", code=scene.code)
 

@@ -88,7 +88,9 @@ def sheet_list(request):
                 "id": character.code,
                 "name": character.name,
                 "kind": character.kind,
-                "homologated": max((v.decided_at for v in homologated if v.decided_at), default=None),
+                "homologated": max(
+                    (v.decided_at for v in homologated if v.decided_at), default=None
+                ),
             }
         )
     return rows
@@ -96,9 +98,7 @@ def sheet_list(request):
 
 @router.get("/{uuid:code}", response=SheetOut, summary="A ficha homologada e o estado em jogo")
 def sheet_detail(request, code: UUID):
-    character = get_object_or_404(
-        Character, code=code, campaign_id__in=_campaign_ids(request.user)
-    )
+    character = get_object_or_404(Character, code=code, campaign_id__in=_campaign_ids(request.user))
     view = services.sheet_view(character)
     if view is None:
         raise HttpError(404, "Esta personagem ainda não tem ficha homologada.")

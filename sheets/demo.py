@@ -16,7 +16,16 @@ from django.utils import timezone
 
 from sessions.models import Scene, Week
 from sheets import services
-from sheets.models import Campaign, Character, Item, Membership, Possession, SheetVersion, Skill, Trait
+from sheets.models import (
+    Campaign,
+    Character,
+    Item,
+    Membership,
+    Possession,
+    SheetVersion,
+    Skill,
+    Trait,
+)
 
 DEMO_PASSWORD = "garganta"
 
@@ -70,7 +79,10 @@ RASTREADOR_ITEMS = (
 )
 
 # Two companions' loot lying beside the jurado: 22.5 kg + 11 kg = 33.5 kg, Média (≤ 39).
-JURADO_LOOT = (("Espólio de Barnabé (morto no andar 6)", "5"), ("Espólio de Tálio (morto no andar 6)", "6"))
+JURADO_LOOT = (
+    ("Espólio de Barnabé (morto no andar 6)", "5"),
+    ("Espólio de Tálio (morto no andar 6)", "6"),
+)
 
 
 def _user(username: str):
@@ -152,8 +164,16 @@ def demo_seed() -> dict[str, str]:
         },
     )
     _version(
-        jurado, number=1, st=13, dx=12, iq=10, ht=12, skills=JURADO_SKILLS, items=JURADO_ITEMS,
-        status=H, arbitro=arbitro,
+        jurado,
+        number=1,
+        st=13,
+        dx=12,
+        iq=10,
+        ht=12,
+        skills=JURADO_SKILLS,
+        items=JURADO_ITEMS,
+        status=H,
+        arbitro=arbitro,
     )
     if created_jurado:
         for name, kg in JURADO_LOOT:
@@ -171,20 +191,34 @@ def demo_seed() -> dict[str, str]:
         },
     )
     _version(
-        hoplita, number=1, st=12, dx=14, iq=10, ht=12, skills=HOPLITA_SKILLS, items=HOPLITA_ITEMS,
+        hoplita,
+        number=1,
+        st=12,
+        dx=14,
+        iq=10,
+        ht=12,
+        skills=HOPLITA_SKILLS,
+        items=HOPLITA_ITEMS,
         traits=(("Reflexos em Combate", "advantage", "combat_reflexes", 15),),
-        status=H, arbitro=arbitro,
+        status=H,
+        arbitro=arbitro,
     )
     # A change waiting for the Árbitro: one more point in Espada Curta.
     _version(
-        hoplita, number=2, st=12, dx=14, iq=10, ht=12,
+        hoplita,
+        number=2,
+        st=12,
+        dx=14,
+        iq=10,
+        ht=12,
         skills=tuple(
             ("Espada Curta", "dx", "A", 15, 4) if s[0] == "Espada Curta" else s
             for s in HOPLITA_SKILLS
         ),
         items=HOPLITA_ITEMS,
         traits=(("Reflexos em Combate", "advantage", "combat_reflexes", 15),),
-        status=SheetVersion.Status.SUBMITTED, arbitro=arbitro,
+        status=SheetVersion.Status.SUBMITTED,
+        arbitro=arbitro,
     )
 
     rastreador, _ = Character.objects.get_or_create(
@@ -197,8 +231,16 @@ def demo_seed() -> dict[str, str]:
         },
     )
     _version(
-        rastreador, number=1, st=11, dx=14, iq=12, ht=11, skills=RASTREADOR_SKILLS,
-        items=RASTREADOR_ITEMS, status=H, arbitro=arbitro,
+        rastreador,
+        number=1,
+        st=11,
+        dx=14,
+        iq=12,
+        ht=11,
+        skills=RASTREADOR_SKILLS,
+        items=RASTREADOR_ITEMS,
+        status=H,
+        arbitro=arbitro,
     )
 
     for character in (jurado, hoplita, rastreador):

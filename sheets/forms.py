@@ -10,7 +10,9 @@ from sheets.models import Skill
 
 
 class LootForm(forms.Form):
-    name = forms.CharField(label="Espólio", max_length=200, error_messages={"required": services.LOOT_NEEDS_NAME})
+    name = forms.CharField(
+        label="Espólio", max_length=200, error_messages={"required": services.LOOT_NEEDS_NAME}
+    )
     weight_kg = forms.DecimalField(
         label="Peso (kg, cada)",
         max_digits=8,

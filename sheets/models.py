@@ -195,7 +195,9 @@ class Skill(models.Model):
             models.UniqueConstraint(
                 fields=["version", "name"], name="sheets_skill_unique_name_per_version"
             ),
-            models.CheckConstraint(condition=Q(points__gte=0), name="sheets_skill_points_not_negative"),
+            models.CheckConstraint(
+                condition=Q(points__gte=0), name="sheets_skill_points_not_negative"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -216,13 +216,14 @@ def sheet_view(character: Character, version: SheetVersion | None = None) -> She
     how = result.explanations
     defences = [DefenceRow("Esquiva", result.dodge, result.dodge_total, how.get("dodge"))]
     if result.block is not None:
-        defences.append(
-            DefenceRow("Bloquear", result.block, result.block_total, how.get("block"))
-        )
+        defences.append(DefenceRow("Bloquear", result.block, result.block_total, how.get("block")))
     for parry, parry_total in zip(result.parries, result.parries_total, strict=True):
         defences.append(
             DefenceRow(
-                f"Aparar — {parry.name}", parry.value, parry_total.value, how.get(f"parry:{parry.name}")
+                f"Aparar — {parry.name}",
+                parry.value,
+                parry_total.value,
+                how.get(f"parry:{parry.name}"),
             )
         )
     return SheetView(
@@ -361,9 +362,7 @@ def possessions_sync(*, character: Character, version: SheetVersion) -> None:
                 carried=item.carried_by_default,
             )
             keep.append(created.pk)
-    Possession.objects.filter(character=character, item__isnull=False).exclude(
-        pk__in=keep
-    ).delete()
+    Possession.objects.filter(character=character, item__isnull=False).exclude(pk__in=keep).delete()
 
 
 # --- writes: versions and homologation ------------------------------------------------------
@@ -371,9 +370,7 @@ def possessions_sync(*, character: Character, version: SheetVersion) -> None:
 
 def _copy_lines(source: SheetVersion, target: SheetVersion) -> None:
     Trait.objects.bulk_create(
-        Trait(
-            version=target, name=t.name, kind=t.kind, key=t.key, level=t.level, points=t.points
-        )
+        Trait(version=target, name=t.name, kind=t.kind, key=t.key, level=t.level, points=t.points)
         for t in source.traits.all()
     )
     Skill.objects.bulk_create(

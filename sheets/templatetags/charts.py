@@ -37,15 +37,28 @@ def load_bar(bounds, carried_kg, lift_max_kg):
     for (row, max_kg), colour in zip(bounds, LEVEL_COLOURS, strict=False):
         x0, x1 = left + start * scale, left + float(max_kg) * scale
         rects.append(
-            (f"{x0:.1f}", bar_y, f"{x1 - x0:.1f}", bar_h, colour, f"{row.name}: até {_kg(max_kg)} kg")
+            (
+                f"{x0:.1f}",
+                bar_y,
+                f"{x1 - x0:.1f}",
+                bar_h,
+                colour,
+                f"{row.name}: até {_kg(max_kg)} kg",
+            )
         )
         labels.append((f"{x1:.1f}", _kg(max_kg)))
         start = float(max_kg)
     x_end = left + top_kg * scale
     x_lift = left + start * scale
     rects.append(
-        (f"{x_lift:.1f}", bar_y, f"{x_end - x_lift:.1f}", bar_h, "#ccc",
-         f"Só se ergue: até {_kg(lift_max_kg)} kg")
+        (
+            f"{x_lift:.1f}",
+            bar_y,
+            f"{x_end - x_lift:.1f}",
+            bar_h,
+            "#ccc",
+            f"Só se ergue: até {_kg(lift_max_kg)} kg",
+        )
     )
     marker = left + min(carried, top_kg) * scale
     return format_html(
@@ -84,7 +97,9 @@ def odds_curve(level: int):
         ways = distribution[total]
         h = height * ways / peak
         colour = "#2a6f97" if total <= level else "#d9d9d9"
-        bars.append((index * (bar_w + 1), f"{height - h:.1f}", bar_w, f"{h:.1f}", colour, total, ways))
+        bars.append(
+            (index * (bar_w + 1), f"{height - h:.1f}", bar_w, f"{h:.1f}", colour, total, ways)
+        )
     return format_html(
         '<svg class="odds-curve" viewBox="0 0 {} {}" role="img" '
         'aria-label="3d6: passam os resultados até {}">{}</svg>',

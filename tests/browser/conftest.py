@@ -17,7 +17,8 @@ import pytest
 # database calls from a thread with a running loop unless told that this is on purpose.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
-CHROMIUM = Path("/usr/bin/chromium")
+# Debian's chromium; GARGANTA_CHROMIUM points elsewhere (never `playwright install`).
+CHROMIUM = Path(os.environ.get("GARGANTA_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -8,6 +8,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         logins = demo_seed()
-        self.stdout.write("Campanha de demonstração pronta. Logins (senha de todos: %s):" % DEMO_PASSWORD)
+        self.stdout.write(
+            f"Campanha de demonstração pronta. Logins (senha de todos: {DEMO_PASSWORD}):"
+        )
         for username, role in logins.items():
             self.stdout.write(f"  {username:<12} {role}")
