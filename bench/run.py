@@ -1,0 +1,144 @@
+"""Benchmark: prints a table of figures. Not a test; nothing here asserts.
+
+Runs in-process against a throwaway SQLite database (var/bench.sqlite3), or the database of
+DATABASE_URL when set. Usage: ``make bench`` (or ``.venv/bin/python bench/run.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import sys
+import time
+from decimal import Decimal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "garganta_site.settings")
+if "DATABASE_URL" not in os.environ:
+    bench_db = ROOT / "var" / "bench.sqlite3"
+    bench_db.unlink(missing_ok=True)
+    os.environ["DATABASE_URL"] = f"sqlite:///{bench_db}"
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from gurps import checks, derived  # noqa: E402
+from sessions.models import Scene  # noqa: E402
+from sessions.services import roll_create  # noqa: E402
+from sheets.demo import demo_seed  # noqa: E402
+from sheets.models import Character, Possession  # noqa: E402
+
+ROWS: list[tuple[str, str]] = []
+
+
+def row(name: str, value: str) -> None:
+    ROWS.append((name, value))
+
+
+def timed(fn, n: int) -> list[float]:
+    samples = []
+    for _ in range(n):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+def ms(samples: list[float], q: float = 0.5) -> str:
+    ordered = sorted(samples)
+    return f"{ordered[int(q * (len(ordered) - 1))] * 1000:.2f} ms"
+
+
+def main() -> None:
+    call_command("migrate", verbosity=0)
+    demo_seed()
+    user = get_user_model().objects.get(username="jogador")
+    mestre = get_user_model().objects.get(username="mestre")
+    jurado = Character.objects.get(name="Jurado de Gapheim")
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(user)
+
+    # Engine
+    n = 20000
+    start = time.perf_counter()
+    for level in range(n):
+        checks.success_outcome(3 + level % 16, 12)
+    row("engine: success_outcome", f"{n / (time.perf_counter() - start):,.0f} /s")
+    start = time.perf_counter()
+    for i in range(2000):
+        derived.derive(
+            st=13,
+            dx=12,
+            iq=10,
+            ht=12,
+            carried_kg=Decimal(i % 200) / 4,
+            armour_pd=3,
+            shield=derived.Shield(skill=14, pd=2),
+            weapons=[derived.Weapon(name="Gládio", skill=13)],
+        )
+    row("engine: derive (sheet block)", f"{2000 / (time.perf_counter() - start):,.0f} /s")
+
+    # Pages
+    sheet_url = f"/fichas/{jurado.code}/"
+    client.get(sheet_url)
+    trivial = timed(lambda: client.get("/entrar/"), 200)
+    sheet = timed(lambda: client.get(sheet_url), 200)
+    row("trivial view (login page) p50", ms(trivial))
+    row("sheet page p50 / p95", f"{ms(sheet)} / {ms(sheet, 0.95)}")
+    row(
+        "sheet page ÷ trivial view", f"{statistics.median(sheet) / statistics.median(trivial):.1f}×"
+    )
+
+    with CaptureQueriesContext(connection) as small:
+        client.get(sheet_url)
+    Possession.objects.bulk_create(
+        Possession(character=jurado, loot_name=f"Pedra {i}", loot_weight_kg=Decimal("0.1"))
+        for i in range(54)
+    )
+    with CaptureQueriesContext(connection) as large:
+        client.get(sheet_url)
+    row("SQL queries, sheet with 6 / 60 possessions", f"{len(small)} / {len(large)}")
+
+    loot = Possession.objects.filter(character=jurado, loot_name__startswith="Espólio").first()
+    url = f"/fichas/{jurado.code}/pertences/{loot.code}/carregar/"
+    flips = iter(range(10**6))
+    toggle = timed(
+        lambda: client.post(url, {"carried": str(next(flips) % 2)}, HTTP_HX_REQUEST="true"), 100
+    )
+    row("carga update (htmx POST, re-render) p50", ms(toggle))
+
+    scene = Scene.objects.first()
+    start = time.perf_counter()
+    count = 300
+    for i in range(count):
+        roll_create(scene=scene, user=mestre, label=f"bench {i}", base_level=12, kind="skill")
+    row("rolls appended, one writer", f"{count / (time.perf_counter() - start):,.0f} /s")
+    start = time.perf_counter()
+    call_command("verify_rolls", stdout=open(os.devnull, "w"))
+    row(f"verify_rolls over {count} rolls", f"{(time.perf_counter() - start) * 1000:.0f} ms")
+
+    row(
+        "peak memory (max RSS) of this process",
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB",
+    )
+    row("database", connection.vendor)
+
+    width = max(len(name) for name, _ in ROWS)
+    print(f"{'measure'.ljust(width)} | figure")
+    print(f"{'-' * width}-|-------")
+    for name, value in ROWS:
+        print(f"{name.ljust(width)} | {value}")
+
+
+if __name__ == "__main__":
+    main()
