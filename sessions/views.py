@@ -34,7 +34,7 @@ def _own_characters(scene: Scene, user) -> list:
     return [c for c in scene.characters.all() if c.is_owned_by(user)]
 
 
-def _roll_form(scene: Scene, data=None) -> RollForm:
+def _roll_form(scene: Scene, data=None, initial=None) -> RollForm:
     target_choices = []
     for character in scene.characters.all():
         options = [
@@ -47,7 +47,12 @@ def _roll_form(scene: Scene, data=None) -> RollForm:
         (str(d.pk), f"{d.character.name}: {d.text[:60]}")
         for d in scene.declarations.select_related("character").order_by("-created_at")[:20]
     ]
-    return RollForm(data, target_choices=target_choices, declaration_choices=declaration_choices)
+    return RollForm(
+        data,
+        initial=initial,
+        target_choices=target_choices,
+        declaration_choices=declaration_choices,
+    )
 
 
 def _context(request, scene, membership, *, declaration_form=None, roll_form=None, error=""):
@@ -82,7 +87,16 @@ def scene_log(request: HtmxHttpRequest, code) -> HttpResponse:
     if request.GET.get("n") == str(len(entries)):
         return HttpResponse(status=204)
     context = {"scene": scene, "entries": entries, "entry_count": len(entries)}
-    return render(request, "sessions/scene.html#log", context)
+    response = render(request, "sessions/scene.html#log", context)
+    if membership.runs_the_table:
+        # New declarations reach the Mestre's "responde à declaração" list too, keeping
+        # the one already chosen.
+        form = _roll_form(scene, initial={"declaration": request.GET.get("declaration", "")})
+        select = render(
+            request, "sessions/scene.html#declaration-select", {"roll_form": form, "oob": True}
+        )
+        response.content += select.content
+    return response
 
 
 def _respond(request, scene, membership, *, status=200, **forms) -> HttpResponse:

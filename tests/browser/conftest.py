@@ -78,9 +78,7 @@ def new_page(chromium_browser, site):
     contexts = []
 
     def make():
-        context = chromium_browser.new_context(
-            base_url=site.url, viewport=VIEWPORT, locale="pt-BR"
-        )
+        context = chromium_browser.new_context(base_url=site.url, viewport=VIEWPORT, locale="pt-BR")
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context.new_page()

@@ -68,7 +68,9 @@ def test_negative_loot_weight_shows_the_error_next_to_the_field_and_adds_nothing
     form.locator('input[name="quantity"]').fill("1")
     form.get_by_role("button", name="Pegar", exact=True).click()
 
-    weight_label = page.locator("form.loot label").filter(has=page.locator('input[name="weight_kg"]'))
+    weight_label = page.locator("form.loot label").filter(
+        has=page.locator('input[name="weight_kg"]')
+    )
     expect(weight_label.locator(".error")).to_have_text(WEIGHT_NOT_NEGATIVE)
     # What was typed is kept, so nothing is lost.
     expect(page.locator('form.loot input[name="weight_kg"]')).to_have_value("-2")
