@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ninja import Field, Router, Schema
+from ninja import Field, Query, Router, Schema
 
 from gurps import checks, damage, derived
 
@@ -97,7 +97,7 @@ def derived_out(result: derived.Derived) -> dict:
 
 
 @router.get("/odds", response=OddsOut, summary="Chance de passar num teste de 3d6 (§1.1–1.2)")
-def odds(request, level: int = Field(..., ge=-100, le=100)):
+def odds(request, level: int = Query(..., ge=-100, le=100)):
     success = checks.success_probability(level)
     return {
         "level": level,
@@ -109,7 +109,7 @@ def odds(request, level: int = Field(..., ge=-100, le=100)):
 
 
 @router.get("/damage", response=DamageOut, summary="Dano básico por ST (§4.9)")
-def basic_damage(request, st: int = Field(..., ge=1, le=1000)):
+def basic_damage(request, st: int = Query(..., ge=1, le=1000)):
     row = damage.basic_damage(st)
     return {"st": st, "thrust": str(row.thrust), "swing": str(row.swing)}
 

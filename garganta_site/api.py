@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 
-from django.utils import timezone
+from django.http import Http404
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer, django_auth
@@ -96,13 +96,18 @@ def on_gurps_error(request, exc: GurpsError):
 
 @api.exception_handler(ServiceError)
 def on_service_error(request, exc: ServiceError):
-    status = 403 if exc.code == "forbidden" else 422
+    status = {"forbidden": 403, "idempotency_conflict": 409}.get(exc.code, 422)
     return _error(request, status, exc.code, exc.message, field=exc.field or None)
 
 
 @api.exception_handler(AuthenticationError)
 def on_unauthenticated(request, exc):
     return _error(request, 401, "unauthenticated", "Entre no site ou mande um token Bearer.")
+
+
+@api.exception_handler(Http404)
+def on_not_found(request, exc):
+    return _error(request, 404, "not_found", "Não encontrado (ou não é de uma campanha sua).")
 
 
 @api.exception_handler(HttpError)
@@ -123,4 +128,4 @@ def _register_routers() -> None:
 
 _register_routers()
 
-__all__ = ["AUTH", "api", "timezone", "token_hash"]
+__all__ = ["AUTH", "api", "token_hash"]

@@ -7,8 +7,9 @@ from typing import Literal
 from uuid import UUID
 
 from django.shortcuts import get_object_or_404
-from ninja import Header, Router, Schema
+from ninja import Field, Header, Router, Schema
 from ninja.errors import HttpError
+from pydantic import StrictBool
 
 from garganta_site.api import AUTH
 from sessions import services
@@ -33,17 +34,17 @@ class SceneOut(Schema):
 
 
 class ModifierIn(Schema, extra="forbid"):
-    label: str
-    value: int
+    label: str = Field(min_length=1, max_length=200)
+    value: int = Field(ge=-50, le=50)
 
 
 class RollIn(Schema, extra="forbid"):
     character: UUID | None = None
-    label: str
-    base_level: int
+    label: str = Field(min_length=1, max_length=200)
+    base_level: int = Field(ge=-50, le=50)
     kind: Literal["skill", "attribute", "defence"]
-    modifiers: list[ModifierIn] = []
-    hidden: bool = False
+    modifiers: list[ModifierIn] = Field(default=[], max_length=20)
+    hidden: StrictBool = False
 
 
 class ModifierOut(Schema):

@@ -68,7 +68,7 @@ class RollForm(forms.Form):
     def clean(self):
         data = super().clean()
         if data.get("target") == "custom":
-            if not (data.get("label") or "").strip():
+            if "label" not in self.errors and not (data.get("label") or "").strip():
                 self.add_error("label", services.LABEL_EMPTY)
             if data.get("base_level") is None:
                 self.add_error("base_level", "Diga o NH contra o qual se rola.")
@@ -78,6 +78,8 @@ class RollForm(forms.Form):
         for index in range(MODIFIER_ROWS):
             label = (data.get(f"mod_label_{index}") or "").strip()
             value = data.get(f"mod_value_{index}")
+            if f"mod_value_{index}" in self.errors or f"mod_label_{index}" in self.errors:
+                continue
             if label and value is None:
                 self.add_error(f"mod_value_{index}", "Diga o valor do modificador (ex.: −2).")
             elif value is not None and not label:

@@ -136,6 +136,9 @@ class Roll(models.Model):
     created_at = models.DateTimeField()
     previous_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64, unique=True)
+    # A secret nonce in the hashed content: without it a player could rebuild a hidden
+    # roll's values from its hash by trying the 216 dice. Shown only with the values.
+    salt = models.CharField(max_length=32)
     # The form's (or API client's) one-time key: the same request twice rolls once.
     request_key = models.CharField(max_length=64, blank=True)
 

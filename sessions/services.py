@@ -32,6 +32,12 @@ MODIFIER_LABEL_EMPTY = "Todo modificador precisa de um nome (o que ele cobra ou 
 LEVEL_OUT_OF_RANGE = "Nível fora do intervalo aceito (−50 a 50)."
 UNKNOWN_TARGET = "Esta personagem não tem essa perícia, atributo ou defesa na ficha homologada."
 NO_SHEET = "Esta personagem não tem ficha homologada."
+HIDDEN_NEEDS_CHARACTER = (
+    "Rolagem escondida é de uma personagem: ela vai para a pasta do jogador (§1.6)."
+)
+IDEMPOTENCY_CONFLICT = (
+    "Esta chave de idempotência já foi usada por outra rolagem, com outro pedido."
+)
 
 MAX_MODIFIERS = 20
 
@@ -107,6 +113,7 @@ def roll_canonical_content(roll: Roll) -> str:
         "name": roll.name,
         "rolled_by": roll.rolled_by.get_username(),
         "created_at": roll.created_at.isoformat(),
+        "salt": roll.salt,
     }
     return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -148,11 +155,12 @@ def roll_create(
     """
     campaign = scene.week.campaign
     request_key = (request_key or "")[:64]
+    label = (label or "").strip()
+    modifiers = list(modifiers)
     if request_key:
         existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
         if existing is not None:
-            return existing
-    label = (label or "").strip()
+            return _same_request(existing, label, base_level, kind, modifiers, character, hidden)
     if not label:
         raise ServiceError(LABEL_EMPTY, field="label")
     if not scene.is_open:
@@ -162,6 +170,8 @@ def roll_create(
     roll_kind = checks.RollKind(kind)
     if character is not None and not scene.characters.filter(pk=character.pk).exists():
         raise ServiceError(CHARACTER_NOT_IN_SCENE, field="character")
+    if hidden and character is None:
+        raise ServiceError(HIDDEN_NEEDS_CHARACTER, field="hidden")
     if declaration is not None and declaration.scene_id != scene.pk:
         raise ServiceError("A declaração é de outra cena.", field="declaration")
     modifiers = clean_modifiers(modifiers)
@@ -172,7 +182,9 @@ def roll_create(
         if request_key:
             existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
             if existing is not None:
-                return existing
+                return _same_request(
+                    existing, label, base_level, kind, modifiers, character, hidden
+                )
         try:
             return _append_roll(
                 campaign=campaign,
@@ -193,6 +205,29 @@ def roll_create(
             if attempt == 4:
                 raise
     raise AssertionError("unreachable")
+
+
+def _same_request(roll: Roll, label, base_level, kind, modifiers, character, hidden) -> Roll:
+    """The roll already made for this request key, if the request is the same one."""
+    asked = {
+        "label": label[:200],
+        "base_level": base_level,
+        "kind": str(kind),
+        "modifiers": [{"label": m.label.strip(), "value": m.value} for m in modifiers],
+        "character": character.pk if character else None,
+        "hidden": hidden,
+    }
+    made = {
+        "label": roll.label,
+        "base_level": roll.base_level,
+        "kind": roll.kind,
+        "modifiers": roll.modifiers,
+        "character": roll.character_id,
+        "hidden": roll.hidden,
+    }
+    if asked != made:
+        raise ServiceError(IDEMPOTENCY_CONFLICT, code="idempotency_conflict")
+    return roll
 
 
 @transaction.atomic
@@ -220,6 +255,7 @@ def _append_roll(*, campaign: Campaign, result: checks.SuccessRoll, **fields) ->
         created_at=timezone.now(),
         previous_hash=last.hash if last else GENESIS_HASH,
         request_key=fields["request_key"],
+        salt=secrets.token_hex(16),
     )
     roll.hash = roll_hash(roll.previous_hash, roll_canonical_content(roll))
     roll.save()

@@ -19,6 +19,7 @@ class LootForm(forms.Form):
         decimal_places=3,
         min_value=Decimal("0"),
         max_value=services.MAX_WEIGHT_KG,
+        localize=True,  # "2,5" as the page writes it; "2.5" works too
         error_messages={
             "required": "Diga o peso em kg (0 se não pesa nada).",
             "min_value": services.WEIGHT_NOT_NEGATIVE,
@@ -65,7 +66,9 @@ class DraftForm(forms.Form):
     dx = forms.IntegerField(label="DX", min_value=1, max_value=30, error_messages=ATTRIBUTE_ERRORS)
     iq = forms.IntegerField(label="IQ", min_value=1, max_value=30, error_messages=ATTRIBUTE_ERRORS)
     ht = forms.IntegerField(label="HT", min_value=1, max_value=30, error_messages=ATTRIBUTE_ERRORS)
-    notes = forms.CharField(label="Notas", required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    notes = forms.CharField(
+        label="Notas", required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3})
+    )
 
 
 class SkillLineForm(forms.Form):
@@ -83,6 +86,8 @@ class BaseSkillFormSet(forms.BaseFormSet):
         for form in self.forms:
             if not form.cleaned_data or form.cleaned_data.get("DELETE"):
                 continue
+            if "name" not in form.cleaned_data:
+                continue  # the field's own error is already shown
             name = form.cleaned_data["name"].strip().casefold()
             if name in names:
                 form.add_error("name", "Perícia repetida nesta ficha.")

@@ -46,7 +46,7 @@ PENDING_EXISTS = "Há uma versão enviada esperando o Árbitro; espere a decisã
 LOOT_NEEDS_NAME = "Diga o que é o espólio."
 WEIGHT_NOT_NEGATIVE = "O peso não pode ser negativo."
 WEIGHT_TOO_LARGE = "Peso acima de 10.000 kg: confira o número."
-QUANTITY_AT_LEAST_1 = "A quantidade mínima é 1; para largar o item, desmarque 'carregando'."
+QUANTITY_AT_LEAST_1 = "A quantidade mínima é 1; para deixar o item, use o botão «largar»."
 QUANTITY_TOO_LARGE = "Quantidade acima de 10.000: confira o número."
 MAX_WEIGHT_KG = Decimal("10000")
 MAX_QUANTITY = 10000
@@ -335,6 +335,16 @@ def loot_add(*, character: Character, name: str, weight_kg, quantity=1, user) ->
     )
 
 
+LOOT_ONLY = "Só espólio se remove; item da ficha se larga, e sai da ficha numa nova versão."
+
+
+def loot_remove(*, possession: Possession) -> None:
+    """Remove loot added in play (a mistake, or given away). Sheet items are never removed here."""
+    if not possession.is_loot:
+        raise ServiceError(LOOT_ONLY)
+    possession.delete()
+
+
 def possessions_sync(*, character: Character, version: SheetVersion) -> None:
     """Point the character's sheet possessions at a newly homologated version.
 
@@ -527,3 +537,12 @@ def api_token_create(*, user) -> str:
         user=user, key_hash=hashlib.sha256(token.encode()).hexdigest(), prefix=token[:8]
     )
     return token
+
+
+def api_tokens_revoke(*, user) -> int:
+    """Revoke every active token of ``user``; returns how many."""
+    from sheets.models import ApiToken
+
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )

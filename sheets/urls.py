@@ -16,6 +16,11 @@ urlpatterns = [
         name="possession-quantity",
     ),
     path("fichas/<uuid:code>/espolio/", views.loot_add, name="loot-add"),
+    path(
+        "fichas/<uuid:code>/pertences/<uuid:possession_code>/remover/",
+        views.loot_remove,
+        name="loot-remove",
+    ),
     path("fichas/<uuid:code>/rascunho/", views.draft_edit, name="draft"),
     path("fichas/<uuid:code>/rascunho/enviar/", views.draft_submit, name="draft-submit"),
 ]

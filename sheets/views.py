@@ -133,6 +133,19 @@ def possession_quantity(request: HtmxHttpRequest, code, possession_code) -> Http
 
 @require_POST
 @login_required
+def loot_remove(request: HtmxHttpRequest, code, possession_code) -> HttpResponse:
+    character, membership, possession = _get_possession(request, code, possession_code)
+    try:
+        services.loot_remove(possession=possession)
+    except services.ServiceError as error:
+        return _play_response(
+            request, character, membership, errors={str(possession.code): error.message}
+        )
+    return _play_response(request, character, membership)
+
+
+@require_POST
+@login_required
 def loot_add(request: HtmxHttpRequest, code) -> HttpResponse:
     character, membership = _get_character(request, code)
     if not _can_change_state(character, membership, request.user):
@@ -188,8 +201,15 @@ def draft_edit(request: HtmxHttpRequest, code) -> HttpResponse:
                     notes=form.cleaned_data["notes"],
                     skills=skills,
                 )
+                if "submit" in request.POST:
+                    services.sheet_submit(version=draft, user=request.user)
             except services.ServiceError as error:
                 messages.error(request, error.message)
+                return redirect("sheet", code=character.code)
+            if "submit" in request.POST:
+                messages.success(
+                    request, f"Versão {draft.number} enviada ao Árbitro para homologação."
+                )
                 return redirect("sheet", code=character.code)
             messages.success(request, "Rascunho salvo.")
             return redirect("draft", code=character.code)
@@ -218,7 +238,16 @@ def draft_edit(request: HtmxHttpRequest, code) -> HttpResponse:
 @login_required
 def draft_submit(request: HtmxHttpRequest, code) -> HttpResponse:
     character, _ = _get_own_character(request, code)
-    draft = get_object_or_404(SheetVersion, character=character, status=SheetVersion.Status.DRAFT)
-    services.sheet_submit(version=draft, user=request.user)
-    messages.success(request, f"Versão {draft.number} enviada ao Árbitro para homologação.")
+    draft = SheetVersion.objects.filter(
+        character=character, status=SheetVersion.Status.DRAFT
+    ).first()
+    if draft is None:
+        messages.error(request, services.NOT_A_DRAFT)
+        return redirect("sheet", code=character.code)
+    try:
+        services.sheet_submit(version=draft, user=request.user)
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"Versão {draft.number} enviada ao Árbitro para homologação.")
     return redirect("sheet", code=character.code)
