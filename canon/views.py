@@ -32,10 +32,12 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
     memberships = Membership.objects.filter(user=request.user)
     campaign_ids = [m.campaign_id for m in memberships]
     is_arbitro = any(m.role == Membership.Role.ARBITRO for m in memberships)
+    # A jogador sees their own versions in the queue; the table's roles see all of them.
+    visible = SheetVersion.objects.filter(character__campaign_id__in=campaign_ids)
+    if not any(m.runs_the_table for m in memberships):
+        visible = visible.filter(character__owner=request.user)
     pending = (
-        SheetVersion.objects.filter(
-            character__campaign_id__in=campaign_ids, status=SheetVersion.Status.SUBMITTED
-        )
+        visible.filter(status=SheetVersion.Status.SUBMITTED)
         .select_related("character", "created_by")
         .prefetch_related("skills", "traits", "items")
         .order_by("submitted_at")
@@ -52,8 +54,7 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
             }
         )
     recent = (
-        SheetVersion.objects.filter(
-            character__campaign_id__in=campaign_ids,
+        visible.filter(
             status__in=[SheetVersion.Status.HOMOLOGATED, SheetVersion.Status.RETURNED],
             decided_at__isnull=False,
         )

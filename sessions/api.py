@@ -7,7 +7,7 @@ from typing import Literal
 from uuid import UUID
 
 from django.shortcuts import get_object_or_404
-from ninja import Field, Header, Router, Schema
+from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import StrictBool
 
@@ -98,6 +98,7 @@ def _roll_out(roll: Roll, *, masked: bool) -> dict:
         # A hidden roll's values show only after the weekly report is homologated (§1.6).
         for key in (
             "label",
+            "kind",
             "base_level",
             "modifiers",
             "dice",
@@ -106,7 +107,7 @@ def _roll_out(roll: Roll, *, masked: bool) -> dict:
             "outcome",
             "margin",
         ):
-            out[key] = None if key != "label" else ""
+            out[key] = "" if key in ("label", "kind") else None
     return out
 
 
@@ -177,4 +178,4 @@ def roll_create(
         hidden=payload.hidden,
         request_key=idempotency_key,
     )
-    return 201, _roll_out(roll, masked=False)
+    return Status(201, _roll_out(roll, masked=False))

@@ -91,6 +91,16 @@ class Declaration(models.Model):
         return f"{self.character}: {self.text[:40]}"
 
 
+class RollQuerySet(models.QuerySet):
+    """Bulk paths refuse too: no ``update`` or ``delete`` of rolls (DESIGN.md invariant 2)."""
+
+    def update(self, **kwargs):
+        raise PermissionError("Uma rolagem nunca é alterada.")
+
+    def delete(self):
+        raise PermissionError("Uma rolagem nunca é apagada.")
+
+
 class Roll(models.Model):
     """A roll made by the server. Never changed, never deleted.
 
@@ -139,6 +149,8 @@ class Roll(models.Model):
     # A secret nonce in the hashed content: without it a player could rebuild a hidden
     # roll's values from its hash by trying the 216 dice. Shown only with the values.
     salt = models.CharField(max_length=32)
+
+    objects = RollQuerySet.as_manager()
     # The form's (or API client's) one-time key: the same request twice rolls once.
     request_key = models.CharField(max_length=64, blank=True)
 

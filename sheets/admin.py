@@ -49,6 +49,9 @@ class SheetVersionAdmin(admin.ModelAdmin):
     list_filter = ("status",)
     inlines = [TraitInline, SkillInline, ItemInline]
 
+    def has_delete_permission(self, request, obj=None):
+        return obj is None or obj.is_editable
+
     def get_readonly_fields(self, request, obj=None):
         # A submitted or homologated version never changes (DESIGN.md invariant 6).
         if obj is not None and not obj.is_editable:

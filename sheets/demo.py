@@ -78,7 +78,7 @@ RASTREADOR_ITEMS = (
     ("Corda (10 m)", "1.5", 1, 0, 0, False, "", "", ""),
 )
 
-# Two companions' loot lying beside the jurado: 22.5 kg + 11 kg = 33.5 kg, Média (≤ 39).
+# Two companions' loot lying beside the jurado: 23 kg + 11 kg = 34 kg, Média (≤ 39).
 JURADO_LOOT = (
     ("Espólio de Barnabé (morto no andar 6)", "5"),
     ("Espólio de Tálio (morto no andar 6)", "6"),

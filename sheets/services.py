@@ -267,7 +267,7 @@ def _weapon_line(item: Item, st: int, skill_level: int | None) -> WeaponLine:
 
 
 def characters_visible_to(user, campaign: Campaign) -> QuerySet[Character]:
-    return Character.objects.filter(campaign=campaign).prefetch_related(
+    return Character.objects.filter(campaign=campaign).select_related("owner").prefetch_related(
         Prefetch(
             "versions",
             queryset=SheetVersion.objects.filter(status=SheetVersion.Status.HOMOLOGATED),
@@ -516,8 +516,8 @@ def version_changes(before: SheetVersion | None, after: SheetVersion) -> list[Ch
     new_skills = {s.name: s for s in after.skills.all()}
     for name in sorted(old_skills.keys() | new_skills.keys()):
         old, new = old_skills.get(name), new_skills.get(name)
-        old_text = f"{old.level} ({old.points:g})" if old else ""
-        new_text = f"{new.level} ({new.points:g})" if new else ""
+        old_text = f"{old.level} ({derived.format_number(old.points)})" if old else ""
+        new_text = f"{new.level} ({derived.format_number(new.points)})" if new else ""
         if old_text != new_text:
             changes.append(Change(name, old_text, new_text))
     if before is not None and before.notes != after.notes:

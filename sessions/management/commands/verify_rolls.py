@@ -14,13 +14,15 @@ class Command(BaseCommand):
         campaigns = Campaign.objects.all()
         if campaign:
             campaigns = campaigns.filter(slug=campaign)
-        broken = False
+        broken = []
         for item in campaigns:
             report = rolls_verify(item)
             if report.ok:
                 self.stdout.write(f"{item.slug}: íntegra, {report.count} rolagens")
             else:
-                broken = True
+                broken.append(f"{item.slug} #{report.first_broken}")
                 self.stdout.write(f"{item.slug}: QUEBRADA na rolagem #{report.first_broken}")
         if broken:
-            raise CommandError("A cadeia de rolagens está quebrada.")
+            raise CommandError(
+                "A cadeia de rolagens está quebrada na rolagem " + ", ".join(broken) + "."
+            )

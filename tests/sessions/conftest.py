@@ -1,0 +1,28 @@
+"""Helpers of the scene tests: the Mestre's roll targets and a scripted server die."""
+
+from __future__ import annotations
+
+import pytest
+
+from sessions import services
+from sheets.models import Skill
+from tests.gurps.helpers import ScriptedSource
+
+
+def skill_target(character, skill_name: str) -> str:
+    """The roll form's target for a skill of the character's homologated sheet."""
+    skill = Skill.objects.get(
+        version__character=character, version__status="homologated", name=skill_name
+    )
+    return f"{character.code}|skill:{skill.pk}"
+
+
+@pytest.fixture
+def server_dice(monkeypatch):
+    """``server_dice(1, 2, 3)``: the server's next rolls come out as those faces, in order."""
+
+    def script(*faces: int) -> None:
+        source = ScriptedSource(faces)
+        monkeypatch.setattr(services, "_system_random", lambda: source)
+
+    return script

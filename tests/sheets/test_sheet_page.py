@@ -1,0 +1,121 @@
+"""The sheet page (sheets.views.sheet_detail): the homologated sheet plus the state in play.
+
+The Jurado de Gapheim of the seed carries mail (11.5 kg, PD 3), a medium shield (7 kg, PD 2),
+a gládio (1.5 kg) and a pack (3 kg): 23 kg at ST 13, Carga Leve (1), Move 5, Dodge 5,
+Block 7 and, with PD 5, Block 12 (canon §4.6: 7 + 2 + 3 = 12).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from sheets.models import Possession
+from tests.sheets.pages import content, row, section, stat
+
+
+def _url(character) -> str:
+    return reverse("sheet", kwargs={"code": character.code})
+
+
+def test_it_works(client_for, jogador, jurado):
+    response = client_for(jogador).get(_url(jurado))
+    assert response.status_code == 200
+    assert "Jurado de Gapheim" in content(response)
+
+
+def test_it_requires_login(client, jurado):
+    response = client.get(_url(jurado))
+    assert response.status_code == 302
+    assert response.url.startswith("/entrar/")
+
+
+def test_it_checks_membership(client_for, outsider, jurado):
+    assert client_for(outsider).get(_url(jurado)).status_code == 404
+
+
+def test_it_answers_404_for_an_unknown_character(client_for, jogador):
+    url = reverse("sheet", kwargs={"code": "00000000-0000-0000-0000-000000000000"})
+    assert client_for(jogador).get(url).status_code == 404
+
+
+@pytest.mark.parametrize("username", ["jogadora", "rastreadora", "mestre", "arbitro"])
+def test_every_member_reads_the_homologated_sheet(client_for, django_user_model, jurado, username):
+    user = django_user_model.objects.get(username=username)
+    assert client_for(user).get(_url(jurado)).status_code == 200
+
+
+def test_it_shows_the_jurados_carga_move_and_defences(client_for, jogador, jurado):
+    html = content(client_for(jogador).get(_url(jurado)))
+
+    assert "versão 1" in html
+    assert stat(html, "carried-kg") == "23 kg"  # 11.5 + 7 + 1.5 + 3
+    assert stat(html, "encumbrance") == "Leve (1)"
+    assert stat(html, "move") == "5"
+    assert stat(html, "dodge") == "5"
+    # Defesa Passiva: mail 3 + shield 2.
+    assert '<strong data-testid="pd">5</strong>' in html
+    # Defence, active value, value with PD.
+    assert row(html, "Esquiva")[:3] == ["Esquiva", "5", "10"]
+    assert row(html, "Bloquear")[:3] == ["Bloquear", "7", "12"]
+
+
+def test_it_shows_the_hoplitas_weapon_damage_from_st_12(client_for, jogadora, hoplita):
+    html = content(client_for(jogadora).get(_url(hoplita)))
+    weapons = section(html, "Armas")
+
+    # Gládio "Bal corte": swing at ST 12 is 1d+2. Lança "GDP+1 perf": thrust 1d-1, +1 → 1d.
+    assert row(weapons, "Gládio")[:3] == ["Gládio", "Bal corte", "1d+2"]
+    assert row(weapons, "Lança")[:3] == ["Lança", "GDP+1 perf", "1d"]
+    assert row(section(html, "Perícias"), "Lança")[2] == "17"
+
+
+def test_it_shows_the_loot_left_on_the_ground_as_not_carried(client_for, jogador, jurado):
+    html = content(client_for(jogador).get(_url(jurado)))
+    loot = row(html, "Espólio de Barnabé (morto no andar 6) espólio")
+    assert loot[-1].startswith("pegar")
+
+
+def test_it_gives_state_forms_only_to_who_may_change_the_state(client_for, jogadora, jurado):
+    html = content(client_for(jogadora).get(_url(jurado)))
+    assert reverse("loot-add", kwargs={"code": jurado.code}) not in html
+    assert "carregar/" not in html
+
+
+def test_it_shows_drafts_and_submitted_versions_only_to_the_owner_and_the_table(
+    client_for, jogador, jogadora, mestre, hoplita
+):
+    # The seed has the hoplita's version 2 waiting for the Árbitro.
+    assert "Versão 2: <strong>Enviada ao Árbitro" in content(
+        client_for(jogadora).get(_url(hoplita))
+    )
+    assert "Versão 2: <strong>Enviada ao Árbitro" in content(client_for(mestre).get(_url(hoplita)))
+    assert "Versão 2" not in content(client_for(jogador).get(_url(hoplita)))
+
+
+def test_its_query_count_is_pinned(client_for, jogador, jurado, django_assert_max_num_queries):
+    client = client_for(jogador)
+    # 12 today: session, user, character (+campaign, owner), membership, homologated
+    # version, its traits, skills and items (prefetch), state, possessions (+items), the
+    # versions not homologated, the user who homologated. A little headroom for the layout.
+    with django_assert_max_num_queries(14):
+        assert client.get(_url(jurado)).status_code == 200
+
+
+def test_its_query_count_does_not_grow_with_the_items(
+    client_for, jogador, jurado, django_assert_num_queries
+):
+    client = client_for(jogador)
+    with CaptureQueriesContext(connection) as before:
+        client.get(_url(jurado))
+    Possession.objects.bulk_create(
+        Possession(character=jurado, loot_name=f"Presa {n}", loot_weight_kg=Decimal("0.1"))
+        for n in range(30)
+    )
+    with django_assert_num_queries(len(before.captured_queries)):
+        response = client.get(_url(jurado))
+    assert "Presa 29" in content(response)
