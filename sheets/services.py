@@ -446,16 +446,23 @@ def sheet_submit(*, version: SheetVersion, user) -> SheetVersion:
     return locked
 
 
-@transaction.atomic
-def sheet_homologate(*, version: SheetVersion, user) -> SheetVersion:
-    """The Árbitro approves a submitted version; the sheet page shows it from now on."""
+def _decide(version: SheetVersion, user, status: str, *, reason: str = "") -> SheetVersion:
+    """The Árbitro's decision on a submitted version, once: a second decision is refused."""
     locked = SheetVersion.objects.select_for_update().get(pk=version.pk)
     if locked.status != SheetVersion.Status.SUBMITTED:
         raise ServiceError(NOT_SUBMITTED, code="not_submitted")
-    locked.status = SheetVersion.Status.HOMOLOGATED
+    locked.status = status
     locked.decided_at = timezone.now()
     locked.decided_by = user
-    locked.save(update_fields=["status", "decided_at", "decided_by"])
+    locked.return_reason = reason
+    locked.save(update_fields=["status", "decided_at", "decided_by", "return_reason"])
+    return locked
+
+
+@transaction.atomic
+def sheet_homologate(*, version: SheetVersion, user) -> SheetVersion:
+    """The Árbitro approves a submitted version; the sheet page shows it from now on."""
+    locked = _decide(version, user, SheetVersion.Status.HOMOLOGATED)
     possessions_sync(character=locked.character, version=locked)
     state_of(locked.character)
     return locked
@@ -466,15 +473,7 @@ def sheet_return(*, version: SheetVersion, user, reason: str) -> SheetVersion:
     reason = (reason or "").strip()
     if not reason:
         raise ServiceError(RETURN_NEEDS_REASON, field="reason")
-    locked = SheetVersion.objects.select_for_update().get(pk=version.pk)
-    if locked.status != SheetVersion.Status.SUBMITTED:
-        raise ServiceError(NOT_SUBMITTED, code="not_submitted")
-    locked.status = SheetVersion.Status.RETURNED
-    locked.decided_at = timezone.now()
-    locked.decided_by = user
-    locked.return_reason = reason
-    locked.save(update_fields=["status", "decided_at", "decided_by", "return_reason"])
-    return locked
+    return _decide(version, user, SheetVersion.Status.RETURNED, reason=reason)
 
 
 @transaction.atomic
