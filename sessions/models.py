@@ -149,10 +149,10 @@ class Roll(models.Model):
     # A secret nonce in the hashed content: without it a player could rebuild a hidden
     # roll's values from its hash by trying the 216 dice. Shown only with the values.
     salt = models.CharField(max_length=32)
-
-    objects = RollQuerySet.as_manager()
     # The form's (or API client's) one-time key: the same request twice rolls once.
     request_key = models.CharField(max_length=64, blank=True)
+
+    objects = RollQuerySet.as_manager()
 
     class Meta:
         ordering = ["campaign", "sequence"]
