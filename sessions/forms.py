@@ -53,6 +53,10 @@ class RollForm(forms.Form):
     def __init__(self, *args, target_choices=(), declaration_choices=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["target"].choices = [("", "— escolha —"), *target_choices, ("custom", "Outro…")]
+        # "Outro…" opens the panel where the custom test is described.
+        self.fields["target"].widget.attrs["hx-on:change"] = (
+            "this.form.querySelector('details.custom').open = (this.value === 'custom')"
+        )
         self.fields["declaration"].choices = [("", "—"), *declaration_choices]
         for index in range(MODIFIER_ROWS):
             self.fields[f"mod_label_{index}"] = forms.CharField(
