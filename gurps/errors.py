@@ -60,6 +60,51 @@ NO_ROLL_AT_THREE_OR_LESS = "Não se rola com nível efetivo 3 ou menos (§1.1); 
 NO_DEFAULT = "Esta perícia não tem pré-definido (§3.3)."
 INVALID_DICE_EXPRESSION = "Expressão de dados ilegível: «{text}». Use, p.ex., 3d6, 1d−1 ou 2d+1."
 
+# --- injury (§5) and falls (§4.12) ------------------------------------------------------------
+HP_AFTER_ABOVE_HP_BEFORE = "Os PV depois do golpe não podem ser mais que os PV antes dele."
+NEGATIVE_WILL_LEVEL = "Níveis de Força de Vontade ou de Vontade Fraca não podem ser negativos."
+UNKNOWN_HIT_LOCATION = (
+    "Local do golpe desconhecido: use cérebro, cabeça, olhos, braço, mão, perna, pé, "
+    "órgãos vitais ou tronco."
+)
+EYES_KNOCKOUT_OUTSIDE_CANON = (
+    "O cânone não diz se golpe nos olhos obriga a teste de nocaute (§5.3); decide o Árbitro."
+)
+UNKNOWN_COMBATANT_KIND = (
+    "Tipo de combatente desconhecido: use bicho de bestiário, NPC nomeado, chefe de encontro "
+    "ou personagem de jogador."
+)
+NEGATIVE_FALL_HEIGHT = "A altura da queda não pode ser negativa."
+FALL_HEIGHT_NOT_A_NUMBER = "A altura da queda deve ser um número de metros, p.ex. 6."
+FALL_HEIGHT_NOT_WHOLE_METRES = (
+    "O cânone conta a queda em metros inteiros (§4.12) e não tem número para fração de metro."
+)
+UNKNOWN_FALL_ARMOUR = "Armadura desconhecida para queda: use metal, couro ou outra."
+FALL_DR_OUTSIDE_CANON = (
+    "O cânone só diz como protegem contra queda a armadura de metal medieval e o couro "
+    "(§4.12); para outra proteção, decide o Árbitro."
+)
+
+# --- distance, magic and fatigue (§4.11, §6, §8) ---------------------------------------------
+DISTANCE_NOT_A_NUMBER = "A distância deve ser um número em metros, p.ex. 13,5."
+NEGATIVE_DISTANCE = "A distância não pode ser negativa."
+SPEED_NOT_A_NUMBER = "A velocidade deve ser um número em metros por segundo, p.ex. 7."
+NEGATIVE_SPEED = "A velocidade não pode ser negativa: use a velocidade relativa (§4.11)."
+NEGATIVE_ACCURACY = "A Precisão da arma não pode ser negativa."
+NEGATIVE_AIM_TURNS = "Turnos apontando não podem ser negativos."
+NEGATIVE_HEXES = "A distância em hexágonos não pode ser negativa."
+NEGATIVE_IGNORED_OBJECTS = "Objetos ignorados na busca não podem ser negativos."
+UNKNOWN_MISSILE_SPELL = "Mágica de projétil desconhecida: use uma das oito da §4.11."
+MISSILE_ENERGY_OUT_OF_RANGE = "A energia de {spell} vai de {minimum} a {maximum} pontos (§4.11)."
+FLOOR_TOO_LOW = "O andar da Garganta é 1 ou mais (§6.4)."
+NEGATIVE_SPELL_COST = "O custo do feitiço não pode ser negativo."
+NO_SPELL_WITHOUT_MAGERY = "Sem Aptidão Mágica não há feitiço, em nenhum andar (§6.4 e §8)."
+NO_MANA_IN_POCKET = "Num bolsão de mana nula nada funciona (§6.4)."
+NEGATIVE_DURATION = "A duração não pode ser negativa."
+RANGE_BEYOND_TABLE = "O cânone não dá o redutor de distância além dos 1.000 m (§4.11)."
+MISSILE_DAMAGE_NOT_IN_CANON = "O cânone não dá o dano de {spell} por ponto de energia (§4.11)."
+MARCH_FATIGUE_NOT_IN_CANON = "O cânone só dá a fadiga de marcha com Carga Leve (§6.1)."
+
 
 class GurpsError(Exception):
     """Base of every error the engine raises. ``.message`` is Portuguese, fit for a user."""
