@@ -6,12 +6,11 @@ is still Nenhuma and 13,001 kg is Leve.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from gurps._validate import check_attribute
+from gurps._validate import check_attribute, require_exact_non_negative
 from gurps.errors import (
     NEGATIVE_WEIGHT,
     UNKNOWN_ENCUMBRANCE_LEVEL,
@@ -78,22 +77,7 @@ def to_kg(value: Fraction | Decimal | int | float | str, field: str = "carried_k
     """``value`` as exact kg. A float goes through its shortest text (0.1 → 1/10, not binary
     noise); a str may use a decimal comma ("12,5"). Raises InvalidValue(field) for a
     non-number or a negative weight."""
-    try:
-        if isinstance(value, bool):
-            raise TypeError
-        if isinstance(value, float):
-            if not math.isfinite(value):
-                raise ValueError
-            kg = Fraction(str(value))
-        elif isinstance(value, str):
-            kg = Fraction(value.strip().replace(",", "."))
-        else:
-            kg = Fraction(value)
-    except (TypeError, ValueError, ArithmeticError):
-        raise InvalidValue(field, WEIGHT_NOT_A_NUMBER) from None
-    if kg < 0:
-        raise InvalidValue(field, NEGATIVE_WEIGHT)
-    return kg
+    return require_exact_non_negative(field, value, WEIGHT_NOT_A_NUMBER, NEGATIVE_WEIGHT)
 
 
 def lift_max_kg(st: int) -> Fraction:

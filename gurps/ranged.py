@@ -13,7 +13,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from gurps._validate import check_attribute, require_at_least, require_int
+from gurps._validate import (
+    check_attribute,
+    require_at_least,
+    require_exact_non_negative,
+    require_int,
+)
 from gurps.damage import basic_damage
 from gurps.dice import DiceExpression
 from gurps.errors import (
@@ -47,22 +52,7 @@ def to_metres(
     through its shortest text (4.5 → 9/2); a str may use a decimal comma ("13,5"). Raises
     InvalidValue(field, not_a_number) for a non-number, InvalidValue(field, negative) below 0.
     """
-    try:
-        if isinstance(value, bool):
-            raise TypeError
-        if isinstance(value, float):
-            if not math.isfinite(value):
-                raise ValueError
-            number = Fraction(str(value))
-        elif isinstance(value, str):
-            number = Fraction(value.strip().replace(",", "."))
-        else:
-            number = Fraction(value)
-    except (TypeError, ValueError, ArithmeticError):
-        raise InvalidValue(field, not_a_number) from None
-    if number < 0:
-        raise InvalidValue(field, negative)
-    return number
+    return require_exact_non_negative(field, value, not_a_number, negative)
 
 
 def _metres_label(metres: Fraction) -> str:

@@ -17,7 +17,7 @@ import pytest
 # database calls from a thread with a running loop unless told that this is on purpose.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
-# Debian's chromium; GARGANTA_CHROMIUM points elsewhere (never `playwright install`).
+# Debian's chromium; GARGANTA_CHROMIUM points elsewhere (Playwright never downloads a browser here).
 CHROMIUM = Path(os.environ.get("GARGANTA_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--no-sandbox",
