@@ -6,8 +6,6 @@ token (``python manage.py api_token USERNAME``); the browser uses its session an
 
 from __future__ import annotations
 
-import hashlib
-
 from django.http import Http404
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -15,11 +13,7 @@ from ninja.security import HttpBearer, django_auth
 
 from gurps.errors import GurpsError, InvalidValue, NoRollAtThreeOrLess, OutsideCanon
 from sheets.models import ApiToken
-from sheets.services import ServiceError
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+from sheets.services import ServiceError, token_hash
 
 
 class TokenAuth(HttpBearer):
@@ -128,4 +122,4 @@ def _register_routers() -> None:
 
 _register_routers()
 
-__all__ = ["AUTH", "api", "token_hash"]
+__all__ = ["AUTH", "api"]

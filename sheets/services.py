@@ -5,6 +5,8 @@ Views and the API call these with plain values; these call ``gurps`` with plain 
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -13,8 +15,9 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from gurps import checks, damage, derived, encumbrance
-from gurps.errors import GurpsError, InvalidValue, OutsideCanon
+from gurps.errors import InvalidValue, OutsideCanon
 from sheets.models import (
+    ApiToken,
     Campaign,
     Character,
     CharacterState,
@@ -157,15 +160,13 @@ def _armour_and_shield(
         default=0,
     )
     shields = [i for i in carried_items if i.is_shield]
-    shield = None
-    if shields:
-        best = max(shields, key=lambda i: i.passive_defense)
-        skill_level = levels.get(best.skill_name.casefold()) if best.skill_name else None
-        if skill_level is not None:
-            shield = derived.Shield(skill=skill_level, pd=best.passive_defense)
-        else:
-            shield = derived.Shield(skill=0, pd=best.passive_defense)
-    return armour_pd, shield
+    if not shields:
+        return armour_pd, None
+    best = max(shields, key=lambda i: i.passive_defense)
+    skill_level = levels.get(best.skill_name.casefold())
+    if not skill_level:
+        return armour_pd, None
+    return armour_pd, derived.Shield(skill=skill_level, pd=best.passive_defense)
 
 
 def sheet_view(character: Character, version: SheetVersion | None = None) -> SheetView | None:
@@ -202,7 +203,7 @@ def sheet_view(character: Character, version: SheetVersion | None = None) -> She
         combat_reflexes=_has_trait(version, "combat_reflexes"),
         stunned=state.stunned,
         armour_pd=armour_pd,
-        shield=shield if shield and shield.skill else None,
+        shield=shield,
         weapons=weapons_for_parry,
     )
     skills = []
@@ -267,11 +268,15 @@ def _weapon_line(item: Item, st: int, skill_level: int | None) -> WeaponLine:
 
 
 def characters_visible_to(user, campaign: Campaign) -> QuerySet[Character]:
-    return Character.objects.filter(campaign=campaign).select_related("owner").prefetch_related(
-        Prefetch(
-            "versions",
-            queryset=SheetVersion.objects.filter(status=SheetVersion.Status.HOMOLOGATED),
-            to_attr="homologated_versions",
+    return (
+        Character.objects.filter(campaign=campaign)
+        .select_related("owner")
+        .prefetch_related(
+            Prefetch(
+                "versions",
+                queryset=SheetVersion.objects.filter(status=SheetVersion.Status.HOMOLOGATED),
+                to_attr="homologated_versions",
+            )
         )
     )
 
@@ -493,9 +498,6 @@ def sheet_draft_update(
     return locked
 
 
-__all__ = ["GurpsError", "ServiceError"]
-
-
 @dataclass(frozen=True)
 class Change:
     what: str
@@ -524,24 +526,20 @@ def version_changes(before: SheetVersion | None, after: SheetVersion) -> list[Ch
     return changes
 
 
+def token_hash(token: str) -> str:
+    """What is stored of an API token: its SHA-256, hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
 def api_token_create(*, user) -> str:
     """Create a bearer token for ``user``; return it once. Only its SHA-256 is stored."""
-    import hashlib
-    import secrets
-
-    from sheets.models import ApiToken
-
     token = secrets.token_urlsafe(32)
-    ApiToken.objects.create(
-        user=user, key_hash=hashlib.sha256(token.encode()).hexdigest(), prefix=token[:8]
-    )
+    ApiToken.objects.create(user=user, key_hash=token_hash(token), prefix=token[:8])
     return token
 
 
 def api_tokens_revoke(*, user) -> int:
     """Revoke every active token of ``user``; returns how many."""
-    from sheets.models import ApiToken
-
     return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )

@@ -7,7 +7,7 @@ Tests read the canon's own tables and examples instead of copying their numbers.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -61,3 +61,22 @@ def canon_section(heading: str) -> str:
             break
         body.append(line)
     return "\n".join(body)
+
+
+Check = Callable[[Any, Any], None]
+
+
+def case_registry() -> tuple[dict[str, Check], Callable[..., Callable[[Check], Check]]]:
+    """A file's checks of canon cases: ``(CHECKS, checks)``, where ``@checks("id", ...)``
+    registers the decorated function as the check of those case ids in ``CHECKS``."""
+    registry: dict[str, Check] = {}
+
+    def checks(*case_ids: str) -> Callable[[Check], Check]:
+        def register(check: Check) -> Check:
+            for case_id in case_ids:
+                registry[case_id] = check
+            return check
+
+        return register
+
+    return registry, checks

@@ -3,9 +3,7 @@ shared/cases/canon-examples.json: the numbers come from the file, never copied h
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
 
 import pytest
 
@@ -27,26 +25,16 @@ from gurps.dice import parse_dice
 from gurps.encumbrance import encumbrance_bounds, lift_max_kg
 from gurps.errors import NoRollAtThreeOrLess
 from gurps.skills import default_level, parse_skill_line
-from tests.gurps.helpers import canon_cases
+from tests.gurps.helpers import canon_cases, case_registry
 
 CASES = canon_cases()
-Check = Callable[[dict[str, Any], dict[str, Any]], None]
-CHECKS: dict[str, Check] = {}
+CHECKS, checks = case_registry()
 
 # Cases of later slices (injury ladder, falls, range, magic): each must move to CHECKS when
 # its module exists.
 # The other slices of the engine check their cases in their own files; together they
 # must cover every case of the file.
 LATER: set[str] = set()
-
-
-def checks(*case_ids: str) -> Callable[[Check], Check]:
-    def register(check: Check) -> Check:
-        for case_id in case_ids:
-            CHECKS[case_id] = check
-        return check
-
-    return register
 
 
 @checks("odds-9", "odds-12", "odds-14", "odds-16")

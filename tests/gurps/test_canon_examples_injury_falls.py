@@ -3,32 +3,19 @@ from shared/cases/canon-examples.json: the numbers come from the file, never cop
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import pytest
 
 from gurps.dice import parse_dice
 from gurps.falls import FallArmour, dr_against_fall, effective_fall_height, fall_damage
 from gurps.injury import hp_thresholds
-from tests.gurps.helpers import canon_cases
+from tests.gurps.helpers import canon_cases, case_registry
 
 CASES = canon_cases()
-Check = Callable[[Any, Any], None]
-CHECKS: dict[str, Check] = {}
+CHECKS, checks = case_registry()
 
 # §4.12: "Armadura de metal medieval ... uma cota de malha de RD 4 protege com 2."
 ARMOUR_MATERIALS = {"cota de malha": FallArmour.METAL}
 ACROBATICS = {"pass": True, "fail": False}
-
-
-def checks(*case_ids: str) -> Callable[[Check], Check]:
-    def register(check: Check) -> Check:
-        for case_id in case_ids:
-            CHECKS[case_id] = check
-        return check
-
-    return register
 
 
 @checks("ladder-ht12", "ladder-ht14")

@@ -3,27 +3,14 @@ shared/cases/canon-examples.json: the numbers come from the file, never copied h
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import pytest
 
 from gurps.magic import spell_casting
 from gurps.ranged import aim_bonus, missile_damage, range_modifier, range_row
-from tests.gurps.helpers import canon_cases
+from tests.gurps.helpers import canon_cases, case_registry
 
 CASES = canon_cases()
-Check = Callable[[dict[str, Any], dict[str, Any]], None]
-CHECKS: dict[str, Check] = {}
-
-
-def checks(*case_ids: str) -> Callable[[Check], Check]:
-    def register(check: Check) -> Check:
-        for case_id in case_ids:
-            CHECKS[case_id] = check
-        return check
-
-    return register
+CHECKS, checks = case_registry()
 
 
 @checks("range-9m", "range-5m-running")
