@@ -22,6 +22,7 @@ from gurps.errors import (
     InvalidValue,
     OutsideCanon,
 )
+from gurps.tabular import CanonTable
 
 
 @dataclass(frozen=True)
@@ -188,3 +189,19 @@ def injury(basic: int, dr: int, damage_type: DamageType | str) -> int:
     basic = max(require_int("basic", basic), row.minimum_basic)
     require_at_least("dr", dr, 0, NEGATIVE_DR)
     return math.floor(max(0, basic - dr) * row.multiplier)
+
+
+CANON_TABLES: tuple[CanonTable, ...] = (
+    CanonTable(
+        key="basic_damage",
+        title="Dano básico por ST",
+        section="4.9",
+        page="73–74",
+        columns=("ST", "Golpe de Ponta", "Balanço"),
+        rows=tuple(
+            (row.st_label, row.thrust.display, row.swing.display) for row in BASIC_DAMAGE_TABLE
+        ),
+        heading="### Dano básico por ST",
+        note="A arma soma o próprio bônus por cima (pág. 75).",
+    ),
+)
