@@ -26,9 +26,10 @@ from gurps.errors import (
 
 @dataclass(frozen=True)
 class Shield:
-    """A readied shield: the Shield skill level and its passive defence."""
+    """A readied shield: the Shield skill level (None when the sheet has no Shield skill:
+    no Block, but the shield's passive defence still counts, §4.6 p. 99) and its PD."""
 
-    skill: int
+    skill: int | None
     pd: int
 
 
@@ -232,7 +233,8 @@ def derive(
     require_at_least("fatigue_lost", fatigue_lost, 0, NEGATIVE_FATIGUE_LOST)
     require_at_least("armour_pd", armour_pd, 0, NEGATIVE_PD)
     if shield is not None:
-        require_at_least("shield.skill", shield.skill, 0, NEGATIVE_SKILL)
+        if shield.skill is not None:
+            require_at_least("shield.skill", shield.skill, 0, NEGATIVE_SKILL)
         require_at_least("shield.pd", shield.pd, 0, NEGATIVE_PD)
     weapons = tuple(weapons)
     rules = []
@@ -296,6 +298,13 @@ def derive(
         block = None
         explanations["block"] = Explanation("Sem escudo: não bloqueia", "4.7", "98")
         pd = defence.passive_defense(armour_pd)
+    elif shield.skill is None:
+        # PD "sempre protege" (§4.6); Block needs the Shield skill (§4.7).
+        block = None
+        explanations["block"] = Explanation(
+            "Sem a perícia Escudo: não bloqueia, mas a PD do escudo conta", "4.7", "98"
+        )
+        pd = defence.passive_defense(armour_pd, shield.pd)
     else:
         block = defence.block(shield.skill, combat_reflexes=combat_reflexes, stunned=stunned)
         half = math.floor(shield.skill * defence.BLOCK_FRACTION)
@@ -326,7 +335,7 @@ def derive(
     )
     block_total = None if block is None else defence.defence_total(block, pd)
     explanations["block_total"] = Explanation(
-        "Sem escudo: não bloqueia"
+        explanations["block"].formula
         if block is None
         else f"Bloquear {format_number(block)} + Defesa Passiva {pd} = {format_number(block_total)}",
         defence.DEFENCE_SECTION,

@@ -163,9 +163,8 @@ def _armour_and_shield(
     if not shields:
         return armour_pd, None
     best = max(shields, key=lambda i: i.passive_defense)
-    skill_level = levels.get(best.skill_name.casefold())
-    if not skill_level:
-        return armour_pd, None
+    # Without the Shield skill there is no Block, but the shield's PD still counts (§4.6).
+    skill_level = levels.get(best.skill_name.casefold()) or None
     return armour_pd, derived.Shield(skill=skill_level, pd=best.passive_defense)
 
 

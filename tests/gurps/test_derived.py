@@ -96,6 +96,13 @@ def test_without_a_shield_there_is_no_block() -> None:
     assert (derived.block, derived.block_total, derived.passive_defense) == (None, None, 0)
 
 
+def test_a_shield_without_the_shield_skill_still_gives_its_pd() -> None:
+    # §4.6 (p. 99): PD "sempre protege"; §4.7: Block needs the Shield skill.
+    derived = derive(st=13, dx=12, iq=10, ht=12, armour_pd=3, shield=Shield(skill=None, pd=2))
+    assert (derived.block, derived.block_total, derived.passive_defense) == (None, None, 5)
+    assert derived.dodge_total == derived.dodge + 5
+
+
 def test_every_reading_named_in_an_explanation_exists() -> None:
     derived = derive(**JURADO, carried_kg=150, hp_lost=20, fatigue_lost=12, combat_reflexes=True)
     for explanation in derived.explanations.values():

@@ -30,6 +30,13 @@ def test_the_jurado_with_his_companions_loot_drops_to_carga_media_and_loses_a_do
     assert d.block_total == 12  # Carga does not touch Block
 
 
+def test_a_shield_without_the_shield_skill_keeps_its_pd_but_gives_no_block(jurado):
+    version = services.homologated_version(jurado)
+    version.skills.filter(name__iexact="Escudo").delete()
+    d = services.sheet_view(jurado).derived
+    assert (d.block, d.block_total, d.passive_defense) == (None, None, 5)  # mail 3 + shield 2
+
+
 def test_the_hoplitas_weapons_do_damage_from_st_12(hoplita):
     view = services.sheet_view(hoplita)
     weapons = {w.name: (w.written, w.expression, w.skill_level) for w in view.weapons}
