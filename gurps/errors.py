@@ -105,6 +105,185 @@ RANGE_BEYOND_TABLE = "O cânone não dá o redutor de distância além dos 1.000
 MISSILE_DAMAGE_NOT_IN_CANON = "O cânone não dá o dano de {spell} por ponto de energia (§4.11)."
 MARCH_FATIGUE_NOT_IN_CANON = "O cânone só dá a fadiga de marcha com Carga Leve (§6.1)."
 
+# --- tables (§4.8, §4.15, §5b), magic (§4.15, §7.3) and house settings (§8) ---------------------
+UNKNOWN_TABLE = (
+    "Tabela desconhecida: use erro crítico, golpe fulminante, golpe fulminante na cabeça, "
+    "falha crítica em operação mágica ou Verificação de Pânico."
+)
+UNKNOWN_TABLE_OPTION = "Esta tabela não tem a opção «{option}»."
+TABLE_OPTION_NOT_BOOLEAN = "Esta opção é sim ou não."
+FRIGHT_MARGIN_REQUIRED = (
+    "A Verificação de Pânico só vai à tabela quando falha: diga a margem de falha, 1 ou mais (§5b)."
+)
+UNARMED_HAS_NO_WEAPON = (
+    "Ataque desarmado não tem arma: não se marca arma barata, arma que não quebra nem arma de "
+    "longo alcance (§4.8)."
+)
+CRITICAL_HIT_TO_THE_HEAD = (
+    "Golpe fulminante de ataque dirigido à cabeça (cabeça, cérebro, olhos) rola na Tabela de "
+    "Golpes Fulminantes na Cabeça (§4.8)."
+)
+HEAD_TABLE_ONLY_FOR_THE_HEAD = (
+    "A Tabela de Golpes Fulminantes na Cabeça é só para ataque dirigido à cabeça (§4.8)."
+)
+REROLL_ONLY_SPELL_FAILURE = (
+    "Só se rola de novo um resultado da tabela de falha crítica em operação mágica (§4.15)."
+)
+UNKNOWN_SPELL_OUTCOME = (
+    "Resultado do teste desconhecido: use sucesso decisivo, sucesso, falha ou falha crítica."
+)
+UNKNOWN_RESISTANCE_ATTRIBUTE = "Resiste-se a magia com IQ, ST, DX ou HT, conforme o feitiço (§7.3)."
+NEGATIVE_MAGIC_RESISTANCE = "Níveis de Abascanto não podem ser negativos."
+ONE_TARGET_UNLESS_AREA = "Feitiço que não é de área tem um alvo só (§7.3)."
+UNKNOWN_HOUSE_SETTING = "Regra da casa desconhecida (§8)."
+
+# --- defence (§4.6–4.7, §4.14, §9 item 2) and damage (§4.13, §5.5, §5f) ---------------------------
+UNKNOWN_ACTIVE_DEFENCE = "Defesa ativa desconhecida: use esquiva, bloquear ou aparar."
+UNKNOWN_ATTACK_KIND = (
+    "Tipo de ataque desconhecido: use arma de mão, golpe de mão limpa, arremesso, flecha, "
+    "pedra de funda, bala, feixe ou mágica de projétil."
+)
+UNKNOWN_NO_DEFENCE_CAUSE = (
+    "Motivo desconhecido: use golpe fulminante, facada pelas costas, emboscada ou armadilha."
+)
+DAGGER_PARRY_NEEDS_FENCING = "Só quem tem Esgrima apara com a adaga na mão fraca (§4.14)."
+NO_DEFENCE_CHOSEN = "Escolha ao menos uma defesa ativa contra o ataque."
+ONE_DEFENCE_PER_ATTACK = (
+    "Uma defesa ativa por ataque; só a Defesa Total dá duas, e diferentes (§4.3 e §4.6)."
+)
+SAME_DEFENCE_TWICE = (
+    "Na Defesa Total as duas defesas contra o mesmo ataque têm de ser diferentes (§4.3)."
+)
+BLOCKS_EXHAUSTED = "Bloquear: {limit} por rodada, e já se bloqueou {limit} (§4.7)."
+PARRIES_EXHAUSTED = "Aparar: {limit} por rodada, e já se aparou {limit} (§4.7)."
+FENCING_PARRIES_EXHAUSTED = (
+    "A arma de esgrima apara {limit} vezes por rodada; a aparada que sobra é da adaga (§4.14)."
+)
+DAGGER_PARRIES_EXHAUSTED = "A adaga na mão fraca apara {limit} vez por rodada (§4.14)."
+NO_DAGGER_PARRY = "Aparar com a adaga na mão fraca é só do esgrimista que a leva (§4.14)."
+DAGGER_ONLY_PARRIES = "A adaga na mão fraca só conta para Aparar (§4.14)."
+RETREAT_ONCE_PER_ROUND = "Só se recua uma vez por rodada (§9, item 2; pág. 109)."
+NO_RETREAT = "Não se recua sentado, ajoelhado nem atordoado (§9, item 2; pág. 109)."
+WEAPON_WEIGHT_NOT_A_NUMBER = "O peso da arma deve ser um número em kg, p.ex. 1,5."
+NEGATIVE_WEAPON_WEIGHT = "O peso da arma não pode ser negativo."
+WEAPON_WEIGHT_ZERO = "A arma que apara precisa de peso maior que zero."
+UNKNOWN_WEAPON_QUALITY = (
+    "Qualidade desconhecida: use barata, comum, de qualidade superior ou de altíssima qualidade."
+)
+BREAK_BY_QUALITY_ONLY_FOR_SWORDS = (
+    "O cânone só dá a chance de quebra por qualidade para espada (§4.7); para outra arma, "
+    "decide o Árbitro."
+)
+BREAK_CHANCE_NOT_IN_SIXTHS = "A chance de quebra vai de 0 a 1, em sextos (rola-se 1d)."
+UNKNOWN_OBJECT = (
+    "Objeto desconhecido: use corda, porta de madeira, porta reforçada, grade de ferro ou "
+    "parede de pedra (§5f)."
+)
+WEAPON_IN_HAND_DR_NOT_IN_CANON = (
+    "A arma em punho tem a RD da própria qualidade, mas o cânone não dá o número (§5f); "
+    "decide o Árbitro."
+)
+MASTERWORK_DR_NOT_IN_CANON = (
+    "Arma de obra-prima praticamente não quebra, mas o cânone não dá a RD dela (§5f); "
+    "decide o Árbitro."
+)
+
+# --- combat (§4.1–4.5, §4.10, §5c–5e) -------------------------------------------------------------
+EMPTY_COMBATANT_NAME = "O combatente precisa de um nome."
+NO_COMBATANTS = "A ordem do turno precisa de pelo menos um combatente."
+DUPLICATE_COMBATANT_NAME = "Dois combatentes com o mesmo nome: dê a cada um um nome próprio."
+DUPLICATE_DECLARATION_ORDER = (
+    "Dois combatentes com a mesma ordem de declaração: cada um declara numa posição própria "
+    "(§4.2)."
+)
+UNKNOWN_MANEUVER = (
+    "Manobra desconhecida: use Deslocamento, Avançar e Atacar, Ataque Total, Defesa Total, "
+    "Apontar, Preparar, Concentrar, Mudança de Posição, Aguardar ou Finta (§4.3)."
+)
+AIM_TURN_REQUIRED = "Para Apontar, diga se é o primeiro turno apontando (§4.3)."
+RELOAD_ONLY_WITH_READY = "Recarregar é parte da manobra Preparar (§4.3)."
+UNKNOWN_ALL_OUT_ATTACK_OPTION = (
+    "Opção de Ataque Total desconhecida: escolha (a), (b), (c) ou (d) (§4.3)."
+)
+DOUBLE_ATTACK_NEEDS_WEAPONS = (
+    "Dois ataques no Ataque Total exigem duas armas preparadas ou arma que não precisa "
+    "repreparar (§4.3)."
+)
+NEGATIVE_READY_WEAPONS = "O número de armas preparadas não pode ser negativo."
+UNKNOWN_WEAPON_CLASS = (
+    "Tipo de arma desconhecido: use espada, espada curta, rapieira, espada de duas mãos, faca, "
+    "adaga, machado, maça, arma de haste, lança, soco, cotovelada ou mordida."
+)
+READINESS_NOT_IN_CANON = (
+    "O cânone não diz se {weapon} fica despreparada depois de golpear (§4.3); decide o Árbitro."
+)
+CLOSE_COMBAT_NOT_IN_CANON = "O cânone não diz se {weapon} ataca de perto (§5c); decide o Árbitro."
+UNKNOWN_GRAPPLE_STAGE = "Use agarrar (Disputa de DX) ou imobilizar (Disputa de ST) (§5c)."
+UNKNOWN_ATTACK_SITUATION = "Situação de ataque desconhecida: use uma das linhas da §4.5."
+DUPLICATE_ATTACK_SITUATION = "A mesma situação de ataque foi anunciada duas vezes."
+MODIFIER_OUT_OF_RANGE = "O modificador de «{situation}» tem de ser {allowed}."
+FIXED_MODIFIER = "«{situation}» vale {allowed}; não se anuncia outro número."
+AMOUNT_REQUIRED = "«{situation}» pede quantos (pontos de ST, PV ou figuras): 1 ou mais."
+AMOUNT_NOT_USED = "«{situation}» não se conta por unidade: não diga quantos."
+UNKNOWN_TERRAIN = (
+    "Terreno desconhecido: use ruim, muito ruim, escuro, aperto ou água pela cintura (§5d)."
+)
+TERRAIN_MOVE_STACKING_NOT_IN_CANON = (
+    "O cânone não diz como se somam dois terrenos que cortam o Deslocamento (§5d); decide o "
+    "Árbitro."
+)
+UNKNOWN_SURPRISE = "Surpresa desconhecida: use parcial ou total (§5e)."
+TURN_TOO_LOW = "O turno começa em 1."
+NOT_AN_ATTACK_MANEUVER = "Ataca-se com Avançar e Atacar, Ataque Total ou Aguardar (§4.3)."
+ALL_OUT_OPTION_REQUIRED = "No Ataque Total, escolha (a), (b), (c) ou (d) (§4.3)."
+ALL_OUT_OPTION_WITHOUT_ALL_OUT_ATTACK = "Opção de Ataque Total só com a manobra Ataque Total (§4.3)."
+NEGATIVE_FEINT_PENALTY = "O redutor da finta não pode ser negativo (§4.3)."
+DEFENCE_NOT_LEFT_BY_MANEUVER = "A manobra {maneuver} não deixa {defence} (§4.3)."
+DEFENCE_NOT_AVAILABLE = (
+    "{defence} não vale aqui: contra este ataque, agarrado ou sem saber do ataque (§4.6, §4.7, "
+    "§5c)."
+)
+
+# --- rolling (§1.4–1.6), injury (§5.1–5.6), hazards (§5g–5h), fatigue (§6.2, §6.5), skills
+# (§3.3) -------------------------------------------------------------------------------------
+MODIFIER_WITHOUT_REASON = "Todo modificador se anuncia com o motivo, antes dos dados (§1.4)."
+NOT_A_MODIFIER = "Modificador ilegível: dê o valor e o motivo, antes dos dados (§1.4)."
+UNKNOWN_OUTCOME = (
+    "Resultado do teste desconhecido: use sucesso decisivo, sucesso, falha ou falha crítica."
+)
+EMPTY_SKILL_NAME = "Diga o nome da perícia."
+UNKNOWN_STUN_KIND = "Atordoamento desconhecido: use físico (sai com HT) ou mental (sai com IQ)."
+UNKNOWN_ARM_SIDE = "Lado do braço desconhecido: use o braço da arma ou o outro (§5.5)."
+ARM_SIDE_REQUIRED = "Golpe no braço: diga se é o braço da arma ou o outro (§5.5)."
+EYES_CRIPPLING_OUTSIDE_CANON = (
+    "O cânone não dá o dano que incapacita um olho (§5.5); decide o Árbitro."
+)
+UNKNOWN_TARGET_CONDITION = (
+    "Estado do alvo desconhecido: use em guarda, desprevenido, atordoado, indefeso ou "
+    "inconsciente (§5.4)."
+)
+PHYSICIAN_WEEKLY_OUTSIDE_CANON = (
+    "O cânone só dá a rolagem semanal de Medicina ao médico com NH 12 ou mais (§5.6)."
+)
+UNKNOWN_FIRE_KIND = "Fogo desconhecido: use em chamas, tocha ou óleo em chamas (§5g)."
+TORCH_DAMAGE_IS_PER_HIT = "A tocha faz 1D−3 por golpe, não por turno (§5g)."
+DIE_OUT_OF_RANGE = "Um dado vai de 1 a 6."
+UNKNOWN_FIRE_ARMOUR = "Armadura desconhecida contra fogo: use metal, couro ou outra."
+FIRE_DR_OUTSIDE_CANON = (
+    "O cânone só diz como protegem contra fogo a RD de metal e o couro (§5g); para outra "
+    "proteção, decide o Árbitro."
+)
+UNKNOWN_POISON_TYPE = "Veneno desconhecido: use de sangue, de nervo ou sonífero (§5g)."
+ORDINARY_COLD_OUTSIDE_CANON = (
+    "O cânone só diz que a roupa de inverno anula o frio comum; sem ela, não dá número (§5h)."
+)
+NEGATIVE_FATIGUE_COST = "Pontos de fadiga gastos ou recuperados não podem ser negativos."
+UNKNOWN_EXERTION = (
+    "Esforço desconhecido: use parado, esforço leve, esforço pesado ou passivo nas mãos do "
+    "agressor (§6.5)."
+)
+UNKNOWN_SKILL_KIND = "Tipo de perícia desconhecido: use física (DX) ou mental (IQ) (§3.2)."
+
 
 class GurpsError(Exception):
     """Base of every error the engine raises. ``.message`` is Portuguese, fit for a user."""
