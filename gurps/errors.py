@@ -129,9 +129,6 @@ HEAD_TABLE_ONLY_FOR_THE_HEAD = (
 REROLL_ONLY_SPELL_FAILURE = (
     "Só se rola de novo um resultado da tabela de falha crítica em operação mágica (§4.15)."
 )
-UNKNOWN_SPELL_OUTCOME = (
-    "Resultado do teste desconhecido: use sucesso decisivo, sucesso, falha ou falha crítica."
-)
 UNKNOWN_RESISTANCE_ATTRIBUTE = "Resiste-se a magia com IQ, ST, DX ou HT, conforme o feitiço (§7.3)."
 NEGATIVE_MAGIC_RESISTANCE = "Níveis de Abascanto não podem ser negativos."
 ONE_TARGET_UNLESS_AREA = "Feitiço que não é de área tem um alvo só (§7.3)."
@@ -193,8 +190,7 @@ EMPTY_COMBATANT_NAME = "O combatente precisa de um nome."
 NO_COMBATANTS = "A ordem do turno precisa de pelo menos um combatente."
 DUPLICATE_COMBATANT_NAME = "Dois combatentes com o mesmo nome: dê a cada um um nome próprio."
 DUPLICATE_DECLARATION_ORDER = (
-    "Dois combatentes com a mesma ordem de declaração: cada um declara numa posição própria "
-    "(§4.2)."
+    "Dois combatentes com a mesma ordem de declaração: cada um declara numa posição própria (§4.2)."
 )
 UNKNOWN_MANEUVER = (
     "Manobra desconhecida: use Deslocamento, Avançar e Atacar, Ataque Total, Defesa Total, "
@@ -236,7 +232,9 @@ UNKNOWN_SURPRISE = "Surpresa desconhecida: use parcial ou total (§5e)."
 TURN_TOO_LOW = "O turno começa em 1."
 NOT_AN_ATTACK_MANEUVER = "Ataca-se com Avançar e Atacar, Ataque Total ou Aguardar (§4.3)."
 ALL_OUT_OPTION_REQUIRED = "No Ataque Total, escolha (a), (b), (c) ou (d) (§4.3)."
-ALL_OUT_OPTION_WITHOUT_ALL_OUT_ATTACK = "Opção de Ataque Total só com a manobra Ataque Total (§4.3)."
+ALL_OUT_OPTION_WITHOUT_ALL_OUT_ATTACK = (
+    "Opção de Ataque Total só com a manobra Ataque Total (§4.3)."
+)
 NEGATIVE_FEINT_PENALTY = "O redutor da finta não pode ser negativo (§4.3)."
 DEFENCE_NOT_LEFT_BY_MANEUVER = "A manobra {maneuver} não deixa {defence} (§4.3)."
 DEFENCE_NOT_AVAILABLE = (
@@ -245,7 +243,6 @@ DEFENCE_NOT_AVAILABLE = (
 )
 
 # --- rolling (§1.4–1.6), injury (§5.1–5.6), hazards (§5g–5h), fatigue (§6.2, §6.5), skills
-# (§3.3) -------------------------------------------------------------------------------------
 MODIFIER_WITHOUT_REASON = "Todo modificador se anuncia com o motivo, antes dos dados (§1.4)."
 NOT_A_MODIFIER = "Modificador ilegível: dê o valor e o motivo, antes dos dados (§1.4)."
 UNKNOWN_OUTCOME = (

@@ -1,5 +1,6 @@
-"""Injury, incapacitation and death: shock, major wounds and stun, knockout, and the HP
-ladder (canon §5.1–5.4; book p. 126–127). The campaign's house rule on who dies when
+"""Injury, incapacitation and death: shock, major wounds and stun, knockout, the HP ladder,
+instant death, hit locations and crippling, and recovery (canon §5.1–5.6, with the unseen
+target of §5e; book p. 97, 126–128, 203). The campaign's house rule on who dies when
 (§5.4.1) is in ``gurps.house``.
 
 All HP are whole hit points; "hp_lost" is what came off the HP in one blow (after DR and the
@@ -8,21 +9,34 @@ wound multiplier, §4.9), and "hp" is what remains (0 and negative included).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 
 from gurps._validate import check_attribute, require_at_least, require_int
 from gurps.attributes import STAGGERED_AT
+from gurps.checks import Outcome
 from gurps.damage import DamageType, wound_multiplier
+from gurps.dice import RandomSource, parse_dice
 from gurps.errors import (
+    ARM_SIDE_REQUIRED,
+    EYES_CRIPPLING_OUTSIDE_CANON,
     EYES_KNOCKOUT_OUTSIDE_CANON,
     HP_AFTER_ABOVE_HP_BEFORE,
     NEGATIVE_HP_LOST,
+    NEGATIVE_SKILL,
     NEGATIVE_WILL_LEVEL,
+    PHYSICIAN_WEEKLY_OUTSIDE_CANON,
+    UNKNOWN_ARM_SIDE,
     UNKNOWN_HIT_LOCATION,
+    UNKNOWN_STUN_KIND,
+    UNKNOWN_TARGET_CONDITION,
     InvalidValue,
     OutsideCanon,
 )
+from gurps.rolling import Modifier, require_outcome
+from gurps.tabular import CanonTable, signed
 
 # --- §5.1 Choque (p. 126–127) -----------------------------------------------------------------
 # Shock lasts the victim's next turn only, and never touches the active defences (p. 127).
@@ -38,6 +52,18 @@ def shock_penalty(hp_lost: int) -> int:
     ``hp_lost`` in HP, 0 or more; raises InvalidValue("hp_lost") if negative or not an int.
     """
     return -require_at_least("hp_lost", hp_lost, 0, NEGATIVE_HP_LOST)
+
+
+def wound_attack_penalty(wounds_last_round: Iterable[int]) -> int:
+    """The modifier to the attack roll: minus the HP lost in the previous round, the wounds
+    of that round added together (§5.1 and §4.5, p. 97). Wounds of 2 and 3 → −5; none → 0.
+
+    The canon gives it "em separado" from the shock of ``shock_penalty``; how the two meet
+    on one attack roll is the attack's business (``gurps.combat``, §4.5 "Ferimento").
+    ``wounds_last_round`` HP lost in each wound, each 0 or more; raises
+    InvalidValue("hp_lost") for a negative or non-int wound.
+    """
+    return -sum(require_at_least("hp_lost", hp, 0, NEGATIVE_HP_LOST) for hp in wounds_last_round)
 
 
 # --- §5.2 Prostração e atordoamento (p. 127) ----------------------------------------------------
@@ -83,21 +109,149 @@ def is_stunned_by_brain_blow(ht: int, hp_lost: int) -> bool:
     return 3 * hp_lost > ht
 
 
+class StunKind(StrEnum):
+    """Physical stun (a wound) or mental stun (surprise, shock: "você não está ferido, está
+    confuso"), §5.2, p. 127. Both work the same way; only the recovery roll differs."""
+
+    PHYSICAL = "physical"
+    MENTAL = "mental"
+
+
+class StunCause(StrEnum):
+    MAJOR_WOUND = "major_wound"
+    CRITICAL_HIT_RECEIVED = "critical_hit_received"
+    BRAIN_BLOW = "brain_blow"
+    CRIPPLING_INJURY = "crippling_injury"
+    BLINDING_INJURY = "blinding_injury"
+    SURPRISE = "surprise"
+    SHOCK = "shock"
+
+
+@dataclass(frozen=True)
+class StunSource:
+    """One thing that stuns, in the canon's words (§5.2, p. 127), and the kind of stun."""
+
+    cause: StunCause
+    words: str
+    kind: StunKind
+    section: str = "5.2"
+    page: str = "127"
+
+
+STUN_SOURCES: tuple[StunSource, ...] = (
+    StunSource(StunCause.MAJOR_WOUND, "perder mais que HT/2 num único golpe", StunKind.PHYSICAL),
+    StunSource(StunCause.CRITICAL_HIT_RECEIVED, "golpe fulminante recebido", StunKind.PHYSICAL),
+    StunSource(StunCause.BRAIN_BLOW, "golpe no cérebro que tire mais que HT/3", StunKind.PHYSICAL),
+    StunSource(StunCause.CRIPPLING_INJURY, "lesão incapacitante", StunKind.PHYSICAL),
+    StunSource(StunCause.BLINDING_INJURY, "lesão cegante", StunKind.PHYSICAL),
+    StunSource(StunCause.SURPRISE, "surpresa", StunKind.MENTAL),
+    StunSource(StunCause.SHOCK, "choque", StunKind.MENTAL),
+)
+# §5.2 (p. 127): stunned is −4 on every active defence (gurps.defence.STUNNED_PENALTY), and
+# still an active defence: a stunned target is not helpless (§5.4.1).
+
+
+def stun_causes(
+    ht: int,
+    hp_lost: int,
+    *,
+    location: HitLocation | str | None = None,
+    critical_hit_received: bool = False,
+    crippled: bool = False,
+    blinded: bool = False,
+) -> tuple[StunCause, ...]:
+    """Why a blow stuns its victim (§5.2, p. 127), in the order of ``STUN_SOURCES``; empty:
+    not stunned. A physical stun: losing more than HT/2 in one blow (the HT roll then decides
+    only whether the victim also falls, ``major_wound``), a critical hit received, a blow to
+    the brain over HT/3, and any crippling or blinding injury.
+
+    ``ht`` 1 or more; ``hp_lost`` in HP, 0 or more; ``location`` where it hit (None: not
+    located); ``crippled`` from ``is_crippled`` (it counts a series of blows, so the caller
+    passes it), ``blinded`` as the Mestre rules it (the canon has no blinding threshold).
+    Raises InvalidValue("ht"/"hp_lost"/"location").
+    """
+    causes = []
+    if is_major_wound(ht, hp_lost):
+        causes.append(StunCause.MAJOR_WOUND)
+    if critical_hit_received:
+        causes.append(StunCause.CRITICAL_HIT_RECEIVED)
+    if location is not None and _hit_location(location) is HitLocation.BRAIN:
+        if is_stunned_by_brain_blow(ht, hp_lost):
+            causes.append(StunCause.BRAIN_BLOW)
+    if crippled:
+        causes.append(StunCause.CRIPPLING_INJURY)
+    if blinded:
+        causes.append(StunCause.BLINDING_INJURY)
+    return tuple(causes)
+
+
+def stun_recovery_level(
+    kind: StunKind | str, *, ht: int | None = None, iq: int | None = None
+) -> int:
+    """The level of the roll to leave a stun, at the start of the victim's next turn (§5.2,
+    p. 127): basic HT — no modifier — for a physical stun, IQ for a mental one. Passed: acts
+    normally that same turn. Failed: stays stunned, no maneuver, and rolls again next turn.
+
+    ``kind`` "physical" or "mental"; ``ht`` (physical) or ``iq`` (mental), 1 or more.
+    Raises InvalidValue("kind") for an unknown kind, InvalidValue("ht"/"iq") if the
+    attribute needed is missing or below 1.
+    """
+    try:
+        stun = StunKind(kind)
+    except ValueError:
+        raise InvalidValue("kind", UNKNOWN_STUN_KIND) from None
+    if stun is StunKind.PHYSICAL:
+        check_attribute("ht", ht)  # type: ignore[arg-type]
+        return ht  # type: ignore[return-value]
+    check_attribute("iq", iq)  # type: ignore[arg-type]
+    return iq  # type: ignore[return-value]
+
+
 # --- §5.3 Nocaute (p. 127) ----------------------------------------------------------------------
 
 
 class HitLocation(StrEnum):
-    """The locations the canon names (§5.5, p. 203)."""
+    """The locations the canon names, in its order, each with its Portuguese ``label`` and
+    the ``penalty`` to the attacker's NH for choosing it (§5.5, p. 203). The arm's penalty
+    depends on the side (``ARM_PENALTIES``), so its ``penalty`` is None: use
+    ``hit_location_penalty``."""
 
-    BRAIN = "brain"
-    HEAD = "head"
-    EYES = "eyes"
-    ARM = "arm"
-    HAND = "hand"
-    LEG = "leg"
-    FOOT = "foot"
-    VITALS = "vitals"
-    TORSO = "torso"
+    BRAIN = "brain", "cérebro", -7
+    HEAD = "head", "cabeça", -5
+    EYES = "eyes", "olhos", -9
+    ARM = "arm", "braço", None
+    HAND = "hand", "mão", -4
+    LEG = "leg", "perna", -2
+    FOOT = "foot", "pé", -4
+    VITALS = "vitals", "órgãos vitais", -3
+    TORSO = "torso", "tronco", 0
+
+    label: str
+    penalty: int | None
+
+    def __new__(cls, value: str, label: str, penalty: int | None) -> HitLocation:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.label = label
+        member.penalty = penalty
+        return member
+
+
+HIT_LOCATION_SECTION = "5.5"
+HIT_LOCATION_PAGE = "203"
+
+
+class ArmSide(StrEnum):
+    """Which arm a blow aims at: the one holding the weapon, or the other."""
+
+    WEAPON = "weapon"
+    OTHER = "other"
+
+
+# §5.5: "braço −4 ou −2 conforme o lado". Reading arm_penalty_by_side: −2 for the weapon arm,
+# −4 for the other one. ("Órgãos vitais recebem dano triplo de perfurante" is applied by
+# gurps.damage.location_multiplier.)
+ARM_PENALTIES: dict[ArmSide, int] = {ArmSide.WEAPON: -2, ArmSide.OTHER: -4}
 
 
 class KnockoutCheck(StrEnum):
@@ -159,7 +313,8 @@ class Threshold(StrEnum):
 @dataclass(frozen=True)
 class HpThreshold:
     """One row of the canon's HP ladder: it applies at ``fixed + ht_multiple × HT`` HP or
-    below. ``label`` is the row as the canon writes it ("3, 2 ou 1", "−5 × HT")."""
+    below. ``label`` is the row as the canon writes it ("3, 2 ou 1", "−5 × HT"); ``effect``
+    is what happens there, in the canon's words (without the page, which is ``page``)."""
 
     threshold: Threshold
     label: str
@@ -167,6 +322,7 @@ class HpThreshold:
     ht_multiple: int
     page: str
     section: str = "5.4"
+    effect: str = ""
 
     def at(self, ht: int) -> int:
         """The HP at or below which the row applies, for ``ht`` (1 or more; else
@@ -176,11 +332,46 @@ class HpThreshold:
 
 
 HP_THRESHOLDS: tuple[HpThreshold, ...] = (
-    HpThreshold(Threshold.STAGGERED, "3, 2 ou 1", STAGGERED_AT, 0, "126 e 99"),
-    HpThreshold(Threshold.HT_ROLL_EACH_TURN, "0 ou menos", 0, 0, "126"),
-    HpThreshold(Threshold.DEATH_CHECK, "−HT", 0, -1, "126"),
-    HpThreshold(Threshold.AUTOMATIC_DEATH, "−5 × HT", 0, -5, "126"),
-    HpThreshold(Threshold.BODY_MAY_BE_DESTROYED, "−10 × HT", 0, -10, "126"),
+    HpThreshold(
+        Threshold.STAGGERED,
+        "3, 2 ou 1",
+        STAGGERED_AT,
+        0,
+        "126 e 99",
+        effect="Deslocamento e Esquiva caem à metade, para baixo. Você está cambaleando.",
+    ),
+    HpThreshold(
+        Threshold.HT_ROLL_EACH_TURN,
+        "0 ou menos",
+        0,
+        0,
+        "126",
+        effect=(
+            "No início de cada turno, teste de HT (somando Força de Vontade, subtraindo "
+            "Vontade Fraca). Passou: o turno corre normal. Falhou: desmaia."
+        ),
+    ),
+    HpThreshold(
+        Threshold.DEATH_CHECK,
+        "−HT",
+        0,
+        -1,
+        "126",
+        effect=(
+            "Teste de HT básico ou morre. Sobrevivendo, ainda fala e luta. Novo teste a cada "
+            "5 PV perdidos depois disso — e um golpe de 6 ou mais que cruze duas faixas "
+            "obriga a dois testes."
+        ),
+    ),
+    HpThreshold(Threshold.AUTOMATIC_DEATH, "−5 × HT", 0, -5, "126", effect="Morte automática."),
+    HpThreshold(
+        Threshold.BODY_MAY_BE_DESTROYED,
+        "−10 × HT",
+        0,
+        -10,
+        "126",
+        effect="O corpo pode ter sido destruído.",
+    ),
 )
 # §5.4 (p. 126): after −HT, a new death check for every 5 HP lost.
 DEATH_CHECK_EVERY_HP = 5
@@ -275,3 +466,454 @@ def body_may_be_destroyed(ht: int, hp: int) -> bool:
     ``ht`` 1 or more; ``hp`` remaining, in HP. Raises InvalidValue("ht"/"hp").
     """
     return require_int("hp", hp) <= hp_thresholds(ht).body_may_be_destroyed_at
+
+
+# --- §5.4 Morte instantânea, and the unseen target of §5e (p. 126) ----------------------------
+
+
+class TargetCondition(StrEnum):
+    """The state of the one attacked, as §5.4 and §5e tell them apart."""
+
+    ACTIVE = "active"  # em guarda
+    UNAWARE = "unaware"  # apenas desprevenida: a sentinela que não te vê
+    STUNNED = "stunned"  # atordoado: ainda tem defesa ativa, a −4
+    HELPLESS = "helpless"  # indefesa
+    UNCONSCIOUS = "unconscious"  # inconsciente
+
+
+class InstantDeath(StrEnum):
+    DECAPITATION = "decapitation"
+    THROAT_CUT = "throat_cut"
+    LETHAL_ATTACK_ON_HELPLESS = "lethal_attack_on_helpless"
+
+
+# §5.4: "pessoa indefesa ou inconsciente atacada de maneira claramente letal está morta".
+HELPLESS_CONDITIONS = frozenset({TargetCondition.HELPLESS, TargetCondition.UNCONSCIOUS})
+
+
+def _target_condition(value: TargetCondition | str) -> TargetCondition:
+    try:
+        return TargetCondition(value)
+    except ValueError:
+        raise InvalidValue("condition", UNKNOWN_TARGET_CONDITION) from None
+
+
+def instant_death(
+    condition: TargetCondition | str,
+    *,
+    clearly_lethal: bool = False,
+    decapitation: bool = False,
+    throat_cut: bool = False,
+) -> InstantDeath | None:
+    """Death outside the HP ladder, with no damage roll (§5.4, p. 126), or None.
+
+    Decapitation and a cut throat kill. A target that is helpless or unconscious, attacked in
+    a clearly lethal way, is dead. A merely unaware target is not (she is attacked with
+    ``unaware_target_modifiers``), and neither is a stunned one: stunned still has an active
+    defence, at −4 (§5.4.1). ``condition`` a TargetCondition; ``clearly_lethal`` as the
+    Mestre rules the attack. Raises InvalidValue("condition") for an unknown condition.
+    """
+    state = _target_condition(condition)
+    if decapitation:
+        return InstantDeath.DECAPITATION
+    if throat_cut:
+        return InstantDeath.THROAT_CUT
+    if clearly_lethal and state in HELPLESS_CONDITIONS:
+        return InstantDeath.LETHAL_ATTACK_ON_HELPLESS
+    return None
+
+
+# §5.4 and §5e: a still target who does not see you: +4 to hit, no active defence.
+UNAWARE_TARGET_HIT_BONUS = 4
+UNAWARE_TARGET_HAS_ACTIVE_DEFENCE = False
+
+
+# --- §5.5 Lesões incapacitantes, and the price of choosing where (p. 127 and 203) ------------
+
+
+def _arm_side(value: ArmSide | str | None) -> ArmSide:
+    if value is None:
+        raise InvalidValue("arm_side", ARM_SIDE_REQUIRED)
+    try:
+        return ArmSide(value)
+    except ValueError:
+        raise InvalidValue("arm_side", UNKNOWN_ARM_SIDE) from None
+
+
+def hit_location_penalty(
+    location: HitLocation | str, *, arm_side: ArmSide | str | None = None
+) -> int:
+    """The modifier to the attacker's NH for aiming at ``location`` (§5.5, p. 203): brain
+    −7, head −5, eyes −9, arm −2 or −4 by side, hand −4, leg −2, foot −4, vital organs −3,
+    torso 0.
+
+    ``arm_side`` ("weapon" or "other") is needed for the arm and ignored elsewhere; reading
+    ``arm_penalty_by_side``: the weapon arm is −2, the other −4. Raises
+    InvalidValue("location"), and InvalidValue("arm_side") for an arm without a known side.
+    """
+    where = _hit_location(location)
+    if where is HitLocation.ARM:
+        return ARM_PENALTIES[_arm_side(arm_side)]
+    return where.penalty  # type: ignore[return-value]
+
+
+def unaware_target_modifiers(
+    location: HitLocation | str = HitLocation.VITALS, *, arm_side: ArmSide | str | None = None
+) -> tuple[Modifier, Modifier]:
+    """The modifiers, announced before the dice, to hit a still target who does not see you
+    (§5.4 and §5e, p. 126): +4, and the location's penalty — at the vital organs +4 and −3,
+    as for the canon's sentry. She has no active defence
+    (``UNAWARE_TARGET_HAS_ACTIVE_DEFENCE``), and it is not instant death
+    (``instant_death``). Raises InvalidValue("location"/"arm_side")."""
+    where = _hit_location(location)
+    return (
+        Modifier(UNAWARE_TARGET_HIT_BONUS, "alvo parado que não te vê"),
+        Modifier(hit_location_penalty(where, arm_side=arm_side), where.label),
+    )
+
+
+@dataclass(frozen=True)
+class CripplingRule:
+    """One row of the §5.5 table: ``locations`` are crippled by damage ≥ HT × ``ht_fraction``
+    (exactly, compared as a Fraction: reading ``crippling_exact_fraction``)."""
+
+    locations: tuple[HitLocation, ...]
+    ht_fraction: Fraction
+    section: str = "5.5"
+    page: str = "127 e 203"
+
+    @property
+    def limb(self) -> str:
+        """The row as the canon writes it: "Mão ou pé"."""
+        first, *others = (location.label for location in self.locations)
+        return " ou ".join([first.capitalize(), *others])
+
+    @property
+    def threshold(self) -> str:
+        """ "dano ≥ HT/3"."""
+        return f"dano ≥ HT/{self.ht_fraction.denominator}"
+
+
+CRIPPLING_RULES: tuple[CripplingRule, ...] = (
+    CripplingRule((HitLocation.HAND, HitLocation.FOOT), Fraction(1, 3)),
+    CripplingRule((HitLocation.ARM, HitLocation.LEG), Fraction(1, 2)),
+)
+
+
+def _crippling_rule(location: HitLocation | str) -> CripplingRule | None:
+    where = _hit_location(location)
+    if where is HitLocation.EYES:
+        raise OutsideCanon("5.5", EYES_CRIPPLING_OUTSIDE_CANON)
+    return next((rule for rule in CRIPPLING_RULES if where in rule.locations), None)
+
+
+def crippling_threshold(ht: int, location: HitLocation | str) -> Fraction | None:
+    """The damage that cripples ``location``, exact (§5.5, p. 127): HT/3 for a hand or a
+    foot, HT/2 for an arm or a leg (HT 10 hand: 10/3). None for a location that is not a limb
+    (brain, head, vitals, torso). Raises InvalidValue("ht"/"location"), and
+    OutsideCanon("5.5") for the eyes, whose threshold the canon does not give."""
+    check_attribute("ht", ht)
+    rule = _crippling_rule(location)
+    return None if rule is None else ht * rule.ht_fraction
+
+
+def is_crippled(ht: int, location: HitLocation | str, hp_lost: int) -> bool:
+    """True if ``hp_lost`` to the limb — one blow or the sum of a series — reaches the
+    threshold: damage ≥ HT/3 (hand, foot) or ≥ HT/2 (arm, leg), compared exactly (reading
+    ``crippling_exact_fraction``: HT 10 hand needs 4, HT 12 hand 4, HT 11 arm 6) (§5.5,
+    p. 127). False for a location that is not a limb. A crippling injury also stuns (§5.2).
+
+    Raises InvalidValue("ht"/"hp_lost"/"location"), OutsideCanon("5.5") for the eyes.
+    """
+    threshold = crippling_threshold(ht, location)
+    lost = require_at_least("hp_lost", hp_lost, 0, NEGATIVE_HP_LOST)
+    return threshold is not None and lost >= threshold
+
+
+def limb_hp_lost(
+    ht: int, location: HitLocation | str, hp_lost: int, *, limb_hp_lost_before: int = 0
+) -> int:
+    """The HP a blow really takes when it hits ``location`` (§5.5, p. 127): damage beyond what
+    cripples the limb is lost, in one blow or over a series. The limb takes at most the least
+    whole HP that reaches the threshold (HT 12 hand: 4), counting what it took before.
+    A location that is not a limb takes ``hp_lost`` whole.
+
+    ``hp_lost`` the blow's HP lost (after DR and wound multiplier); ``limb_hp_lost_before``
+    what the same limb took earlier in the series, 0 or more. Raises
+    InvalidValue("ht"/"location"/"hp_lost"/"limb_hp_lost_before"), OutsideCanon("5.5") for
+    the eyes.
+    """
+    threshold = crippling_threshold(ht, location)
+    lost = require_at_least("hp_lost", hp_lost, 0, NEGATIVE_HP_LOST)
+    before = require_at_least("limb_hp_lost_before", limb_hp_lost_before, 0, NEGATIVE_HP_LOST)
+    if threshold is None:
+        return lost
+    limit = -(-threshold.numerator // threshold.denominator)  # the least whole HP ≥ threshold
+    return max(0, min(lost, limit - before))
+
+
+@dataclass(frozen=True)
+class CripplingEffects:
+    """What a crippled limb does (§5.5 and §5.2, p. 127): a hand drops what it held, a leg
+    brings the victim down; the victim is stunned; it lasts to the end of the fight, and
+    failing an HT roll it may last longer or be permanent (the canon gives no modifier or
+    duration for that roll)."""
+
+    drops_what_it_holds: bool
+    knocked_down: bool
+    stunned: bool = True
+    lasts_until_end_of_fight: bool = True
+    ht_roll_or_longer: bool = True
+    section: str = "5.5"
+    page: str = "127"
+
+
+def crippling_effects(location: HitLocation | str) -> CripplingEffects:
+    """The effects of crippling ``location`` (§5.5, p. 127). Raises InvalidValue("location")
+    for a location that is not a limb, OutsideCanon("5.5") for the eyes."""
+    where = _hit_location(location)
+    if _crippling_rule(where) is None:
+        raise InvalidValue("location", UNKNOWN_HIT_LOCATION)
+    return CripplingEffects(
+        drops_what_it_holds=where is HitLocation.HAND, knocked_down=where is HitLocation.LEG
+    )
+
+
+# --- §5.6 Recuperação (p. 127–128) --------------------------------------------------------------
+
+
+class Recovery(StrEnum):
+    BANDAGE = "bandage"
+    FIRST_AID = "first_aid"
+    NATURAL_HEALING = "natural_healing"
+    PHYSICIAN = "physician"
+
+
+@dataclass(frozen=True)
+class RecoveryMeans:
+    """One row of the §5.6 table, in the canon's words."""
+
+    means: Recovery
+    name: str
+    effect: str
+    time: str
+    page: str
+    section: str = "5.6"
+
+
+RECOVERY_MEANS: tuple[RecoveryMeans, ...] = (
+    RecoveryMeans(
+        Recovery.BANDAGE,
+        "Atadura, por qualquer pessoa",
+        "1 PV, e nunca mais que isso",
+        "30 min por ferido",
+        "127",
+    ),
+    RecoveryMeans(
+        Recovery.FIRST_AID,
+        "Primeiros Socorros, NT 2–3",
+        "1d−3 PV, mínimo 1. Sucesso decisivo: recupera todo o PV. Falha crítica: −2 PV e as "
+        "ataduras não servem mais. Não soma com atadura.",
+        "30 min por ferido",
+        "128",
+    ),
+    RecoveryMeans(
+        Recovery.NATURAL_HEALING,
+        "Cura natural",
+        "Teste de HT ao fim de cada dia de repouso e boa alimentação. Passou: 1 PV.",
+        "por dia",
+        "128",
+    ),
+    RecoveryMeans(
+        Recovery.PHYSICIAN,
+        "Médico com NH 12+ em Medicina",
+        "+1 nos testes de cura do paciente. Em NT 1–3 o médico ainda rola contra Medicina uma "
+        "vez por semana: sucesso dá 1 PV extra, decisivo dá 2, falha crítica custa 1 PV.",
+        "semanal",
+        "128",
+    ),
+)
+
+BANDAGE_HP = 1
+TREATMENT_MINUTES_PER_PATIENT = 30
+# First Aid at NT 2–3: the canon's own reading (§9 item 3: the campaign never declared a
+# tech level; the equipment of `03` is Roman / medieval).
+FIRST_AID_TECH_LEVEL = "2–3"
+FIRST_AID_DICE = parse_dice("1d-3")
+FIRST_AID_MINIMUM_HP = 1
+FIRST_AID_CRITICAL_FAILURE_HP = -2
+NATURAL_HEALING_HP = 1
+PHYSICIAN_MINIMUM_MEDICINE = 12
+PHYSICIAN_HEALING_BONUS = 1
+# The physician's weekly Medicine roll at NT 1–3, HP per outcome. A plain failure is not in
+# the canon's row: reading plain_failure_heals_nothing.
+PHYSICIAN_WEEKLY_HP: dict[Outcome, int] = {
+    Outcome.CRITICAL_SUCCESS: 2,
+    Outcome.SUCCESS: 1,
+    Outcome.FAILURE: 0,
+    Outcome.CRITICAL_FAILURE: -1,
+}
+
+
+def _hp_lost(value: int) -> int:
+    return require_at_least("hp_lost", value, 0, NEGATIVE_HP_LOST)
+
+
+def bandage(hp_lost: int, *, first_aid_given: bool = False) -> int:
+    """HP a bandage gives back (§5.6, p. 127): 1, and never more — never more than was lost,
+    and nothing if First Aid already treated the wound (reading
+    ``first_aid_does_not_add_to_bandage``). Anyone can bandage; 30 min per patient.
+
+    ``hp_lost`` HP below full, 0 or more. Raises InvalidValue("hp_lost").
+    """
+    lost = _hp_lost(hp_lost)
+    return 0 if first_aid_given else min(BANDAGE_HP, lost)
+
+
+@dataclass(frozen=True)
+class FirstAid:
+    """The result of a First Aid roll (§5.6, p. 128): ``hp_change`` HP (negative on a
+    critical failure), whether the bandages are spoiled, and the die rolled (empty if none)."""
+
+    hp_change: int
+    bandages_spoiled: bool
+    dice: tuple[int, ...] = ()
+    section: str = "5.6"
+    page: str = "128"
+
+
+def first_aid(
+    outcome: Outcome | str, source: RandomSource, *, hp_lost: int, bandaged: bool = False
+) -> FirstAid:
+    """First Aid at NT 2–3 — the canon's reading of the tech level, §9 item 3 (§5.6, p. 128).
+
+    Success: 1d−3 HP, at least 1 (the die comes from ``source``). Critical success: every HP
+    lost comes back. Critical failure: −2 HP and the bandages are spoiled. Plain failure:
+    nothing (reading ``plain_failure_heals_nothing``). It does not add to a bandage: a wound
+    already bandaged gets only what First Aid gives beyond the bandage's 1 HP (reading
+    ``first_aid_does_not_add_to_bandage``). Never more than ``hp_lost``.
+
+    ``outcome`` of the First Aid roll (gurps.checks.Outcome); ``hp_lost`` HP below full now,
+    0 or more; ``bandaged`` True if a bandage already gave its HP. Raises
+    InvalidValue("outcome"/"hp_lost").
+    """
+    result = require_outcome(outcome)
+    lost = _hp_lost(hp_lost)
+    if result is Outcome.CRITICAL_FAILURE:
+        return FirstAid(FIRST_AID_CRITICAL_FAILURE_HP, bandages_spoiled=True)
+    if result is Outcome.CRITICAL_SUCCESS:
+        return FirstAid(lost, bandages_spoiled=False)
+    if result is Outcome.FAILURE:
+        return FirstAid(0, bandages_spoiled=False)
+    faces, total = FIRST_AID_DICE.roll(source)
+    healed = max(FIRST_AID_MINIMUM_HP, total) - (BANDAGE_HP if bandaged else 0)
+    return FirstAid(min(lost, max(0, healed)), bandages_spoiled=False, dice=faces)
+
+
+def natural_healing_level(ht: int, *, physician_medicine: int | None = None) -> int:
+    """The level of the daily healing roll: HT, +1 under a physician with Medicine 12 or more
+    (§5.6, p. 128). ``physician_medicine`` the physician's Medicine NH, None without one.
+    Raises InvalidValue("ht"/"physician_medicine")."""
+    check_attribute("ht", ht)
+    if physician_medicine is None:
+        return ht
+    return ht + physician_healing_bonus(physician_medicine)
+
+
+def natural_healing(outcome: Outcome | str) -> int:
+    """HP regained by the HT roll at the end of a day of rest and good food: 1 if it passed,
+    else 0 (§5.6, p. 128). The campaign's accounting for what leaves the descent is `03`
+    §10.4 (50 g and a week; 200 g at a sanctuary). Raises InvalidValue("outcome")."""
+    return NATURAL_HEALING_HP if require_outcome(outcome).is_success else 0
+
+
+def physician_healing_bonus(medicine_level: int) -> int:
+    """+1 to the patient's healing rolls if the physician has Medicine 12 or more, else 0
+    (§5.6, p. 128). Raises InvalidValue("physician_medicine") for a negative NH."""
+    level = require_at_least("physician_medicine", medicine_level, 0, NEGATIVE_SKILL)
+    return PHYSICIAN_HEALING_BONUS if level >= PHYSICIAN_MINIMUM_MEDICINE else 0
+
+
+def physician_weekly(outcome: Outcome | str, *, medicine_level: int) -> int:
+    """HP from the physician's weekly Medicine roll at NT 1–3 (§5.6, p. 128): success +1,
+    critical success +2, critical failure −1, plain failure 0 (reading
+    ``plain_failure_heals_nothing``).
+
+    ``medicine_level`` the physician's Medicine NH; the canon gives the roll only to a
+    physician with 12 or more: below that, OutsideCanon("5.6"). Raises
+    InvalidValue("outcome"/"physician_medicine").
+    """
+    result = require_outcome(outcome)
+    if physician_healing_bonus(medicine_level) == 0:
+        raise OutsideCanon("5.6", PHYSICIAN_WEEKLY_OUTSIDE_CANON)
+    return PHYSICIAN_WEEKLY_HP[result]
+
+
+# --- the tables, as the rules pages show them ------------------------------------------------
+
+
+def _location_penalty_cell(location: HitLocation) -> str:
+    if location is HitLocation.ARM:
+        weapon, other = ARM_PENALTIES[ArmSide.WEAPON], ARM_PENALTIES[ArmSide.OTHER]
+        return f"{signed(weapon)} o da arma, {signed(other)} o outro"
+    return signed(location.penalty)  # type: ignore[arg-type]
+
+
+CANON_TABLES: tuple[CanonTable, ...] = (
+    CanonTable(
+        key="stun_sources",
+        title="O que atordoa",
+        section="5.2",
+        page="127",
+        columns=("Causa", "Sai com teste de"),
+        rows=tuple(
+            (row.words, "HT básico" if row.kind is StunKind.PHYSICAL else "IQ")
+            for row in STUN_SOURCES
+        ),
+        note="Atordoado: −4 em todas as defesas ativas.",
+    ),
+    CanonTable(
+        key="hp_thresholds",
+        title="Os limiares de PV",
+        section="5.4",
+        page="126",
+        columns=("PV restantes", "O que acontece"),
+        rows=tuple((row.label, f"{row.effect} (pág. {row.page})") for row in HP_THRESHOLDS),
+        heading="## 5.4 Os limiares de PV",
+    ),
+    CanonTable(
+        key="hit_location_penalties",
+        title="Escolher onde bater",
+        section="5.5",
+        page=HIT_LOCATION_PAGE,
+        columns=("Local", "Redutor no NH"),
+        rows=tuple(
+            (location.label.capitalize(), _location_penalty_cell(location))
+            for location in HitLocation
+        ),
+        note=(
+            "Órgãos vitais recebem dano triplo de perfurante. "
+            "O braço da arma a −2 e o outro a −4 é leitura do site: o cânone diz «conforme o lado»."
+        ),
+    ),
+    CanonTable(
+        key="crippling",
+        title="Lesões incapacitantes",
+        section="5.5",
+        page="127 e 203",
+        columns=("Membro", "Fica incapacitado com"),
+        rows=tuple((rule.limb, rule.threshold) for rule in CRIPPLING_RULES),
+        heading="## 5.5 Lesões incapacitantes",
+        note="Dano além do necessário para incapacitar o membro é perdido, num golpe ou numa série.",
+    ),
+    CanonTable(
+        key="recovery",
+        title="Recuperação",
+        section="5.6",
+        page="127–128",
+        columns=("Meio", "Efeito", "Tempo", "Onde"),
+        rows=tuple((row.name, row.effect, row.time, f"pág. {row.page}") for row in RECOVERY_MEANS),
+        heading="## 5.6 Recuperação",
+        note="NT 2–3 é a leitura do próprio cânone (§9, item 3): a campanha nunca declarou um NT.",
+    ),
+)

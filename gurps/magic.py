@@ -36,10 +36,10 @@ from gurps.errors import (
     ONE_TARGET_UNLESS_AREA,
     TABLE_OPTION_NOT_BOOLEAN,
     UNKNOWN_RESISTANCE_ATTRIBUTE,
-    UNKNOWN_SPELL_OUTCOME,
     InvalidValue,
 )
 from gurps.house import HOUSE_SETTINGS
+from gurps.rolling import require_outcome
 from gurps.tabular import CanonTable
 
 
@@ -203,10 +203,7 @@ SPELL_ENERGY_RULES: tuple[EnergyRule, ...] = (
 
 
 def _outcome(value: Outcome | str) -> Outcome:
-    try:
-        return Outcome(value)
-    except ValueError:
-        raise InvalidValue("outcome", UNKNOWN_SPELL_OUTCOME) from None
+    return require_outcome(value)
 
 
 def spell_energy_spent(outcome: Outcome | str, cost: int) -> int:

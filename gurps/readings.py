@@ -311,6 +311,24 @@ READINGS: tuple[Reading, ...] = (
         "«O kit de primeiros socorros dá +1»: +1 em quê?",
         "No teste de HT contra a infecção do ferimento tratado com o kit. Sem kit ninguém trata, e não há +1.",
     ),
+    Reading(
+        "critical_multiplier_before_all_out_bonus",
+        "4.8, 4.3",
+        "O dobro ou o triplo do golpe fulminante multiplica também o +2 de dano do Ataque Total (d)?",
+        "Não: «todo dobro e triplo se refere ao dano básico dos dados» — o dano da arma rolado; o +2 soma depois.",
+    ),
+    Reading(
+        "critical_head_damage_when_unsaid",
+        "4.8",
+        "Nos resultados 4 a 7 da Tabela de Golpes Fulminantes na Cabeça, que não falam de dano, o golpe faz dano?",
+        "Sim, dano normal na cabeça: golpe fulminante acerta e provoca dano (§4.8), e a tabela soma o efeito. Só o 3 (morte) dispensa o dano, e o 12 e o 13 cortante ou perfurante o trocam por 1 e 2 PV.",
+    ),
+    Reading(
+        "faint_roll_for_named_npcs",
+        "5.4.1, 5.4",
+        "NPC nomeado e chefe de encontro, entre 0 e −HT, fazem o teste de HT do início de cada turno (desmaio)?",
+        "Sim: a §5.4.1 muda onde eles morrem e tira os testes de morte; o teste de desmaio a 0 PV não é teste de morte.",
+    ),
 )
 
 READINGS_BY_KEY: dict[str, Reading] = {reading.key: reading for reading in READINGS}

@@ -15,6 +15,7 @@ from gurps.tabular import CanonTable
 # The modules of the engine, in the canon's order. A module without CANON_TABLES adds none.
 MODULES = (
     "gurps.checks",
+    "gurps.rolling",
     "gurps.attributes",
     "gurps.encumbrance",
     "gurps.skills",

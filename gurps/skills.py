@@ -16,9 +16,11 @@ from gurps.errors import (
     FRACTIONAL_POINTS,
     MISSING_ATTRIBUTE,
     UNKNOWN_DIFFICULTY,
+    UNKNOWN_SKILL_KIND,
     InvalidValue,
     NoDefault,
 )
+from gurps.tabular import CanonTable, signed
 
 
 class Difficulty(StrEnum):
@@ -135,3 +137,83 @@ def general_default(difficulty: Difficulty | str, attribute_value: int) -> int:
         if row.difficulty is difficulty:
             return min(attribute_value, DEFAULT_ATTRIBUTE_CAP) + row.penalty
     raise NoDefault()
+
+
+class SkillKind(StrEnum):
+    """Physical skills run on DX (some on ST or HT); mental ones on IQ (§3.2, p. 43)."""
+
+    PHYSICAL = "physical"
+    MENTAL = "mental"
+
+
+# Reading general_default_attribute: the general rule's "DX−n ou IQ−n" is DX for a physical
+# skill and IQ for a mental one (§3.2), not the better of the two.
+GENERAL_DEFAULT_ATTRIBUTE: dict[SkillKind, str] = {SkillKind.PHYSICAL: "dx", SkillKind.MENTAL: "iq"}
+
+
+def _difficulty(value: Difficulty | str) -> Difficulty:
+    try:
+        return Difficulty(value)
+    except ValueError:
+        raise InvalidValue("difficulty", UNKNOWN_DIFFICULTY) from None
+
+
+def _skill_kind(value: SkillKind | str) -> SkillKind:
+    try:
+        return SkillKind(value)
+    except ValueError:
+        raise InvalidValue("kind", UNKNOWN_SKILL_KIND) from None
+
+
+def skill_default(
+    attributes: Mapping[str, int],
+    difficulty: Difficulty | str,
+    kind: SkillKind | str,
+    *,
+    defaults: Iterable[str] | None = None,
+) -> int:
+    """The level at which a character without the skill tries it (§3.3, p. 44 and 87).
+
+    - ``defaults`` given: the skill's description rules, and its list overrides the general
+      rule. The best of them counts (Escalada, ST−5 or DX−5, at ST 11 and DX 14 → 9); an
+      empty list means the description gives none: NoDefault.
+    - ``defaults`` None: the book's general rule — DX (physical) or IQ (mental) −4 Fácil,
+      −5 Média, −6 Difícil (reading ``general_default_attribute``); Muito Difícil has none
+      unless a description gives one: NoDefault.
+
+    An attribute above 20 counts as 20 for a default to an attribute (p. 87).
+    ``attributes`` maps "st"/"dx"/"iq"/"ht" (any case) to values; ``kind`` "physical" or
+    "mental". Raises NoDefault, InvalidValue("difficulty"/"kind"/"default"/<attribute>).
+    """
+    level = _difficulty(difficulty)
+    base = GENERAL_DEFAULT_ATTRIBUTE[_skill_kind(kind)]
+    if defaults is not None:
+        return default_level(attributes, defaults)
+    values = {key.lower(): value for key, value in attributes.items()}
+    if base not in values:
+        raise InvalidValue(base, MISSING_ATTRIBUTE)
+    check_attribute(base, values[base])
+    return general_default(level, values[base])
+
+
+CANON_TABLES: tuple[CanonTable, ...] = (
+    CanonTable(
+        key="general_defaults",
+        title="Perícia que você não tem",
+        section="3.3",
+        page="44",
+        columns=("Dificuldade", "Pré-definido"),
+        rows=tuple(
+            (
+                DIFFICULTY_NAMES[row.difficulty],
+                f"DX{signed(row.penalty)} ou IQ{signed(row.penalty)}",
+            )
+            for row in DEFAULT_PENALTIES
+        ),
+        heading="## 3.3 Perícia que você não tem",
+        note=(
+            "Há exceções, e a descrição de cada perícia manda. Muito Difícil não tem "
+            "pré-definido. Com mais de um, use o melhor; atributo acima de 20 conta como 20."
+        ),
+    ),
+)

@@ -18,8 +18,8 @@ from gurps.errors import (
     NO_SPELL_WITHOUT_MAGERY,
     NOT_AN_INTEGER,
     ONE_TARGET_UNLESS_AREA,
+    UNKNOWN_OUTCOME,
     UNKNOWN_RESISTANCE_ATTRIBUTE,
-    UNKNOWN_SPELL_OUTCOME,
     InvalidValue,
     NoRollAtThreeOrLess,
 )
@@ -223,7 +223,7 @@ def test_spending_follows_the_mana_rules_refusals() -> None:
 @pytest.mark.parametrize(
     ("args", "field", "message"),
     [
-        (("sucesso", 3), "outcome", UNKNOWN_SPELL_OUTCOME),
+        (("sucesso", 3), "outcome", UNKNOWN_OUTCOME),
         ((Outcome.SUCCESS, -1), "spell_cost", NEGATIVE_SPELL_COST),
         ((Outcome.SUCCESS, "3"), "spell_cost", NOT_AN_INTEGER),
     ],
