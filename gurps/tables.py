@@ -305,6 +305,11 @@ class HeadEffect(StrEnum):
     STUNNED = "stunned"
 
 
+# Head table 12 and 13, cutting or impaling: "1 PV e a face fica marcada", "2 PV e a face
+# fica muito marcada" — the HP lost instead of the damage (§4.8, MB p. 202).
+HEAD_FIXED_HP: dict[str, int] = {HeadEffect.SCARRED: 1, HeadEffect.BADLY_SCARRED: 2}
+
+
 # Rows 12 and 13: the effect by damage type, crushing first (the canon's "Contundente: …"),
 # cutting or impaling second ("Cortante ou perfurante: …").
 HEAD_EFFECT_BY_DAMAGE_TYPE: dict[str, tuple[HeadEffect, HeadEffect]] = {

@@ -550,3 +550,17 @@ def test_it_refuses_bad_keys_and_options(key, options, field, message) -> None:
     with pytest.raises(InvalidValue) as caught:
         roll_on_table(key, dice(10), **options)
     assert (caught.value.field, caught.value.message) == (field, message)
+
+
+def test_the_head_tables_fixed_hp_are_the_canons() -> None:
+    # Rows 12 and 13, cutting or impaling: "1 PV e a face fica marcada", "2 PV e a face fica
+    # muito marcada" — read back from the canon's own table.
+    from gurps.tables import HEAD_FIXED_HP, HeadEffect
+    from tests.gurps.helpers import canon_table
+
+    rows = {
+        row[0]: row[1]
+        for row in canon_table("### Tabela de Golpes Fulminantes na Cabeça (MB pág. 202)")
+    }
+    assert f"{HEAD_FIXED_HP[HeadEffect.SCARRED]} PV e a face fica marcada" in rows["12"]
+    assert f"{HEAD_FIXED_HP[HeadEffect.BADLY_SCARRED]} PV e a face fica muito marcada" in rows["13"]
