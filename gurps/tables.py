@@ -20,7 +20,14 @@ from enum import StrEnum
 from typing import Any
 
 from gurps._validate import require_at_least
-from gurps.checks import RollKind, SuccessRoll, roll_success
+from gurps.checks import (
+    CRITICAL_SUCCESS_ALWAYS_UP_TO,
+    CRITICAL_SUCCESS_ON_5_FROM_LEVEL,
+    CRITICAL_SUCCESS_ON_6_FROM_LEVEL,
+    RollKind,
+    SuccessRoll,
+    roll_success,
+)
 from gurps.damage import DamageType, wound_multiplier
 from gurps.dice import RandomSource, parse_dice, roll_3d6
 from gurps.errors import (
@@ -927,4 +934,39 @@ CANON_TABLES: tuple[CanonTable, ...] = tuple(
         note=_NOTES[table.key],
     )
     for table in TABLES.values()
+)
+
+
+# --- §4.8: what the attack roll's own result does (MB p. 97–98) ----------------------------
+# The book's table, as the canon prints it. Row 3 is the book's "dano máximo", which this
+# table no longer applies (house setting critical_hit_table): the page shows the row with
+# the decision beside it, and the engine rolls on the Tabela de Golpes Fulminantes instead.
+ATTACK_CRITICAL_ROWS: tuple[tuple[str, str], ...] = (
+    ("3", "Acerta e provoca o dano máximo dos dados. Um 1d+2 vira 8."),
+    (str(CRITICAL_SUCCESS_ALWAYS_UP_TO), "Acerta e provoca dano normal."),
+    (
+        "5 ou 6",
+        f"Golpe fulminante se o nível efetivo for {CRITICAL_SUCCESS_ON_5_FROM_LEVEL}+ (para o 5) "
+        f"ou {CRITICAL_SUCCESS_ON_6_FROM_LEVEL}+ (para o 6); dano normal.",
+    ),
+    # "Não importa o NH: 3 e 4 sempre acertam, 17 e 18 sempre erram." (p. 97)
+    ("17 ou 18", "Erra sempre. Erro crítico: rola-se na Tabela de Erros Críticos, logo abaixo."),
+)
+
+CANON_TABLES = (
+    CanonTable(
+        key="attack_criticals",
+        title="Golpe fulminante e erro crítico no ataque",
+        section="4.8",
+        page="97–98",
+        columns=("Resultado no ataque", "Efeito"),
+        rows=ATTACK_CRITICAL_ROWS,
+        heading="## 4.8 Golpe fulminante e erro crítico",
+        decided=HOUSE_SETTINGS["critical_hit_table"].decided,
+        note=(
+            "Fixado em 13/09/2026: esta mesa usa a Tabela de Golpes Fulminantes, e a regra do "
+            "dano máximo (linha 3) deixa de valer."
+        ),
+    ),
+    *CANON_TABLES,
 )

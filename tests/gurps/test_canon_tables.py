@@ -79,3 +79,25 @@ def test_each_header_is_the_canon_header(table):
 def test_keys_are_unique_and_sections_ordered():
     tables = all_tables()
     assert len({t.key for t in tables}) == len(tables)
+
+
+def _every_markdown_table() -> list[tuple[str, int]]:
+    """(heading, nth) of every markdown table the canon prints."""
+    found, heading, nth, previous = [], None, 0, False
+    for line in CANON_PATH.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            heading, nth, previous = line, 0, False
+            continue
+        is_table = line.strip().startswith("|")
+        if is_table and not previous:
+            found.append((heading, nth))
+            nth += 1
+        previous = is_table
+    return found
+
+
+def test_every_table_the_canon_prints_is_in_the_engine_once():
+    shown = [(table.heading, table.nth) for table in COMPARABLE]
+    printed = _every_markdown_table()
+    assert len(printed) >= 36
+    assert sorted(shown) == sorted(printed)
