@@ -7,6 +7,7 @@ DATABASE_URL when set. Usage: ``make bench`` (or ``.venv/bin/python bench/run.py
 from __future__ import annotations
 
 import os
+import random
 import resource
 import statistics
 import sys
@@ -32,7 +33,7 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from gurps import checks, derived  # noqa: E402
+from gurps import checks, combat, derived, rulebook  # noqa: E402
 from sessions.models import Scene  # noqa: E402
 from sessions.services import roll_create  # noqa: E402
 from sheets.demo import demo_seed  # noqa: E402
@@ -87,6 +88,26 @@ def main() -> None:
             weapons=[derived.Weapon(name="Gládio", skill=13)],
         )
     row("engine: derive (sheet block)", f"{2000 / (time.perf_counter() - start):,.0f} /s")
+    source = random.Random(7)
+    attack = combat.AttackInput(
+        name="Hoplita", skill=17, damage="1d", damage_type="imp", thrust=True
+    )
+    parry = combat.DefenceInput(
+        name="Cavador",
+        maneuver="move_and_attack",
+        passive_defense=1,
+        choices=(combat.DefenceChoice("dodge", 6),),
+    )
+    target = combat.TargetInput(ht=12, hp=12, dr=3, kind="creature")
+    start = time.perf_counter()
+    for _ in range(5000):
+        combat.resolve_attack(source, attack, parry, target)
+    row("engine: resolve_attack (§4.10 whole)", f"{5000 / (time.perf_counter() - start):,.0f} /s")
+    start = time.perf_counter()
+    for _ in range(50):
+        rulebook.all_tables.cache_clear()
+        rulebook.all_tables()
+    row("engine: gather every canon table", f"{(time.perf_counter() - start) * 20:.2f} ms")
 
     # Pages
     sheet_url = f"/fichas/{jurado.code}/"
