@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("sheets.urls")),
     path("", include("sessions.urls")),
     path("", include("canon.urls")),
+    path("regras/", include("canon.rules_urls")),
     path(
         "entrar/",
         auth_views.LoginView.as_view(template_name="login.html", redirect_authenticated_user=True),

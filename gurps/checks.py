@@ -23,6 +23,7 @@ from gurps.errors import (
     InvalidValue,
     NoRollAtThreeOrLess,
 )
+from gurps.tabular import CanonTable
 
 
 class RollKind(StrEnum):
@@ -95,6 +96,48 @@ def ensure_rollable(effective_level: int, kind: RollKind | str) -> None:
         raise NoRollAtThreeOrLess(effective_level)
 
 
+# §1.2 (p. 86, 202): the numbers the critical table turns on. The table's text below is
+# written from these same names, so the page and the engine cannot drift apart.
+CRITICAL_SUCCESS_ALWAYS_UP_TO = 4  # 3 or 4: critical success, always
+CRITICAL_SUCCESS_ON_5_FROM_LEVEL = 15  # 5: critical success at effective level 15+
+CRITICAL_SUCCESS_ON_6_FROM_LEVEL = 16  # 6: critical success at effective level 16+
+PLAIN_FAILURE_ON_17_FROM_LEVEL = 16  # 17: plain failure at 16+, critical failure below
+CRITICAL_FAILURE_ALWAYS = 18  # 18: critical failure, always
+CRITICAL_FAILURE_MARGIN = 10  # a roll 10 or more over the effective level
+
+
+@dataclass(frozen=True)
+class CriticalRule:
+    """One row of the canon's §1.2 table: the roll (``result``) and what it is (``meaning``),
+    in the canon's words, built from the thresholds above."""
+
+    result: str
+    meaning: str
+    section: str = "1.2"
+    page: str = "86, 202"
+
+
+CRITICAL_RULES: tuple[CriticalRule, ...] = (
+    CriticalRule(f"3 ou {CRITICAL_SUCCESS_ALWAYS_UP_TO}", "Sucesso decisivo, sempre"),
+    CriticalRule(
+        "5", f"Sucesso decisivo se o nível efetivo for {CRITICAL_SUCCESS_ON_5_FROM_LEVEL} ou mais"
+    ),
+    CriticalRule(
+        "6", f"Sucesso decisivo se o nível efetivo for {CRITICAL_SUCCESS_ON_6_FROM_LEVEL} ou mais"
+    ),
+    CriticalRule(
+        "17",
+        f"Falha comum se o nível efetivo for {PLAIN_FAILURE_ON_17_FROM_LEVEL} ou mais; "
+        f"falha crítica se for {PLAIN_FAILURE_ON_17_FROM_LEVEL - 1} ou menos",
+    ),
+    CriticalRule(str(CRITICAL_FAILURE_ALWAYS), "Falha crítica, sempre"),
+    CriticalRule(
+        f"Qualquer resultado que exceda o nível efetivo em {CRITICAL_FAILURE_MARGIN} ou mais",
+        "Falha crítica",
+    ),
+)
+
+
 def success_outcome(
     roll: int, effective_level: int, kind: RollKind | str = RollKind.SKILL
 ) -> Outcome:
@@ -110,9 +153,17 @@ def success_outcome(
         raise InvalidValue("roll", ROLL_OUT_OF_RANGE)
     level = require_int("level", effective_level)
     _roll_kind(kind)  # every kind follows the same table; only the refusal differs
-    if roll <= 4 or (roll == 5 and level >= 15) or (roll == 6 and level >= 16):
+    if (
+        roll <= CRITICAL_SUCCESS_ALWAYS_UP_TO
+        or (roll == 5 and level >= CRITICAL_SUCCESS_ON_5_FROM_LEVEL)
+        or (roll == 6 and level >= CRITICAL_SUCCESS_ON_6_FROM_LEVEL)
+    ):
         return Outcome.CRITICAL_SUCCESS
-    if roll == 18 or (roll == 17 and level <= 15) or roll - level >= 10:
+    if (
+        roll >= CRITICAL_FAILURE_ALWAYS
+        or (roll == 17 and level < PLAIN_FAILURE_ON_17_FROM_LEVEL)
+        or roll - level >= CRITICAL_FAILURE_MARGIN
+    ):
         return Outcome.CRITICAL_FAILURE
     if roll == 17 or roll > level:
         return Outcome.FAILURE
@@ -192,3 +243,33 @@ def quick_contest(a: SuccessRoll, b: SuccessRoll) -> Literal["a", "b"] | None:
     if a.margin == b.margin:
         return None
     return "a" if a.margin > b.margin else "b"
+
+
+CANON_TABLES: tuple[CanonTable, ...] = (
+    CanonTable(
+        key="odds",
+        title="Chance de passar",
+        section="1.1",
+        page=ODDS_TABLE[0].page,
+        columns=("NH", "Chance de passar"),
+        rows=tuple((str(row.level), f"{row.percent}%") for row in ODDS_TABLE),
+        heading="## 1.1 Como se rola",
+        notes=(
+            "As três primeiras linhas estão no `17`, Parte 1.",
+            "Role 3d6 e compare com o NH do atributo ou da perícia. Igual ou menor passa.",
+        ),
+    ),
+    CanonTable(
+        key="critical",
+        title="Sucesso decisivo e falha crítica",
+        section="1.2",
+        page=CRITICAL_RULES[0].page,
+        columns=("Resultado", "O que é"),
+        rows=tuple((rule.result, rule.meaning) for rule in CRITICAL_RULES),
+        heading="## 1.2 Sucesso decisivo e falha crítica",
+        note=(
+            "O que o sucesso decisivo dá e o que a falha crítica cobra fora de combate é "
+            "decisão do Mestre de Cena. Dentro de combate há tabela (seção 4.8)."
+        ),
+    ),
+)

@@ -17,6 +17,7 @@ from gurps.errors import (
     WEIGHT_NOT_A_NUMBER,
     InvalidValue,
 )
+from gurps.tabular import CanonTable, signed
 
 
 @dataclass(frozen=True)
@@ -107,3 +108,32 @@ def encumbrance(st: int, carried_kg: Fraction | Decimal | int | float | str) -> 
     if kg <= lift:
         return Encumbrance(None, LIFT_ONLY_NAME, kg, lift, can_move=False, can_lift=True)
     return Encumbrance(None, CANNOT_LIFT_NAME, kg, None, can_move=False, can_lift=False)
+
+
+def _weight_cell(row: EncumbranceLevel) -> str:
+    # The canon writes the first bound "ST kg" and the others "2 × ST".
+    return "ST kg" if row.multiplier == 1 else f"{row.multiplier} × ST"
+
+
+def _cost_cell(row: EncumbranceLevel) -> str:
+    return f"{signed(row.move_penalty)} no Deslocamento" if row.move_penalty else "—"
+
+
+CANON_TABLES: tuple[CanonTable, ...] = (
+    CanonTable(
+        key="encumbrance",
+        title="Carga",
+        section=ENCUMBRANCE_LEVELS[0].section,
+        page=ENCUMBRANCE_LEVELS[0].page,
+        columns=("Nível", "Peso até", "Custo"),
+        rows=tuple(
+            (f"{row.name} ({row.level})", _weight_cell(row), _cost_cell(row))
+            for row in ENCUMBRANCE_LEVELS
+        ),
+        heading="## 2.2 Carga",
+        note=(
+            f"{LIFT_MULTIPLIER} × ST é o maior peso que se ergue, e não se anda com ele. "
+            f"(pág. {LIFT_PAGE})"
+        ),
+    ),
+)

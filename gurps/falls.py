@@ -23,6 +23,7 @@ from gurps.errors import (
     InvalidValue,
     OutsideCanon,
 )
+from gurps.tabular import CanonTable
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,8 @@ FALL_TABLE: tuple[FallBand, ...] = (
     FallBand(3, 4, parse_dice("1d-3")),
     FallBand(5, None, parse_dice("1d-2")),
 )
+# §4.12: "Decisão 27, aplicada em 13/09/2026."
+FALL_DECISION_APPLIED = "13/09/2026"
 # §4.12: "Teto: 45 metros. Além disso o dano não cresce."
 FALL_CEILING_METRES = 45
 # §4.12: "Acrobacia reduz a altura efetiva em até 5 metros, com um teste."
@@ -145,3 +148,28 @@ def dr_against_fall(dr: int, armour: FallArmour | str) -> int:
     if material is FallArmour.LEATHER:
         return 0
     raise OutsideCanon("4.12", FALL_DR_OUTSIDE_CANON)
+
+
+CANON_TABLES: tuple[CanonTable, ...] = (
+    CanonTable(
+        key="falls",
+        title="Quedas",
+        section=FALL_TABLE[0].section,
+        page="",  # the canon cites no book page: Decision 27
+        columns=("Altura da queda", "Dano por metro"),
+        # The canon writes these dice with a capital D: "1D−4 por metro".
+        rows=tuple(
+            (band.label, f"{band.per_metre.display.upper()} por metro") for band in FALL_TABLE
+        ),
+        heading="## 4.12 Quedas",
+        decided=FALL_DECISION_APPLIED,
+        notes=(
+            f"Decisão {FALL_TABLE[0].decision}, aplicada em {FALL_DECISION_APPLIED}.",
+            f"Teto: {FALL_CEILING_METRES} metros. Além disso o dano não cresce.",
+            f"Acrobacia reduz a altura efetiva em até {ACROBATICS_REDUCTION_METRES} metros, "
+            "com um teste.",
+            "Armadura de metal medieval protege com metade da resistência, arredondada para "
+            "baixo. Couro não protege contra queda: amortece golpe, não chão.",
+        ),
+    ),
+)

@@ -447,10 +447,10 @@ CANON_TABLES: tuple[CanonTable, ...] = (
         key="mana_bands",
         title="Mana por faixa de andares",
         section="6.4",
-        page="17 §6.5",
+        page="",  # the canon takes it from document `17`, §6.5, and cites no book page
         columns=("Faixa", "Mana", "Efeito na fadiga"),
         rows=tuple((band.band, band.name, band.effect) for band in MANA_BANDS),
         heading="## 6.4 Por que isso é decisivo para o mago",
-        note="Sem Aptidão Mágica não há feitiço em nenhuma faixa.",
+        note="Do `17`, seção 6.5. Sem Aptidão Mágica não há feitiço em nenhuma faixa.",
     ),
 )

@@ -38,6 +38,7 @@ from gurps.errors import (
     InvalidValue,
     OutsideCanon,
 )
+from gurps.tabular import CanonTable, signed
 
 Number = Fraction | Decimal | int | float | str
 
@@ -370,6 +371,7 @@ LONG_DISTANCE_TABLE: tuple[LongDistanceRow, ...] = tuple(
 )
 # "... e −1 por cada 1.500 km a mais."
 LONG_DISTANCE_STEP_M = 1_500_000
+LONG_DISTANCE_STEP_PENALTY = -1
 # "E −1 por cada objeto conhecido que se mande ignorar na busca."
 IGNORED_OBJECT_PENALTY = -1
 
@@ -388,5 +390,161 @@ def long_distance_modifier(distance_m: Number, ignored_objects: int = 0) -> int:
     elif distance <= last.max_m:
         base = next(row.modifier for row in LONG_DISTANCE_TABLE[1:] if distance <= row.max_m)
     else:
-        base = last.modifier - math.ceil((distance - last.max_m) / LONG_DISTANCE_STEP_M)
+        steps = math.ceil((distance - last.max_m) / LONG_DISTANCE_STEP_M)
+        base = last.modifier + LONG_DISTANCE_STEP_PENALTY * steps
     return base + IGNORED_OBJECT_PENALTY * ignored
+
+
+# --- The tables the rules pages show, built from the data above ---------------------------------
+
+
+def _km_label(metres: int) -> str:
+    """As the canon writes the Locate ladder: "100 m", "800 m", "1,5 km", "1.500 km"."""
+    if metres < 1_000:
+        return f"{metres} m"
+    return _metres_label(Fraction(metres, 1_000)).removesuffix(" m") + " km"
+
+
+def _missile_damage_rows() -> tuple[tuple[str, str, str], ...]:
+    # The canon groups the spells that share an energy range and a rate into one row.
+    groups: dict[tuple[tuple[int, int], int], list[str]] = {}
+    for spell in MISSILE_SPELLS:
+        if spell.energy is not None and spell.points_per_die is not None:
+            groups.setdefault((spell.energy, spell.points_per_die), []).append(spell.name)
+    rows = []
+    for ((minimum, maximum), per_die), names in groups.items():
+        if per_die == 1:
+            damage = "1d por ponto"
+        else:  # the canon spells out the ceiling where the rate is not one die per point
+            damage = f"1d a cada {per_die} pontos — máximo {maximum // per_die}d"
+        rows.append((" · ".join(names), f"{minimum} a {maximum}", damage))
+    return tuple(rows)
+
+
+CANON_TABLES: tuple[CanonTable, ...] = (
+    CanonTable(
+        key="range",
+        title="Distância + velocidade (Tabela de Parâmetro Velocidade/Distância e Tamanho)",
+        section=RANGE_TABLE[0].section,
+        page=RANGE_TABLE[0].page,
+        columns=("Distância + velocidade", "Modificador"),
+        rows=tuple((row.label, signed(row.modifier)) for row in RANGE_TABLE),
+        heading="### A conta",
+        notes=(
+            "Distância em metros + velocidade do alvo em metros por segundo dão um número só. "
+            "Arredonda-se para cima, para a linha seguinte da tabela. Se quem atira também se "
+            "move, vale a velocidade relativa.",
+            f"Sem apontar, arma de longo alcance ataca a {signed(UNAIMED_PENALTY)} (pág. 95). "
+            f"Apoio dá {signed(BRACED_BONUS)}, se houve tempo de apontar; figura no caminho: "
+            f"{signed(FIGURE_IN_THE_WAY_PENALTY)} por cada uma (pág. 201).",
+            "Depois dos 1.000 m a escada continua na tabela do livro, de −17 (1.350 m) a −25 "
+            "(32 km), e cada multiplicação por dez tira mais 6. Numa galeria da Garganta quase "
+            "nada passa dos 30 m.",
+        ),
+    ),
+    CanonTable(
+        key="ranged_weapons",
+        title="Os quatro números de cada arma de longo alcance",
+        section=RANGED_WEAPONS[0].section,
+        page=RANGED_WEAPONS[0].page,
+        columns=("Arma", "TR", "Prec", "½D", "Max"),
+        rows=tuple(
+            (
+                weapon.name,
+                str(weapon.snap_shot),
+                signed(weapon.accuracy),
+                weapon.half_damage.text,
+                weapon.max_range.text,
+            )
+            for weapon in RANGED_WEAPONS
+        ),
+        heading="### Os quatro números de cada arma de longo alcance",
+        note=(
+            "As distâncias em “ST” são metros, calculados com a ST de quem atira — e, na besta, "
+            "com a ST da arma."
+        ),
+    ),
+    CanonTable(
+        key="missile_spells",
+        title="Magia de projétil: os oito conjuntos do livro",
+        section=MISSILE_SPELLS[0].section,
+        page=MISSILE_SPELLS[0].page,
+        columns=("Mágica", "TR", "Prec", "½D", "Max"),
+        rows=tuple(
+            (
+                spell.name,
+                str(spell.snap_shot),
+                signed(spell.accuracy),
+                _metres_label(Fraction(spell.half_damage_m)),
+                _metres_label(Fraction(spell.max_range_m)),
+            )
+            for spell in MISSILE_SPELLS
+        ),
+        heading="### Magia de projétil: os oito conjuntos do livro",
+        nth=0,
+        note=(
+            "Duas rolagens: a da mágica, sem redutor de distância; depois Arremesso de Mágica "
+            f"(pré-definido: NH em Arremesso, ou DX{signed(SPELL_THROWING_DEFAULT_DX)}), com a "
+            "tabela de distância."
+        ),
+    ),
+    CanonTable(
+        key="missile_damage",
+        title="Magia de projétil: energia e dano",
+        section=MISSILE_SPELLS[0].section,
+        page=MISSILE_SPELLS[0].page,
+        columns=("Mágica", "Energia", "Dano"),
+        rows=_missile_damage_rows(),
+        heading="### Magia de projétil: os oito conjuntos do livro",
+        nth=1,
+        notes=(
+            "Um segundo de concentração por ponto, sempre.",
+            "Corrigido em 13/09/2026: na Bola de Fogo Explosiva vence o verbete — 1d a cada "
+            "2 pontos de energia.",
+        ),
+    ),
+    CanonTable(
+        key="spell_range",
+        title="Magia comum: distância em hexágonos",
+        section=REGULAR_SPELL_SECTION,
+        page=REGULAR_SPELL_PAGE,
+        columns=("Situação", "Redutor"),
+        rows=(
+            ("Encostado, tocando o objetivo", "0"),
+            (
+                "Cada hexágono entre operador e objetivo",
+                signed(REGULAR_SPELL_PER_HEX),
+            ),
+            ("Sem tocar e sem ver o objetivo", f"{signed(UNSEEN_SPELL_PENALTY)} a mais"),
+            (
+                "Mágica de área",
+                "a distância até o hexágono mais próximo da área, não até o centro",
+            ),
+        ),
+        notes=(
+            "Ver pela magia de outro, ou pelos olhos de outro, conta como ver. (MAGIA pág. 10)",
+        ),
+    ),
+    CanonTable(
+        key="locate_range",
+        title="Mágica de Localizar e parentes: a escada de quilômetros",
+        section=LONG_DISTANCE_TABLE[0].section,
+        page=LONG_DISTANCE_TABLE[0].page,
+        columns=("Distância", "Modificador"),
+        rows=(
+            (
+                f"menos de {_km_label(LONG_DISTANCE_TABLE[0].max_m)}",
+                signed(LONG_DISTANCE_TABLE[0].modifier),
+            ),
+            *(
+                (f"até {_km_label(row.max_m)}", signed(row.modifier))
+                for row in LONG_DISTANCE_TABLE[1:]
+            ),
+            (
+                f"cada {_km_label(LONG_DISTANCE_STEP_M)} a mais",
+                signed(LONG_DISTANCE_STEP_PENALTY),
+            ),
+            ("cada objeto conhecido que se mande ignorar na busca", signed(IGNORED_OBJECT_PENALTY)),
+        ),
+    ),
+)
