@@ -1,23 +1,37 @@
-"""Scenes and rolls through the API: the Mestre's AI client asks the server to roll."""
+"""The table through the API: the Mestre's AI client, and any member who wants to check.
+
+Three routers, mounted in garganta_site.api: ``/scenes`` (the timeline and what is added to
+it), ``/weeks`` (weeks, world actions, the report, the Boletim) and ``/rolls`` (the chain).
+No body takes a die: the server rolls.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
 
 from django.shortcuts import get_object_or_404
 from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
-from pydantic import StrictBool
+from pydantic import StrictBool, field_validator
 
 from garganta_site.api import AUTH
+from gurps.dice import parse_dice
+from gurps.errors import GurpsError
 from sessions import services
-from sessions.models import Roll, Scene
-from sheets.models import Membership
+from sessions.models import Declaration, Scene, Week
+from sheets.models import Campaign, Character, Membership
 from sheets.services import ServiceError, membership_for
 
 router = Router(auth=AUTH)
+weeks_router = Router(auth=AUTH)
+rolls_router = Router(auth=AUTH)
+
+ONLY_THE_TABLE_ROLLS = "Só o Mestre de Cena ou o Árbitro pedem rolagem."
+
+
+# --- schemas ----------------------------------------------------------------------------------
 
 
 class CharacterRef(Schema):
@@ -40,11 +54,64 @@ class ModifierIn(Schema, extra="forbid"):
 
 class RollIn(Schema, extra="forbid"):
     character: UUID | None = None
+    declaration: UUID | None = None
     label: str = Field(min_length=1, max_length=200)
     base_level: int = Field(ge=-50, le=50)
     kind: Literal["skill", "attribute", "defence"]
     modifiers: list[ModifierIn] = Field(default=[], max_length=20)
     hidden: StrictBool = False
+
+
+class DamageRollIn(Schema, extra="forbid"):
+    expression: str = Field(min_length=1, max_length=20)
+    label: str = Field(default="", max_length=200)
+    character: UUID | None = None
+    declaration: UUID | None = None
+
+    @field_validator("expression")
+    @classmethod
+    def _readable(cls, value: str) -> str:
+        try:
+            parse_dice(value)
+        except GurpsError as error:
+            raise ValueError(error.message) from None
+        return value
+
+
+class TableRollIn(Schema, extra="forbid"):
+    table: str = Field(min_length=1, max_length=40)
+    options: dict[str, StrictBool | int | str] = Field(default={}, max_length=10)
+    character: UUID | None = None
+    declaration: UUID | None = None
+
+
+class ContestSideIn(Schema, extra="forbid"):
+    character: UUID
+    label: str = Field(min_length=1, max_length=90)
+    base_level: int = Field(ge=-50, le=50)
+    kind: Literal["skill", "attribute"] = "skill"
+    modifiers: list[ModifierIn] = Field(default=[], max_length=20)
+
+
+class ContestIn(Schema, extra="forbid"):
+    a: ContestSideIn
+    b: ContestSideIn
+    declaration: UUID | None = None
+
+
+class DeclarationIn(Schema, extra="forbid"):
+    character: UUID
+    text: str = Field(min_length=1, max_length=4000)
+
+
+class AnnouncementIn(Schema, extra="forbid"):
+    declaration: UUID
+    modifiers: list[ModifierIn] = Field(default=[], max_length=20)
+    note: str = Field(default="", max_length=300)
+
+
+class NarrationIn(Schema, extra="forbid"):
+    text: str = Field(min_length=1, max_length=8000)
 
 
 class ModifierOut(Schema):
@@ -59,6 +126,8 @@ class RollOut(Schema):
     label: str
     kind: str
     character: UUID | None
+    declaration: UUID | None
+    announcement: UUID | None
     hidden: bool
     base_level: int | None
     modifiers: list[ModifierOut] | None
@@ -66,49 +135,122 @@ class RollOut(Schema):
     total: int | None
     effective_level: int | None
     outcome: str | None
+    outcome_label: str | None
     margin: int | None
+    details: dict[str, Any] | None
     hash: str
     previous_hash: str
+    salt: str | None
+    canonical: str | None
     rolled_by: str
     created_at: datetime
 
 
-def _roll_out(roll: Roll, *, masked: bool) -> dict:
-    out = {
-        "id": roll.code,
-        "sequence": roll.sequence,
-        "name": roll.name,
-        "label": roll.label,
-        "kind": roll.kind,
-        "character": roll.character.code if roll.character_id else None,
-        "hidden": roll.hidden,
-        "base_level": roll.base_level,
-        "modifiers": roll.modifiers,
-        "dice": roll.dice,
-        "total": roll.total,
-        "effective_level": roll.effective_level,
-        "outcome": roll.outcome,
-        "margin": roll.margin,
-        "hash": roll.hash,
-        "previous_hash": roll.previous_hash,
-        "rolled_by": roll.rolled_by.get_username(),
-        "created_at": roll.created_at,
-    }
-    if masked:
-        # A hidden roll's values show only after the weekly report is homologated (§1.6).
-        for key in (
-            "label",
-            "kind",
-            "base_level",
-            "modifiers",
-            "dice",
-            "total",
-            "effective_level",
-            "outcome",
-            "margin",
-        ):
-            out[key] = "" if key in ("label", "kind") else None
-    return out
+class EntryOut(Schema):
+    """One entry of the timeline: ``type`` says which; the fields of the others are absent."""
+
+    type: Literal["declaration", "announcement", "roll", "narration"]
+    id: UUID
+    created_at: datetime
+    author: str | None = None
+    text: str | None = None
+    character: CharacterRef | UUID | None = None
+    declaration: UUID | None = None
+    modifiers: list[ModifierOut] | None = None
+    net: int | None = None
+    note: str | None = None
+    roll: RollOut | None = None
+
+
+class EntryCreatedOut(Schema):
+    id: UUID
+    type: str
+    created_at: datetime
+
+
+class WorldActionIn(Schema, extra="forbid"):
+    character: UUID
+    text: str = Field(min_length=1, max_length=4000)
+
+
+class WorldActionOut(Schema):
+    id: UUID
+    character: CharacterRef
+    ordinal: int
+    text: str
+    author: str
+    created_at: datetime
+
+
+class SceneIn(Schema, extra="forbid"):
+    title: str = Field(min_length=1, max_length=200)
+    floor: int | None = Field(default=None, ge=1)
+    terrain: str = Field(default="", max_length=200)
+    boss: str = Field(default="", max_length=200)
+    characters: list[UUID] = Field(default=[], max_length=50)
+
+
+class CorrectionOut(Schema):
+    old_text: str
+    new_text: str
+    reason: str
+    by: str
+    at: datetime
+
+
+class ReportOut(Schema):
+    status: str
+    text: str | None = None
+    current_text: str | None = None
+    decided_at: datetime | None = None
+    corrections: list[CorrectionOut] | None = None
+
+
+class WeekOut(Schema):
+    campaign: str
+    week: int
+    state: str
+    opened_at: datetime | None
+    bulletin: str | None
+    bulletin_published_at: datetime | None
+
+
+class WeekSceneOut(Schema):
+    id: UUID
+    title: str
+    status: str
+
+
+class WeekDetailOut(WeekOut):
+    world_actions: list[WorldActionOut]
+    report: ReportOut | None
+    scenes: list[WeekSceneOut]
+
+
+class ReportIn(Schema, extra="forbid"):
+    text: str = Field(min_length=1, max_length=50_000)
+
+
+class ReasonIn(Schema, extra="forbid"):
+    reason: str = Field(min_length=1, max_length=4000)
+
+
+class CorrectionIn(Schema, extra="forbid"):
+    new_text: str = Field(min_length=1, max_length=50_000)
+    reason: str = Field(min_length=1, max_length=4000)
+
+
+class BulletinIn(Schema, extra="forbid"):
+    text: str = Field(min_length=1, max_length=50_000)
+
+
+class ChainOut(Schema):
+    ok: bool
+    count: int
+    first_broken: int | None
+
+
+# --- access -----------------------------------------------------------------------------------
 
 
 def _get_scene(request, code: UUID) -> tuple[Scene, Membership]:
@@ -117,6 +259,67 @@ def _get_scene(request, code: UUID) -> tuple[Scene, Membership]:
     if membership is None:
         raise HttpError(404, "Cena não encontrada.")
     return scene, membership
+
+
+def _get_scene_for_table(request, code: UUID) -> Scene:
+    scene, membership = _get_scene(request, code)
+    if not membership.runs_the_table:
+        raise HttpError(403, ONLY_THE_TABLE_ROLLS)
+    return scene
+
+
+def _get_week(request, slug: str, number: int) -> tuple[Week, Membership]:
+    campaign = get_object_or_404(Campaign, slug=slug)
+    membership = membership_for(request.user, campaign)
+    if membership is None:
+        raise HttpError(404, "Semana não encontrada.")
+    week = get_object_or_404(
+        Week.objects.select_related("campaign", "report"), campaign=campaign, number=number
+    )
+    return week, membership
+
+
+def _character(scene: Scene, code: UUID | None, field: str = "character") -> Character | None:
+    if code is None:
+        return None
+    character = scene.characters.filter(code=code).first()
+    if character is None:
+        raise ServiceError(services.CHARACTER_NOT_IN_SCENE, field=field)
+    return character
+
+
+def _declaration(scene: Scene, code: UUID | None) -> Declaration | None:
+    if code is None:
+        return None
+    declaration = (
+        Declaration.objects.filter(scene=scene, code=code).select_related("character").first()
+    )
+    if declaration is None:
+        raise ServiceError(services.DECLARATION_OTHER_SCENE, field="declaration")
+    return declaration
+
+
+def _modifiers(items: list[ModifierIn]) -> list[services.Modifier]:
+    return [services.Modifier(label=m.label, value=m.value) for m in items]
+
+
+def _roll_out(roll) -> dict:
+    return services.roll_data(roll, masked=False)
+
+
+def _created(entry, kind: str):
+    return Status(201, {"id": entry.code, "type": kind, "created_at": entry.created_at})
+
+
+def _entry_out(data: dict) -> dict:
+    """A timeline entry of services.scene_export as the schema gives it (a roll nested)."""
+    if data["type"] != "roll":
+        return data
+    roll = {k: v for k, v in data.items() if k != "type"}
+    return {"type": "roll", "id": roll["id"], "created_at": roll["created_at"], "roll": roll}
+
+
+# --- /scenes ----------------------------------------------------------------------------------
 
 
 @router.get("", response=list[SceneOut], summary="As cenas das campanhas de quem pergunta")
@@ -145,7 +348,92 @@ def roll_list(request, code: UUID):
     entries = services.scene_log_entries(scene, membership=membership, user=request.user)
     rolls = [e for e in entries if e.kind == "roll"]
     rolls.sort(key=lambda e: e.roll.sequence)
-    return [_roll_out(e.roll, masked=e.masked) for e in rolls]
+    return [services.roll_data(e.roll, masked=e.masked) for e in rolls]
+
+
+@router.get(
+    "/{uuid:code}/log",
+    response=list[EntryOut],
+    summary="A linha do tempo da cena: declarações, modificadores anunciados, rolagens, narração",
+)
+def scene_timeline(request, code: UUID):
+    scene, membership = _get_scene(request, code)
+    data = services.scene_export(scene, membership=membership, user=request.user)
+    return [_entry_out(entry) for entry in data["entries"]]
+
+
+@router.get(
+    "/{uuid:code}/export",
+    response=dict[str, Any],
+    summary="A cena inteira em JSON, com toda rolagem que quem pergunta pode ver",
+)
+def scene_export(request, code: UUID):
+    scene, membership = _get_scene(request, code)
+    return services.scene_export(scene, membership=membership, user=request.user)
+
+
+@router.post(
+    "/{uuid:code}/declarations",
+    response={201: EntryCreatedOut},
+    summary="O jogador declara o que a sua personagem faz, e com quê",
+)
+def declaration_create(
+    request,
+    code: UUID,
+    payload: DeclarationIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene, _ = _get_scene(request, code)
+    character = _character(scene, payload.character)
+    declaration = services.declaration_create(
+        scene=scene,
+        character=character,
+        user=request.user,
+        text=payload.text,
+        request_key=idempotency_key[:64],
+    )
+    return _created(declaration, "declaration")
+
+
+@router.post(
+    "/{uuid:code}/announcements",
+    response={201: EntryCreatedOut},
+    summary="O Mestre anuncia os modificadores de uma declaração, antes dos dados",
+)
+def announcement_create(
+    request,
+    code: UUID,
+    payload: AnnouncementIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene = _get_scene_for_table(request, code)
+    announcement = services.announcement_create(
+        scene=scene,
+        user=request.user,
+        declaration=_declaration(scene, payload.declaration),
+        modifiers=_modifiers(payload.modifiers),
+        note=payload.note,
+        request_key=idempotency_key,
+    )
+    return _created(announcement, "announcement")
+
+
+@router.post(
+    "/{uuid:code}/narrations",
+    response={201: EntryCreatedOut},
+    summary="O Mestre narra",
+)
+def narration_create(
+    request,
+    code: UUID,
+    payload: NarrationIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene = _get_scene_for_table(request, code)
+    narration = services.narration_create(
+        scene=scene, user=request.user, text=payload.text, request_key=idempotency_key
+    )
+    return _created(narration, "narration")
 
 
 @router.post(
@@ -159,23 +447,337 @@ def roll_create(
     payload: RollIn,
     idempotency_key: str = Header("", alias="Idempotency-Key"),
 ):
-    scene, membership = _get_scene(request, code)
-    if not membership.runs_the_table:
-        raise HttpError(403, "Só o Mestre de Cena ou o Árbitro pedem rolagem.")
-    character = None
-    if payload.character is not None:
-        character = scene.characters.filter(code=payload.character).first()
-        if character is None:
-            raise ServiceError(services.CHARACTER_NOT_IN_SCENE, field="character")
+    scene = _get_scene_for_table(request, code)
     roll = services.roll_create(
         scene=scene,
         user=request.user,
         label=payload.label,
         base_level=payload.base_level,
         kind=payload.kind,
-        modifiers=[services.Modifier(label=m.label, value=m.value) for m in payload.modifiers],
-        character=character,
+        modifiers=_modifiers(payload.modifiers),
+        character=_character(scene, payload.character),
+        declaration=_declaration(scene, payload.declaration),
         hidden=payload.hidden,
         request_key=idempotency_key,
     )
-    return Status(201, _roll_out(roll, masked=False))
+    return Status(201, _roll_out(roll))
+
+
+@router.post(
+    "/{uuid:code}/damage-rolls",
+    response={201: RollOut},
+    summary="O servidor rola uma expressão de dano (2d+1, 1d−1…)",
+)
+def damage_roll_create(
+    request,
+    code: UUID,
+    payload: DamageRollIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene = _get_scene_for_table(request, code)
+    roll = services.damage_roll_create(
+        scene=scene,
+        user=request.user,
+        expression=payload.expression,
+        label=payload.label,
+        character=_character(scene, payload.character),
+        declaration=_declaration(scene, payload.declaration),
+        request_key=idempotency_key,
+    )
+    return Status(201, _roll_out(roll))
+
+
+@router.post(
+    "/{uuid:code}/table-rolls",
+    response={201: RollOut},
+    summary="O servidor rola numa tabela do motor (erro crítico, golpe fulminante, pânico…)",
+)
+def table_roll_create(
+    request,
+    code: UUID,
+    payload: TableRollIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene = _get_scene_for_table(request, code)
+    roll = services.table_roll_create(
+        scene=scene,
+        user=request.user,
+        table_key=payload.table,
+        options=payload.options,
+        character=_character(scene, payload.character),
+        declaration=_declaration(scene, payload.declaration),
+        request_key=idempotency_key,
+    )
+    return Status(201, _roll_out(roll))
+
+
+@router.post(
+    "/{uuid:code}/contests",
+    response={201: RollOut},
+    summary="O servidor rola uma Disputa Rápida entre duas personagens da cena",
+)
+def contest_create(
+    request,
+    code: UUID,
+    payload: ContestIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene = _get_scene_for_table(request, code)
+    sides = [
+        services.ContestSide(
+            character=_character(scene, side.character, f"{name}.character"),
+            label=side.label,
+            base_level=side.base_level,
+            kind=side.kind,
+            modifiers=tuple(_modifiers(side.modifiers)),
+        )
+        for name, side in (("a", payload.a), ("b", payload.b))
+    ]
+    roll = services.contest_create(
+        scene=scene,
+        user=request.user,
+        a=sides[0],
+        b=sides[1],
+        declaration=_declaration(scene, payload.declaration),
+        request_key=idempotency_key,
+    )
+    return Status(201, _roll_out(roll))
+
+
+# --- /weeks -----------------------------------------------------------------------------------
+
+
+def _week_out(week: Week) -> dict:
+    return {
+        "campaign": week.campaign.slug,
+        "week": week.number,
+        "state": week.state,
+        "opened_at": week.opened_at,
+        "bulletin": week.bulletin if week.bulletin_published_at else None,
+        "bulletin_published_at": week.bulletin_published_at,
+    }
+
+
+def _week_detail(request, week: Week, membership: Membership) -> dict:
+    data = services.week_export(week, membership=membership, user=request.user)
+    return {
+        **_week_out(week),
+        "world_actions": data["world_actions"],
+        "report": data["report"],
+        "scenes": [
+            {"id": s["scene"]["id"], "title": s["scene"]["title"], "status": s["scene"]["status"]}
+            for s in data["scenes"]
+        ],
+    }
+
+
+@weeks_router.get("", response=list[WeekOut], summary="As semanas das campanhas de quem pergunta")
+def week_list(request):
+    campaign_ids = Membership.objects.filter(user=request.user).values("campaign_id")
+    weeks = Week.objects.filter(campaign_id__in=campaign_ids).select_related("campaign", "report")
+    return [_week_out(w) for w in weeks.order_by("campaign__slug", "number")]
+
+
+@weeks_router.post(
+    "/{slug:campaign}",
+    response={201: WeekOut},
+    summary="Abre a próxima semana (só depois do Boletim da anterior)",
+)
+def week_open(request, campaign: str, number: int | None = None):
+    """``?number=N`` names the week meant: asked twice, it is opened once."""
+    found = get_object_or_404(Campaign, slug=campaign)
+    if membership_for(request.user, found) is None:
+        raise HttpError(404, "Campanha não encontrada.")
+    week = services.week_open(campaign=found, user=request.user, number=number)
+    return Status(201, _week_out(week))
+
+
+@weeks_router.get(
+    "/{slug:campaign}/{int:number}",
+    response=WeekDetailOut,
+    summary="A semana: estado, ações de mundo, relatório (quando visível), Boletim, cenas",
+)
+def week_detail(request, campaign: str, number: int):
+    week, membership = _get_week(request, campaign, number)
+    return _week_detail(request, week, membership)
+
+
+@weeks_router.get(
+    "/{slug:campaign}/{int:number}/export",
+    response=dict[str, Any],
+    summary="A semana inteira em JSON, com toda cena e toda rolagem que quem pergunta pode ver",
+)
+def week_export(request, campaign: str, number: int):
+    week, membership = _get_week(request, campaign, number)
+    return services.week_export(week, membership=membership, user=request.user)
+
+
+@weeks_router.post(
+    "/{slug:campaign}/{int:number}/world-actions",
+    response={201: WorldActionOut},
+    summary="O jogador gasta uma ação de mundo da sua personagem (três por semana)",
+)
+def world_action_create(
+    request,
+    campaign: str,
+    number: int,
+    payload: WorldActionIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    week, _ = _get_week(request, campaign, number)
+    character = Character.objects.filter(campaign=week.campaign, code=payload.character).first()
+    if character is None:
+        raise ServiceError(services.NOT_YOUR_CHARACTER_WORLD, field="character", code="forbidden")
+    action = services.world_action_create(
+        week=week,
+        character=character,
+        user=request.user,
+        text=payload.text,
+        request_key=idempotency_key,
+    )
+    return Status(
+        201,
+        {
+            "id": action.code,
+            "character": {"id": character.code, "name": character.name},
+            "ordinal": action.ordinal,
+            "text": action.text,
+            "author": action.author.get_username(),
+            "created_at": action.created_at,
+        },
+    )
+
+
+@weeks_router.post(
+    "/{slug:campaign}/{int:number}/scenes",
+    response={201: SceneOut},
+    summary="Abre uma cena na semana (cenas livres são ilimitadas)",
+)
+def scene_create(
+    request,
+    campaign: str,
+    number: int,
+    payload: SceneIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    week, _ = _get_week(request, campaign, number)
+    characters = list(Character.objects.filter(code__in=payload.characters))
+    if len(characters) != len(set(payload.characters)):
+        raise ServiceError(services.SCENE_CHARACTER_OUTSIDE, field="characters")
+    scene = services.scene_create(
+        week=week,
+        user=request.user,
+        title=payload.title,
+        floor=payload.floor,
+        terrain=payload.terrain,
+        boss=payload.boss,
+        characters=characters,
+        request_key=idempotency_key,
+    )
+    return Status(
+        201,
+        {
+            "id": scene.code,
+            "title": scene.title,
+            "week": week.number,
+            "status": scene.status,
+            "characters": [{"id": c.code, "name": c.name} for c in scene.characters.all()],
+        },
+    )
+
+
+def _report_answer(request, week: Week):
+    week = Week.objects.select_related("campaign", "report").get(pk=week.pk)
+    membership = membership_for(request.user, week.campaign)
+    return _week_detail(request, week, membership)
+
+
+@weeks_router.put(
+    "/{slug:campaign}/{int:number}/report",
+    response=WeekDetailOut,
+    summary="O Mestre escreve (ou reescreve) o relatório da semana",
+)
+def report_write(request, campaign: str, number: int, payload: ReportIn):
+    week, _ = _get_week(request, campaign, number)
+    services.report_write(week=week, user=request.user, text=payload.text)
+    return _report_answer(request, week)
+
+
+@weeks_router.post(
+    "/{slug:campaign}/{int:number}/report/submit",
+    response=WeekDetailOut,
+    summary="O Mestre envia o relatório ao Árbitro",
+)
+def report_submit(request, campaign: str, number: int):
+    week, _ = _get_week(request, campaign, number)
+    services.report_submit(week=week, user=request.user)
+    return _report_answer(request, week)
+
+
+@weeks_router.post(
+    "/{slug:campaign}/{int:number}/report/homologate",
+    response=WeekDetailOut,
+    summary="O Árbitro homologa o relatório: as rolagens escondidas da semana aparecem",
+)
+def report_homologate(request, campaign: str, number: int):
+    week, _ = _get_week(request, campaign, number)
+    services.report_homologate(week=week, user=request.user)
+    return _report_answer(request, week)
+
+
+@weeks_router.post(
+    "/{slug:campaign}/{int:number}/report/return",
+    response=WeekDetailOut,
+    summary="O Árbitro devolve o relatório, com o motivo",
+)
+def report_return(request, campaign: str, number: int, payload: ReasonIn):
+    week, _ = _get_week(request, campaign, number)
+    services.report_return(week=week, user=request.user, reason=payload.reason)
+    return _report_answer(request, week)
+
+
+@weeks_router.post(
+    "/{slug:campaign}/{int:number}/report/corrections",
+    response={201: CorrectionOut},
+    summary="O Árbitro corrige um relatório homologado (nova entrada; o texto antigo fica)",
+)
+def report_correct(request, campaign: str, number: int, payload: CorrectionIn):
+    week, _ = _get_week(request, campaign, number)
+    correction = services.report_correct(
+        week=week, user=request.user, new_text=payload.new_text, reason=payload.reason
+    )
+    return Status(
+        201,
+        {
+            "old_text": correction.old_text,
+            "new_text": correction.new_text,
+            "reason": correction.reason,
+            "by": correction.by.get_username(),
+            "at": correction.at,
+        },
+    )
+
+
+@weeks_router.post(
+    "/{slug:campaign}/{int:number}/bulletin",
+    response=WeekOut,
+    summary="Publica o Boletim da semana (depois da homologação do relatório)",
+)
+def bulletin_publish(request, campaign: str, number: int, payload: BulletinIn):
+    week, _ = _get_week(request, campaign, number)
+    return _week_out(
+        services.week_publish_bulletin(week=week, user=request.user, text=payload.text)
+    )
+
+
+# --- /rolls -----------------------------------------------------------------------------------
+
+
+@rolls_router.get(
+    "/verify",
+    response=ChainOut,
+    summary="Recalcula a cadeia de rolagens da campanha: íntegra, ou o primeiro elo quebrado",
+)
+def rolls_verify(request, campaign: str | None = None):
+    report = services.rolls_verify(services.campaign_for_verify(request.user, campaign))
+    return {"ok": report.ok, "count": report.count, "first_broken": report.first_broken}

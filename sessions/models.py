@@ -1,7 +1,10 @@
-"""Weeks, scenes and the scene log: declarations and the server's rolls.
+"""Weeks, scenes and the scene log: declarations, announced modifiers, the server's rolls,
+narration; world actions; the weekly report and its corrections.
 
 A roll is append-only: numbered per campaign without gaps and chained by SHA-256 (DESIGN.md
-invariant 2). Nothing in the code updates or deletes one; ``save`` and ``delete`` refuse.
+invariant 2). Nothing in the code updates or deletes one; ``save`` and ``delete`` refuse. The
+entries a roll rests on (announced modifiers) and the corrections of a homologated report are
+append-only the same way.
 """
 
 from __future__ import annotations
@@ -11,29 +14,104 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 
 from sheets.models import Campaign, Character
 
 
+class AppendOnly(models.Model):
+    """A row that is written once: ``save`` of a stored row and ``delete`` refuse."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise PermissionError(f"{self._meta.verbose_name}: um registro nunca é alterado.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError(f"{self._meta.verbose_name}: um registro nunca é apagado.")
+
+
 class Week(models.Model):
+    """A world week, which is a real week (canon §8). N+1 opens after the Boletim of N."""
+
     class Status(models.TextChoices):
         OPEN = "open", "Aberta"
         CLOSED = "closed", "Encerrada"
 
+    class State(models.TextChoices):
+        """Where the week is: shown on its page, computed from the week and its report."""
+
+        OPEN = "open", "Aberta"
+        REPORT_SUBMITTED = "report_submitted", "Relatório enviado ao Árbitro"
+        REPORT_HOMOLOGATED = "report_homologated", "Relatório homologado"
+        BULLETIN_PUBLISHED = "bulletin_published", "Boletim publicado"
+
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="weeks")
     number = models.PositiveIntegerField()
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    opened_at = models.DateTimeField(null=True, blank=True)
+    bulletin = models.TextField(blank=True)
     bulletin_published_at = models.DateTimeField(null=True, blank=True)
+    bulletin_published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["campaign", "number"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "number"], name="mesa_week_unique_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="mesa_week_number_from_1"),
+            models.CheckConstraint(
+                condition=~Q(status="closed") | Q(bulletin_published_at__isnull=False),
+                name="mesa_week_closed_has_bulletin",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"Semana {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("week", kwargs={"campaign": self.campaign.slug, "number": self.number})
+
+    def report_or_none(self) -> WeeklyReport | None:
+        try:
+            return self.report
+        except WeeklyReport.DoesNotExist:
+            return None
+
+    @property
+    def state(self) -> str:
+        if self.bulletin_published_at is not None:
+            return self.State.BULLETIN_PUBLISHED
+        report = self.report_or_none()
+        if report is not None and report.status == WeeklyReport.Status.HOMOLOGATED:
+            return self.State.REPORT_HOMOLOGATED
+        if report is not None and report.status == WeeklyReport.Status.SUBMITTED:
+            return self.State.REPORT_SUBMITTED
+        return self.State.OPEN
+
+    def get_state_display(self) -> str:
+        return self.State(self.state).label
+
+    @property
+    def accepts_entries(self) -> bool:
+        """Scenes, declarations, rolls and world actions enter only while the week is open:
+        once the report is with the Árbitro the week's log is closed (what the report
+        reports, and what its homologation reveals, cannot grow afterwards)."""
+        return self.state == self.State.OPEN
+
+    @property
+    def hidden_rolls_revealed(self) -> bool:
+        """The dice and targets of the week's hidden rolls show once its report is
+        homologated (canon §1.6)."""
+        return self.state in (self.State.REPORT_HOMOLOGATED, self.State.BULLETIN_PUBLISHED)
 
 
 class Scene(models.Model):
@@ -50,12 +128,24 @@ class Scene(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     characters = models.ManyToManyField(Character, related_name="scenes", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The form's one-time key: the same form posted twice opens one scene.
+    request_key = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["week", "request_key"],
+                condition=~Q(request_key=""),
+                name="mesa_scene_unique_request_key",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("scene", kwargs={"code": self.code})
 
     @property
     def campaign(self) -> Campaign:
@@ -69,6 +159,7 @@ class Scene(models.Model):
 class Declaration(models.Model):
     """What a jogador says their character does, and with what (canon §1.4)."""
 
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     scene = models.ForeignKey(Scene, on_delete=models.CASCADE, related_name="declarations")
     character = models.ForeignKey(Character, on_delete=models.PROTECT, related_name="+")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -91,6 +182,109 @@ class Declaration(models.Model):
         return f"{self.character}: {self.text[:40]}"
 
 
+class ModifierAnnouncement(AppendOnly):
+    """The Mestre's modifiers for a declaration, said before any die (canon §1.4).
+
+    Its own entry in the log, seen by the jogador before the roll; a roll that answers the
+    declaration carries exactly these modifiers (the latest announcement before it). An
+    empty list is an announcement too: "sem modificadores".
+    """
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    scene = models.ForeignKey(Scene, on_delete=models.CASCADE, related_name="announcements")
+    declaration = models.ForeignKey(
+        Declaration, on_delete=models.PROTECT, related_name="announcements"
+    )
+    modifiers = models.JSONField(default=list, blank=True)
+    note = models.CharField(max_length=300, blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    request_key = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = "anúncio de modificadores"
+        verbose_name_plural = "anúncios de modificadores"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scene", "request_key"],
+                condition=~Q(request_key=""),
+                name="mesa_modifierannouncement_unique_request_key",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Modificadores para {self.declaration}"
+
+    @property
+    def net_modifier(self) -> int:
+        return sum(m["value"] for m in self.modifiers)
+
+
+class Narration(models.Model):
+    """What the Mestre narrates: after the dice, never instead of them."""
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    scene = models.ForeignKey(Scene, on_delete=models.CASCADE, related_name="narrations")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    request_key = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = "narração"
+        verbose_name_plural = "narrações"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scene", "request_key"],
+                condition=~Q(request_key=""),
+                name="mesa_narration_unique_request_key",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+class WorldAction(models.Model):
+    """One of the character's world actions of the week (canon §8: three, not carried over).
+
+    ``ordinal`` numbers them 1, 2, 3 within the week; the unique constraint keeps two
+    writers from spending the same one.
+    """
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    week = models.ForeignKey(Week, on_delete=models.PROTECT, related_name="world_actions")
+    character = models.ForeignKey(Character, on_delete=models.PROTECT, related_name="+")
+    ordinal = models.PositiveSmallIntegerField()
+    text = models.TextField()
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    request_key = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["week", "character__name", "ordinal"]
+        verbose_name = "ação de mundo"
+        verbose_name_plural = "ações de mundo"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["week", "character", "ordinal"], name="mesa_worldaction_unique_ordinal"
+            ),
+            models.CheckConstraint(
+                condition=Q(ordinal__gte=1), name="mesa_worldaction_ordinal_from_1"
+            ),
+            models.UniqueConstraint(
+                fields=["week", "request_key"],
+                condition=~Q(request_key=""),
+                name="mesa_worldaction_unique_request_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character}: ação {self.ordinal} da {self.week}"
+
+
 class RollQuerySet(models.QuerySet):
     """Bulk paths refuse too: no ``update`` or ``delete`` of rolls (DESIGN.md invariant 2)."""
 
@@ -106,12 +300,22 @@ class Roll(models.Model):
 
     ``hash`` = SHA-256 of ``previous_hash`` plus the canonical JSON of the roll's content
     (sessions.services.roll_canonical_content), so anyone can verify the chain.
+
+    Kinds: a success roll (skill, attribute, defence: 3d6 against a level); damage (a dice
+    expression); a table of the engine (critical hit or miss, fright check, spell failure);
+    a quick contest (side A in the roll's own fields, both sides and the winner in
+    ``details``). What a kind adds lives in ``details``, which the hash covers.
     """
 
     class Kind(models.TextChoices):
         SKILL = "skill", "Perícia"
         ATTRIBUTE = "attribute", "Atributo"
         DEFENCE = "defence", "Defesa"
+        DAMAGE = "damage", "Dano"
+        TABLE = "table", "Tabela"
+        CONTEST = "contest", "Disputa Rápida"
+
+    SUCCESS_KINDS = (Kind.SKILL, Kind.ATTRIBUTE, Kind.DEFENCE)
 
     class Outcome(models.TextChoices):
         CRITICAL_SUCCESS = "critical_success", "Sucesso decisivo"
@@ -129,15 +333,24 @@ class Roll(models.Model):
     declaration = models.ForeignKey(
         Declaration, null=True, blank=True, on_delete=models.PROTECT, related_name="rolls"
     )
+    announcement = models.ForeignKey(
+        ModifierAnnouncement,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="rolls",
+        help_text="O anúncio cujos modificadores esta rolagem usa, exatamente.",
+    )
     label = models.CharField(max_length=200)
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    base_level = models.SmallIntegerField()
+    base_level = models.SmallIntegerField(null=True, blank=True)
     modifiers = models.JSONField(default=list)
-    effective_level = models.SmallIntegerField()
+    effective_level = models.SmallIntegerField(null=True, blank=True)
     dice = models.JSONField()
-    total = models.PositiveSmallIntegerField()
-    outcome = models.CharField(max_length=16, choices=Outcome.choices)
-    margin = models.SmallIntegerField()
+    total = models.SmallIntegerField()
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True)
+    margin = models.SmallIntegerField(null=True, blank=True)
+    details = models.JSONField(default=dict, blank=True)
     hidden = models.BooleanField(default=False)
     name = models.CharField(max_length=40, blank=True, help_text="semana-NN-rolagem-NN")
     rolled_by = models.ForeignKey(
@@ -162,7 +375,22 @@ class Roll(models.Model):
             ),
             models.CheckConstraint(condition=Q(sequence__gte=1), name="mesa_roll_sequence_from_1"),
             models.CheckConstraint(
-                condition=Q(total__gte=3) & Q(total__lte=18), name="mesa_roll_total_3d6"
+                condition=Q(kind__in=["damage", "table"]) | (Q(total__gte=3) & Q(total__lte=18)),
+                name="mesa_roll_total_3d6",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["damage", "table"])
+                | (
+                    Q(base_level__isnull=False)
+                    & Q(effective_level__isnull=False)
+                    & Q(margin__isnull=False)
+                    & ~Q(outcome="")
+                ),
+                name="mesa_roll_test_has_levels",
+            ),
+            models.CheckConstraint(
+                condition=Q(hidden=False) | Q(kind__in=["skill", "attribute", "defence"]),
+                name="mesa_roll_hidden_is_a_test",
             ),
             models.UniqueConstraint(
                 fields=["campaign", "request_key"],
@@ -186,3 +414,112 @@ class Roll(models.Model):
     @property
     def net_modifier(self) -> int:
         return sum(m["value"] for m in self.modifiers)
+
+    @property
+    def is_test(self) -> bool:
+        """A success roll: 3d6 against a level (skill, attribute or defence)."""
+        return self.kind in self.SUCCESS_KINDS
+
+    @property
+    def contest_sides(self) -> list[dict]:
+        """Both sides of a quick contest as stored, each with its outcome's label."""
+        if self.kind != self.Kind.CONTEST:
+            return []
+        return [
+            {
+                **self.details[side],
+                "outcome_label": self.Outcome(self.details[side]["outcome"]).label,
+            }
+            for side in ("a", "b")
+        ]
+
+
+class WeeklyReport(models.Model):
+    """The Mestre's report of the week, for the Árbitro (canon §1.6).
+
+    draft → submitted → homologated (reveals the week's hidden rolls) or returned (with a
+    reason; written again and submitted again). A homologated report is never edited: a
+    correction is a ``ReportCorrection`` that keeps the old text.
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Rascunho"
+        SUBMITTED = "submitted", "Enviado ao Árbitro"
+        HOMOLOGATED = "homologated", "Homologado"
+        RETURNED = "returned", "Devolvido"
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    week = models.OneToOneField(Week, on_delete=models.PROTECT, related_name="report")
+    text = models.TextField()
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT)
+    written_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    written_at = models.DateTimeField()
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    return_reason = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name = "relatório da semana"
+        verbose_name_plural = "relatórios da semana"
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(status="returned") | ~Q(return_reason=""),
+                name="mesa_weeklyreport_returned_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="homologated") | Q(decided_at__isnull=False),
+                name="mesa_weeklyreport_homologated_has_date",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Relatório da {self.week}"
+
+    def get_absolute_url(self) -> str:
+        week = self.week
+        return reverse(
+            "week-report", kwargs={"campaign": week.campaign.slug, "number": week.number}
+        )
+
+    @property
+    def is_editable(self) -> bool:
+        return self.status in (self.Status.DRAFT, self.Status.RETURNED)
+
+    @property
+    def is_homologated(self) -> bool:
+        return self.status == self.Status.HOMOLOGATED
+
+
+class ReportCorrection(AppendOnly):
+    """A correction of a homologated report: what it said, what it says now, why, by whom,
+    when. Never edited; the report's text stays as homologated."""
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    report = models.ForeignKey(WeeklyReport, on_delete=models.PROTECT, related_name="corrections")
+    old_text = models.TextField()
+    new_text = models.TextField()
+    reason = models.TextField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["report", "at", "pk"]
+        verbose_name = "correção de relatório"
+        verbose_name_plural = "correções de relatório"
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(reason=""), name="mesa_reportcorrection_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Correção do {self.report}"

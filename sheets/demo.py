@@ -14,7 +14,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from sessions.models import Scene, Week
+from sessions.demo import demo_week_seed
+from sessions.models import Scene
 from sheets import services
 from sheets.models import (
     Campaign,
@@ -246,7 +247,7 @@ def demo_seed() -> dict[str, str]:
     for character in (jurado, hoplita, rastreador):
         services.state_of(character)
 
-    week, _ = Week.objects.get_or_create(campaign=campaign, number=1)
+    week = demo_week_seed(campaign)
     scene, created_scene = Scene.objects.get_or_create(
         week=week,
         title="A galeria do andar 3",

@@ -55,10 +55,11 @@ def test_its_query_count_is_pinned_for_the_mestre(
     client_for, mestre, scene, django_assert_max_num_queries
 ):
     client = client_for(mestre)
-    # 28 today: session, user, scene (+week, campaign), membership, the scene's characters
-    # (three times: own characters, roll form, header), the log (declarations, rolls), the
-    # last declarations for the form, and for each of the 3 characters the sheet behind its
-    # roll targets (version, traits, skills, items, state, possessions). Headroom for layout.
+    # 29 today: session, user, scene (+week, its report, campaign), the scene's characters
+    # (prefetched once), membership, the log (declarations, announcements, rolls,
+    # narrations), for each of the 3 characters the sheet behind its roll targets (version,
+    # traits, skills, items, state, possessions), and for the forms' lists the announcements
+    # and the last declarations. Headroom for the layout.
     with django_assert_max_num_queries(32):
         assert client.get(_url(scene)).status_code == 200
 
@@ -67,8 +68,9 @@ def test_its_query_count_is_pinned_for_a_jogador(
     client_for, rastreadora, scene, django_assert_max_num_queries
 ):
     client = client_for(rastreadora)
-    # 8 today: session, user, scene (+week, campaign), membership, the scene's characters
-    # (own characters, header), the log (declarations, rolls). Headroom for the layout.
+    # 9 today: session, user, scene (+week, its report, campaign), the scene's characters
+    # (prefetched once), membership, the log (declarations, announcements, rolls,
+    # narrations). Headroom for the layout.
     with django_assert_max_num_queries(10):
         assert client.get(_url(scene)).status_code == 200
 

@@ -1,0 +1,103 @@
+"""The demo week: week 1 of the demo campaign dated, and, on demand, played.
+
+``demo_week_seed`` is called by ``sheets.demo.demo_seed`` and only dates week 1 (it adds no
+entry: the tests' fixed cast starts from an empty log). ``demo_week_play`` plays a short week
+through the same services as the pages (``python manage.py demo_week``): a declaration, its
+modifiers, the roll, a hidden roll, damage, a contest, narration, a world action, and with
+``homologate`` the report homologated, which reveals the hidden roll.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from sessions import services
+from sessions.models import Declaration, Scene, Week
+from sheets.models import Campaign, Character
+
+DECLARATION = "Procuro marcas de mordida na rocha da galeria, com a tocha baixa."
+REPORT = (
+    "Semana 1, a galeria do andar 3.\n\n"
+    "O Rastreador procurou marcas na rocha (Observação 13, penumbra −2): achou a mordida.\n"
+    "semana-01-rolagem-01: Noção do Perigo do Rastreador, escondida; narrado o que ele percebe.\n"
+    "O Hoplita e o Jurado mediram forças numa Disputa Rápida de ST para erguer a grade."
+)
+
+
+def demo_week_seed(campaign: Campaign) -> Week:
+    """Week 1 of the demo, dated when it was opened (the demo_seed made it)."""
+    week, _ = Week.objects.get_or_create(campaign=campaign, number=1)
+    if week.opened_at is None:
+        week.opened_at = timezone.now()
+        week.save(update_fields=["opened_at"])
+    return week
+
+
+@transaction.atomic
+def demo_week_play(campaign: Campaign, *, homologate: bool = False) -> Scene:
+    """Play the demo scene of week 1 once (idempotent: a played scene is left as it is)."""
+    users = {u.username: u for u in get_user_model().objects.all()}
+    mestre, arbitro = users["mestre"], users["arbitro"]
+    week = demo_week_seed(campaign)
+    scene = Scene.objects.get(week=week, title="A galeria do andar 3")
+    rastreador = Character.objects.get(campaign=campaign, name="Rastreador de Uruk-Kalam")
+    hoplita = Character.objects.get(campaign=campaign, name="Hoplita de Ônfalos")
+    jurado = Character.objects.get(campaign=campaign, name="Jurado de Gapheim")
+    if not Declaration.objects.filter(scene=scene).exists():
+        declaration = services.declaration_create(
+            scene=scene, character=rastreador, user=users["rastreadora"], text=DECLARATION
+        )
+        services.announcement_create(
+            scene=scene,
+            user=mestre,
+            declaration=declaration,
+            modifiers=[services.Modifier("penumbra", -2)],
+            note="Rola-se Observação.",
+        )
+        services.roll_create(
+            scene=scene,
+            user=mestre,
+            label="Observação",
+            base_level=13,
+            kind="skill",
+            character=rastreador,
+            declaration=declaration,
+        )
+        services.roll_create(
+            scene=scene,
+            user=mestre,
+            label="Noção do Perigo",
+            base_level=12,
+            kind="skill",
+            character=rastreador,
+            hidden=True,
+        )
+        services.narration_create(
+            scene=scene,
+            user=mestre,
+            text="A marca é de mordida, e fresca. Ao fundo, a grade de ferro está baixada.",
+        )
+        services.contest_create(
+            scene=scene,
+            user=mestre,
+            a=services.ContestSide(hoplita, "ST", 12, "attribute"),
+            b=services.ContestSide(jurado, "ST", 13, "attribute"),
+        )
+        services.damage_roll_create(
+            scene=scene, user=mestre, expression="1d+2", label="A grade cai", character=jurado
+        )
+        services.world_action_create(
+            week=week,
+            character=jurado,
+            user=users["jogador"],
+            text="Vender no Limiar o espólio de Barnabé e de Tálio.",
+        )
+    report = week.report_or_none()
+    if homologate and (report is None or not report.is_homologated):
+        if report is None or report.is_editable:
+            services.report_write(week=week, user=mestre, text=REPORT)
+            services.report_submit(week=week, user=mestre)
+        services.report_homologate(week=week, user=arbitro)
+    return scene
