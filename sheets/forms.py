@@ -73,8 +73,14 @@ class DraftForm(forms.Form):
 
 class SkillLineForm(forms.Form):
     name = forms.CharField(label="Perícia", max_length=200)
-    attribute = forms.ChoiceField(label="Atributo", choices=Skill.Attribute.choices)
-    difficulty = forms.ChoiceField(label="Dificuldade", choices=Skill.Difficulty.choices)
+    # The initial values are what the blank row's selects post: left blank, the row is
+    # unchanged and skipped, instead of failing on its empty NH and points.
+    attribute = forms.ChoiceField(
+        label="Atributo", choices=Skill.Attribute.choices, initial=Skill.Attribute.ST
+    )
+    difficulty = forms.ChoiceField(
+        label="Dificuldade", choices=Skill.Difficulty.choices, initial=Skill.Difficulty.EASY
+    )
     level = forms.IntegerField(label="NH", min_value=-10, max_value=40)
     points = forms.DecimalField(label="Pontos", min_value=0, max_digits=5, decimal_places=1)
 
