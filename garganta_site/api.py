@@ -90,7 +90,7 @@ def on_gurps_error(request, exc: GurpsError):
 
 @api.exception_handler(ServiceError)
 def on_service_error(request, exc: ServiceError):
-    status = {"forbidden": 403, "idempotency_conflict": 409}.get(exc.code, 422)
+    status = {"forbidden": 403, "not_found": 404, "idempotency_conflict": 409}.get(exc.code, 422)
     return _error(request, status, exc.code, exc.message, field=exc.field or None)
 
 
@@ -112,12 +112,16 @@ def on_http_error(request, exc: HttpError):
 
 def _register_routers() -> None:
     from canon.api import router as rules_router
+    from sessions.api import rolls_router, weeks_router
     from sessions.api import router as scenes_router
     from sheets.api import router as sheets_router
 
     api.add_router("/rules", rules_router, tags=["regras"])
     api.add_router("/sheets", sheets_router, tags=["fichas"])
     api.add_router("/scenes", scenes_router, tags=["cenas"])
+    api.add_router("/weeks", weeks_router, tags=["semanas"])
+    api.add_router("/rolls", rolls_router, tags=["rolagens"])
+    api.add_router("/console", "canon.console_api.router", tags=["console do Árbitro"])
 
 
 _register_routers()

@@ -499,30 +499,297 @@ def sheet_draft_update(
 
 @dataclass(frozen=True)
 class Change:
+    """One line that differs between two versions, as a player reads it. ``before`` is ""
+    for a line added, ``after`` is "" for a line removed."""
+
     what: str
     before: str
     after: str
+    group: str = ""
+
+
+ATTRIBUTES_GROUP = "Atributos"
+TRAITS_GROUP = "Vantagens, desvantagens e peculiaridades"
+SKILLS_GROUP = "Perícias"
+ITEMS_GROUP = "Itens"
+NOTES_GROUP = "Notas"
+
+
+def _trait_text(trait: Trait) -> str:
+    parts = [trait.get_kind_display().lower()]
+    if trait.level is not None:
+        parts.append(f"nível {trait.level}")
+    if trait.points:
+        parts.append(f"{derived.format_number(trait.points)} pts")
+    return ", ".join(parts)
+
+
+def _skill_text(skill: Skill, *, with_kind: bool) -> str:
+    text = f"{skill.level} ({derived.format_number(skill.points)})"
+    if with_kind:
+        kind = f"{skill.get_attribute_display()}/{skill.get_difficulty_display()}"
+        text = f"{kind} {text}"
+    return text
+
+
+def _item_text(item: Item) -> str:
+    parts = [f"{derived.format_number(item.weight_kg)} kg"]
+    if item.quantity != 1:
+        parts.append(f"×{item.quantity}")
+    if item.passive_defense or item.damage_resistance:
+        parts.append(f"PD {item.passive_defense}/RD {item.damage_resistance}")
+    if item.is_shield:
+        parts.append("escudo")
+    if item.damage:
+        parts.append(item.damage)
+    if item.skill_name:
+        parts.append(f"perícia {item.skill_name}")
+    if item.parry:
+        parts.append(f"apara {item.get_parry_display()}")
+    if item.ranged_accuracy is not None:
+        parts.append(f"Prec {derived.format_number(item.ranged_accuracy)}")
+    if item.ranged_half_damage_m is not None:
+        parts.append(f"½D {item.ranged_half_damage_m} m")
+    if item.ranged_max_m is not None:
+        parts.append(f"Máx {item.ranged_max_m} m")
+    if not item.carried_by_default:
+        parts.append("guardado")
+    return ", ".join(parts)
+
+
+def _keyed(lines, name) -> dict[str, object]:
+    """Lines by name (case-insensitive); a repeated name gets " (2)", " (3)"…"""
+    found: dict[str, object] = {}
+    for line in lines:
+        key, n = name(line), 1
+        while key.casefold() in {k.casefold() for k in found}:
+            n += 1
+            key = f"{name(line)} ({n})"
+        found[key] = line
+    return found
+
+
+def _line_changes(group, old_lines, new_lines, text) -> list[Change]:
+    old = _keyed(old_lines, lambda line: line.name)
+    new = _keyed(new_lines, lambda line: line.name)
+    old_by_fold = {k.casefold(): v for k, v in old.items()}
+    names = {k.casefold(): k for k in old} | {k.casefold(): k for k in new}
+    changes = []
+    for fold in sorted(names):
+        before = old_by_fold.get(fold)
+        after = next((v for k, v in new.items() if k.casefold() == fold), None)
+        before_text = text(before, after) if before is not None else ""
+        after_text = text(after, before) if after is not None else ""
+        if before_text != after_text:
+            changes.append(Change(names[fold], before_text, after_text, group))
+    return changes
 
 
 def version_changes(before: SheetVersion | None, after: SheetVersion) -> list[Change]:
-    """What changed between two versions: attributes and skill lines, for the Árbitro."""
+    """What changed between two versions, line by line, grouped as the sheet shows them:
+    attributes, traits, skills, items, notes. ``before`` None: everything is new."""
     changes = []
     for key in ("st", "dx", "iq", "ht"):
         old = getattr(before, key) if before else None
         new = getattr(after, key)
         if old != new:
-            changes.append(Change(key.upper(), "" if old is None else str(old), str(new)))
-    old_skills = {s.name: s for s in before.skills.all()} if before else {}
-    new_skills = {s.name: s for s in after.skills.all()}
-    for name in sorted(old_skills.keys() | new_skills.keys()):
-        old, new = old_skills.get(name), new_skills.get(name)
-        old_text = f"{old.level} ({derived.format_number(old.points)})" if old else ""
-        new_text = f"{new.level} ({derived.format_number(new.points)})" if new else ""
-        if old_text != new_text:
-            changes.append(Change(name, old_text, new_text))
-    if before is not None and before.notes != after.notes:
-        changes.append(Change("Notas", before.notes, after.notes))
+            changes.append(
+                Change(key.upper(), "" if old is None else str(old), str(new), ATTRIBUTES_GROUP)
+            )
+    changes += _line_changes(
+        TRAITS_GROUP,
+        before.traits.all() if before else [],
+        after.traits.all(),
+        lambda line, other: _trait_text(line),
+    )
+    changes += _line_changes(
+        SKILLS_GROUP,
+        before.skills.all() if before else [],
+        after.skills.all(),
+        # Attribute and difficulty are shown when they change, or the line is new or gone.
+        lambda line, other: _skill_text(
+            line,
+            with_kind=other is None
+            or (other.attribute, other.difficulty) != (line.attribute, line.difficulty),
+        ),
+    )
+    changes += _line_changes(
+        ITEMS_GROUP,
+        before.items.all() if before else [],
+        after.items.all(),
+        lambda line, other: _item_text(line),
+    )
+    if (before.notes if before else "") != after.notes:
+        changes.append(Change("Notas", before.notes if before else "", after.notes, NOTES_GROUP))
     return changes
+
+
+# --- the Árbitro's correction of a homologated sheet, and the history -------------------------
+
+NO_HOMOLOGATED_VERSION = "Esta ficha ainda não tem versão homologada: não há o que corrigir."
+PENDING_BLOCKS_CORRECTION = (
+    "Há uma versão enviada esperando decisão: homologue-a ou devolva-a antes de corrigir a ficha."
+)
+NOTHING_CHANGED = (
+    "Nada mudou em relação à versão homologada: a correção precisa mudar alguma linha."
+)
+HISTORY_PICK_VERSION = "Escolha uma versão desta ficha."
+HISTORY_PICK_TWO = "Escolha duas versões diferentes para comparar."
+
+
+@transaction.atomic
+def sheet_correction_issue(
+    *,
+    character: Character,
+    user,
+    attributes: dict[str, int] | None = None,
+    notes: str | None = None,
+    skills: list[dict] | None = None,
+) -> tuple[SheetVersion, SheetVersion]:
+    """Issue the Árbitro's correction of a homologated sheet as a new homologated version.
+
+    Returns (the version corrected, the new version). The corrected version is not touched.
+    ``None`` keeps that part as it is; traits and items are copied. A jogador's open draft
+    was copied before the correction: it moves to the next number, so that homologating it
+    later still makes it the newest version (and its diff shows the correction undone).
+    Refused while a submitted version waits (decide it first), or when nothing changes.
+    Call it through ``canon.services.sheet_correct``, which records the Correction.
+    """
+    Character.objects.select_for_update().get(pk=character.pk)
+    current = homologated_version(character)
+    if current is None:
+        raise ServiceError(NO_HOMOLOGATED_VERSION, code="no_homologated_version")
+    versions = SheetVersion.objects.filter(character=character)
+    if versions.filter(status=SheetVersion.Status.SUBMITTED).exists():
+        raise ServiceError(PENDING_BLOCKS_CORRECTION, code="pending_exists")
+    top = max(versions.values_list("number", flat=True))
+    number = top + 1
+    draft = versions.filter(status=SheetVersion.Status.DRAFT, number=top).first()
+    if draft is not None:
+        SheetVersion.objects.filter(pk=draft.pk).update(number=top + 1)
+        number = top
+    attributes = attributes or current.attributes()
+    corrected = SheetVersion.objects.create(
+        character=character,
+        number=number,
+        status=SheetVersion.Status.HOMOLOGATED,
+        st=attributes["st"],
+        dx=attributes["dx"],
+        iq=attributes["iq"],
+        ht=attributes["ht"],
+        notes=current.notes if notes is None else notes,
+        created_by=user,
+        decided_at=timezone.now(),
+        decided_by=user,
+    )
+    _copy_lines(current, corrected)
+    if skills is not None:
+        corrected.skills.all().delete()
+        Skill.objects.bulk_create(Skill(version=corrected, **line) for line in skills)
+    corrected = SheetVersion.objects.prefetch_related("traits", "skills", "items").get(
+        pk=corrected.pk
+    )
+    if not version_changes(current, corrected):
+        raise ServiceError(NOTHING_CHANGED, code="nothing_changed")
+    possessions_sync(character=character, version=corrected)
+    return current, corrected
+
+
+def versions_visible(character: Character, user, membership: Membership) -> list[SheetVersion]:
+    """The versions of a sheet a member may read: all of them for the owner, the Mestre and
+    the Árbitro; only the homologated ones for another jogador (DESIGN.md, who sees what)."""
+    versions = (
+        SheetVersion.objects.filter(character=character)
+        .select_related("created_by", "decided_by", "issued_by_correction__created_by")
+        .prefetch_related("traits", "skills", "items")
+        .order_by("number")
+    )
+    if not (membership.runs_the_table or character.is_owned_by(user)):
+        versions = versions.filter(status=SheetVersion.Status.HOMOLOGATED)
+    return list(versions)
+
+
+@dataclass(frozen=True)
+class HistoryEvent:
+    """One step in the life of a sheet: a version created, submitted, returned, homologated,
+    or issued by the Árbitro as a correction."""
+
+    when: object  # datetime
+    version: SheetVersion
+    what: str
+    who: str
+    reason: str = ""
+    kind: str = ""
+
+
+def _who(user) -> str:
+    return user.get_username() if user is not None else "—"
+
+
+def sheet_history(versions: list[SheetVersion]) -> list[HistoryEvent]:
+    """Every step of the given versions, newest first."""
+    events = []
+    for version in versions:
+        correction = getattr(version, "issued_by_correction", None)
+        if correction is not None:
+            events.append(
+                HistoryEvent(
+                    version.decided_at or version.created_at,
+                    version,
+                    "Corrigida pelo Árbitro: nova versão homologada",
+                    _who(version.decided_by),
+                    correction.reason,
+                    "corrected",
+                )
+            )
+            continue
+        events.append(
+            HistoryEvent(
+                version.created_at,
+                version,
+                "Rascunho criado",
+                _who(version.created_by),
+                "",
+                "draft",
+            )
+        )
+        if version.submitted_at:
+            events.append(
+                HistoryEvent(
+                    version.submitted_at,
+                    version,
+                    "Enviada ao Árbitro",
+                    _who(version.created_by),
+                    "",
+                    "submitted",
+                )
+            )
+        if version.decided_at and version.status == SheetVersion.Status.RETURNED:
+            events.append(
+                HistoryEvent(
+                    version.decided_at,
+                    version,
+                    "Devolvida ao jogador",
+                    _who(version.decided_by),
+                    version.return_reason,
+                    "returned",
+                )
+            )
+        elif version.decided_at and version.status == SheetVersion.Status.HOMOLOGATED:
+            events.append(
+                HistoryEvent(
+                    version.decided_at,
+                    version,
+                    "Homologada",
+                    _who(version.decided_by),
+                    "",
+                    "homologated",
+                )
+            )
+    # Steps of one version at the same instant keep their order (created, sent, decided).
+    order = {"draft": 0, "submitted": 1, "returned": 2, "homologated": 2, "corrected": 2}
+    events.sort(key=lambda e: (e.when, e.version.number, order[e.kind]), reverse=True)
+    return events
 
 
 def token_hash(token: str) -> str:

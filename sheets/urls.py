@@ -23,4 +23,5 @@ urlpatterns = [
     ),
     path("fichas/<uuid:code>/rascunho/", views.draft_edit, name="draft"),
     path("fichas/<uuid:code>/rascunho/enviar/", views.draft_submit, name="draft-submit"),
+    path("fichas/<uuid:code>/historico/", views.sheet_history, name="sheet-history"),
 ]

@@ -251,3 +251,56 @@ def draft_submit(request: HtmxHttpRequest, code) -> HttpResponse:
     else:
         messages.success(request, f"Versão {draft.number} enviada ao Árbitro para homologação.")
     return redirect("sheet", code=character.code)
+
+
+def _picked(versions: dict[int, SheetVersion], value: str | None) -> SheetVersion | None:
+    try:
+        return versions.get(int(value or ""))
+    except ValueError:
+        return None
+
+
+def _version_label(version: SheetVersion | None) -> str:
+    if version is None:
+        return ""
+    return f"Versão {version.number} ({version.get_status_display()})"
+
+
+@login_required
+def sheet_history(request: HtmxHttpRequest, code) -> HttpResponse:
+    """Every version of a sheet with who moved it and when, and the differences between any
+    two (``?de=N&para=M``; by default the two newest)."""
+    character, membership = _get_character(request, code)
+    versions = services.versions_visible(character, request.user, membership)
+    by_number = {v.number: v for v in versions}
+    errors: dict[str, str] = {}
+    before = after = None
+    if "de" in request.GET or "para" in request.GET:
+        before = _picked(by_number, request.GET.get("de"))
+        after = _picked(by_number, request.GET.get("para"))
+        if before is None:
+            errors["de"] = services.HISTORY_PICK_VERSION
+        if after is None:
+            errors["para"] = services.HISTORY_PICK_VERSION
+        if before is not None and before == after:
+            errors["para"] = services.HISTORY_PICK_TWO
+    elif len(versions) >= 2:
+        before, after = versions[-2], versions[-1]
+    changes = None
+    if before is not None and after is not None and not errors:
+        changes = services.version_changes(before, after)
+    context = {
+        "character": character,
+        "membership": membership,
+        "versions": list(reversed(versions)),
+        "events": services.sheet_history(versions),
+        "before": before,
+        "after": after,
+        "changes": changes,
+        "before_label": _version_label(before),
+        "after_label": _version_label(after),
+        "errors": errors,
+        "is_arbitro": membership.role == Membership.Role.ARBITRO,
+        "sees_drafts": membership.runs_the_table or character.is_owned_by(request.user),
+    }
+    return render(request, "sheets/history.html", context)

@@ -1,0 +1,450 @@
+"""The canon's own register items, for every campaign.
+
+What the canon itself states (``canon/como-se-joga.md`` v11, 2026-09-13, and the known slips
+listed in the canon README) goes into each campaign's registers, found again by a stable
+``source_key`` so running the seed twice, or after the Árbitro acted on an item, changes
+nothing. The open questions of ``gurps.readings.READINGS`` are read when the seed runs, so a
+reading added later becomes an open divergence on the next ``migrate``.
+
+Nothing here is invented: a decision the canon states without a number has none, one without
+a date has none, and every text below quotes or closely follows the canon's own lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+CANON = "Como se joga (v11)"
+# §9: "Encontradas ao conferir este documento contra o livro em 08/09/2026."
+CHECKED_ON = date(2026, 9, 8)
+
+
+@dataclass(frozen=True)
+class DecisionSeed:
+    source_key: str
+    number: int | None
+    decided_on: date | None
+    section: str
+    title: str
+    text: str
+    fixes: str = ""
+    house_key: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class DivergenceSeed:
+    source_key: str
+    section: str
+    title: str
+    description: str
+    side_a_label: str = ""
+    side_a: str = ""
+    side_b_label: str = ""
+    side_b: str = ""
+    reading: str = ""
+    opened_on: date | None = None  # None: the day the seed runs
+    resolved_on: date | None = None
+    resolution: str = ""
+    decision_key: str = ""  # the source_key of the decision that resolved it
+
+
+@dataclass(frozen=True)
+class CorrectionSeed:
+    source_key: str
+    decision_key: str
+    field: str
+    line: str
+    before: str
+    after: str
+    reason: str
+    corrected_on: date
+
+
+# --- decisions ------------------------------------------------------------------------------
+
+V7_TEXT_BEFORE = (
+    "A seção 4.11 (Distância: o que o alcance cobra) entra no documento, na v7, porque o modo "
+    "tático precisa de um número por hexágono e o documento ainda não tinha nenhum. Tudo nela é "
+    "do livro: a Tabela de Parâmetro Velocidade/Distância e Tamanho (MB pág. 201) e, para a "
+    "magia, o Módulo de Magia (pág. 10 e 11). A Bola de Fogo Explosiva fica na mesma linha da "
+    "simples, a 1d por ponto."
+)
+V7_TEXT_AFTER = (
+    "A seção 4.11 (Distância: o que o alcance cobra) entra no documento, na v7, porque o modo "
+    "tático precisa de um número por hexágono e o documento ainda não tinha nenhum. Tudo nela é "
+    "do livro: a Tabela de Parâmetro Velocidade/Distância e Tamanho (MB pág. 201) e, para a "
+    "magia, o Módulo de Magia (pág. 10 e 11). A Bola de Fogo Explosiva tem linha própria: "
+    "energia 2 a 6, 1d a cada 2 pontos — máximo 3d."
+)
+
+DECISIONS: tuple[DecisionSeed, ...] = (
+    DecisionSeed(
+        "canon:1.6",
+        None,
+        date(2026, 9, 10),
+        "1.6",
+        "Escondido não é invisível: a rolagem escondida se grava antes de narrar",
+        "Rolagem escondida é indistinguível de rolagem inventada (1.1), então o Mestre de Cena "
+        "grava o dado e o alvo na pasta do jogador antes de narrar — num arquivo "
+        "semana-NN-rolagem-NN, uma rolagem por arquivo (`04b` §3) — e narra só o que o "
+        "personagem percebe. O número aparece na homologação.",
+        fixes="O livro manda rolar escondido e deixa o Mestre mentir ou calar numa falha "
+        "(pág. 87); não diz que a rolagem fica registrada.",
+        house_key="hidden_rolls_recorded",
+    ),
+    DecisionSeed(
+        "canon:4.2",
+        None,
+        date(2026, 9, 10),
+        "4.2",
+        "Empate na ordem do turno: DX maior e, persistindo, a ordem de declaração",
+        "Na sequência realista, empate no Deslocamento desempata a Velocidade Básica cheia, com "
+        "a fração; empate ainda: nesta mesa desempata a DX maior e, persistindo, a ordem de "
+        "declaração. É a linha 0 da tabela da seção 4.10.",
+        fixes="Empate ainda: o livro manda rolar dados (pág. 95).",
+        house_key="turn_order_tie_break",
+        source="§4.2 e §4.10, linha 0",
+    ),
+    DecisionSeed(
+        "canon:5.4.1",
+        None,
+        date(2026, 9, 10),
+        "5.4.1",
+        "Quem morre quando — regra de casa",
+        "Bicho de bestiário sem nome registrado morre a 0 PV, sem teste de morte. NPC nomeado e "
+        "chefe de encontro morrem a −HT, sem teste. Personagem de jogador, em qualquer combate, "
+        "e os dois lados de um combate entre personagens de jogador: a escada completa da 5.4, "
+        "com todos os testes. A 3, 2 ou 1 PV, Deslocamento e Esquiva caem à metade para todo "
+        "mundo, bicho inclusive.",
+        fixes="A escada de 5.4 aplicada a bicho de bando faz o monstro-tutorial virar maratona "
+        "(quatro cavadores-cinzentos absorveram setenta e cinco pontos de dano). O Árbitro a "
+        "corta pela regra máxima do GURPS, que é a de que o Mestre muda a regra.",
+        house_key="death_by_kind",
+    ),
+    DecisionSeed(
+        "canon:4.11-v7",
+        None,
+        date(2026, 9, 12),
+        "4.11",
+        "A seção 4.11, Distância, entra no documento (v7)",
+        V7_TEXT_BEFORE,
+        fixes="O modo tático precisava de um número por hexágono e o documento não tinha nenhum.",
+        house_key="explosive_fireball_damage",
+        source="§4.11: «por decisão do Árbitro de 12/09/2026»",
+    ),
+    DecisionSeed(
+        "canon:4.8",
+        None,
+        date(2026, 9, 13),
+        "4.8",
+        "Golpe fulminante: esta mesa usa a Tabela de Golpes Fulminantes",
+        "O livro oferece os dois tratamentos e manda não usar os dois juntos; o Árbitro escolheu "
+        "a tabela, e a regra do dano máximo deixa de valer. Vale nos dois sentidos — contra "
+        "bicho e contra personagem de jogador.",
+        fixes="O livro oferece duas regras de golpe fulminante e proíbe usar as duas (§9, item 4; "
+        "MB pág. 202).",
+        house_key="critical_hit_table",
+    ),
+    DecisionSeed(
+        "canon:4.12",
+        27,
+        date(2026, 9, 13),
+        "4.12",
+        "Quedas",
+        "Até 2 m, 1D−4 por metro; até 4 m, 1D−3 por metro; de 5 m em diante, 1D−2 por metro. "
+        "Teto: 45 metros. Acrobacia reduz a altura efetiva em até 5 metros, com um teste. "
+        "Armadura de metal medieval protege com metade da resistência, arredondada para baixo; "
+        "couro não protege contra queda.",
+        fixes="Num poço sem fundo, a queda não é regra de canto.",
+        house_key="falls_table",
+    ),
+    DecisionSeed(
+        "canon:4.13",
+        29,
+        date(2026, 9, 13),
+        "4.13",
+        "Os tetos de trespassar",
+        "Golpe de ponta no tronco: dano acima da Vitalidade do alvo é perdido. Cabeça ou órgãos "
+        "vitais: dano acima do triplo da Vitalidade é desperdiçado. Feixe, bola de fogo, "
+        "descarga elétrica dobram os dois tetos. Cérebro: não há teto.",
+        fixes="Sem os tetos, um crítico com dano quadruplicado no crânio vira número absurdo e a "
+        "tabela de morte deixa de funcionar.",
+        house_key="overpenetration_caps",
+    ),
+    DecisionSeed(
+        "canon:4.14",
+        30,
+        date(2026, 9, 13),
+        "4.14",
+        "Esgrimista com adaga — três aparadas por rodada",
+        "Quem tem Esgrima e leva uma adaga na mão fraca apara três vezes na mesma rodada: duas "
+        "com a arma de esgrima, a ⅔ do nível; uma com a adaga, a ½ do nível em Faca, com o −1 "
+        "que toda faca sofre ao aparar. A adaga tem de estar na mão.",
+        fixes="O esgrimista aparava duas vezes por turno (e sem limite só em Defesa Total).",
+        house_key="fencer_dagger_parries",
+    ),
+    DecisionSeed(
+        "canon:4.15",
+        33,
+        date(2026, 9, 13),
+        "4.15",
+        "Falha crítica em operação mágica",
+        "Vale para todo teste de mágica. Sucesso decisivo não gasta energia nenhuma. Falha comum "
+        "gasta 1 ponto, não o custo inteiro da mágica. Falha crítica gasta o custo inteiro e "
+        "rola-se 3d na tabela da seção 4.15. O Mestre de Cena pode improvisar, coerente com a "
+        "mágica e com a cena; resultado absurdo ali, ou o que o operador queria, rola-se de novo.",
+        fixes="Vem com duas correções de custo que mudam o cálculo do mago.",
+        house_key="spell_critical_failure",
+    ),
+    DecisionSeed(
+        "canon:6.4-magery",
+        None,
+        None,
+        "6.4",
+        "Sem Aptidão Mágica não há feitiço, em nenhum andar",
+        "Sem Aptidão Mágica não há feitiço em nenhuma faixa — decisão do Árbitro, e vale acima "
+        "do livro.",
+        fixes="O livro diz que mana alta permite a qualquer um conjurar; aqui não (§8).",
+        house_key="no_spell_without_magery",
+        source="§6.4 e §8, citando `17` §6.2 e §6.5",
+    ),
+    DecisionSeed(
+        "canon:8-high-mana",
+        None,
+        None,
+        "8",
+        "Mana alta dá +2 no nível efetivo e metade da fadiga",
+        "Andares 9–20, mana alta: +2 no nível efetivo e metade da fadiga, arredondando para "
+        "cima. Número da casa, decidido pelo Árbitro.",
+        fixes="O livro não dá mecânica nenhuma à faixa alta depois que se corta o efeito acima "
+        "(qualquer um conjurar).",
+        house_key="high_mana",
+        source="§8 e §6.4, citando `17` §6.5",
+    ),
+    DecisionSeed(
+        "canon:8-mestre-rolls",
+        None,
+        None,
+        "1.1",
+        "Quem rola os dados é sempre o Mestre de Cena",
+        "Em toda mesa desta campanha, todos os dados — os do personagem do jogador, os dos NPCs, "
+        "os do bicho, dano, defesa, reação — são rolados pelo Mestre de Cena. Número que o "
+        "jogador traz de fora não entra em teste nenhum, e o resultado nunca some.",
+        fixes="Regra da casa listada no §8; o cânone a registra no `04` (Mecânica), que o site "
+        "não tem, sem número nem data.",
+        house_key="mestre_rolls_everything",
+        source="§1.1 e §8, citando `04` (Mecânica)",
+    ),
+    DecisionSeed(
+        "canon:8-world-actions",
+        None,
+        None,
+        "8",
+        "Três ações de mundo por semana, que não acumulam",
+        "Três ações de mundo por semana, que não acumulam. Cenas livres, ilimitadas.",
+        fixes="Regra da casa listada no §8; o cânone a registra no `02` §11, que o site não "
+        "tem, sem número nem data.",
+        house_key="three_world_actions",
+        source="§8, citando `02` §11",
+    ),
+    DecisionSeed(
+        "canon:8-real-week",
+        None,
+        None,
+        "8",
+        "Uma semana de mundo é uma semana real",
+        "Uma semana de mundo é uma semana real. O relógio corre sozinho; ninguém entra na "
+        "Semana N+1 antes do Boletim.",
+        fixes="Regra da casa listada no §8; o cânone a registra no `02` §11, que o site não "
+        "tem, sem número nem data.",
+        house_key="week_is_real_week",
+        source="§8, citando `02` §11",
+    ),
+)
+
+# The 13/09 fix of the explosive fireball is a correction of the 12/09 decision, as the canon
+# words it ("Corrigido em 13/09/2026. A decisão de 12/09 pôs …"): the decision row keeps what
+# it said, and this row says what it says now.
+CORRECTIONS: tuple[CorrectionSeed, ...] = (
+    CorrectionSeed(
+        "canon:4.11-explosive-fireball",
+        "canon:4.11-v7",
+        "text",
+        "Texto da decisão — dano da Bola de Fogo Explosiva",
+        V7_TEXT_BEFORE,
+        V7_TEXT_AFTER,
+        "O verbete dela diz outra coisa — «provoca 1D pontos de dano para cada 2 pontos de "
+        "energia aplicados» — e nesta campanha, onde a Relação das Mágicas e o verbete "
+        "divergem, vence o verbete. A explosiva custa o dobro por dado, e o dado que ela não "
+        "faz é o preço de pegar todo mundo em volta.",
+        date(2026, 9, 13),
+    ),
+)
+
+# --- divergences: §9 of the canon ----------------------------------------------------------
+
+CANON_DIVERGENCES: tuple[DivergenceSeed, ...] = (
+    DivergenceSeed(
+        "canon:9.1",
+        "9",
+        "A tabela de custo de perícias do `02` §4 estava um degrau acima do livro",
+        "§9, item 1. As fichas do `08` já usam os números do livro, não os do `02`: o hoplita "
+        "tem Lança 17 com 16 pontos, que é DX+3 numa perícia Física/Média — exatamente a linha "
+        "do livro. A tabela do `02` é que estava fora.",
+        "`02`, seção 4",
+        "Uma tabela, um degrau acima: ½ ponto compra Fácil em IQ+0; 1 ponto compra Fácil em "
+        "IQ+1; e assim por diante.",
+        "Livro (MB pág. 43–44)",
+        "Duas tabelas, físicas e mentais, e a física não tem coluna Muito Difícil. Nas mentais, "
+        "½ ponto compra Fácil em IQ−1 e 1 ponto compra Fácil em IQ.",
+        opened_on=CHECKED_ON,
+        resolved_on=date(2026, 9, 8),
+        resolution="O `02` §4 já traz as duas tabelas do livro; a linha fica como registro.",
+    ),
+    DivergenceSeed(
+        "canon:9.2",
+        "9",
+        "«A esgrima permite recuo ao aparar» (`02` §2) era impreciso",
+        "§9, item 2. No livro, Recuar é opção de qualquer um; o que a Esgrima dá é outra coisa, "
+        "e o Bastão também apara a ⅔, o que o `02` não mencionava.",
+        "`02`, seção 2",
+        "A esgrima permite recuo ao aparar.",
+        "Livro (MB pág. 109 e 99)",
+        "Recuar é de qualquer um: afastar-se um metro soma +3 em qualquer bloquear, aparar ou "
+        "esquivar, uma vez por rodada, e não se recua sentado, ajoelhado nem atordoado. A "
+        "Esgrima dá Aparar a ⅔, duas aparadas por turno e aparadas ilimitadas em Defesa Total.",
+        opened_on=CHECKED_ON,
+        resolved_on=date(2026, 9, 8),
+        resolution="O `02` §2 já diz «Recuar é de todo mundo»; a linha fica como registro.",
+    ),
+    DivergenceSeed(
+        "canon:9.3",
+        "9",
+        "A campanha nunca declarou um Nível Tecnológico",
+        "§9, item 3. A tabela de Primeiros Socorros do livro depende do Nível Tecnológico. "
+        "Convém fixar por decisão.",
+        "Livro",
+        "A tabela de Primeiros Socorros depende do NT.",
+        "Como se joga",
+        "Usa NT 2–3 (Roma / Idade Média), que é o que o equipamento do `03` descreve — gládio, "
+        "aspis, cota de malha, besta.",
+        reading="NT 2–3, até o Árbitro fixar por decisão.",
+        opened_on=CHECKED_ON,
+    ),
+    DivergenceSeed(
+        "canon:9.4",
+        "9",
+        "Golpe fulminante: o livro oferece duas regras e proíbe usar as duas",
+        "§9, item 4. Está na seção 4.8, com a escolha marcada como decisão do Árbitro.",
+        "Livro (MB pág. 97–98 e 202)",
+        "O 3 no ataque provoca o dano máximo dos dados, ou rola-se na Tabela de Golpes "
+        "Fulminantes; não se usam os dois juntos.",
+        "§4.8",
+        "Fixado em 13/09/2026: esta mesa usa a Tabela de Golpes Fulminantes, e a regra do dano "
+        "máximo deixa de valer.",
+        opened_on=CHECKED_ON,
+        resolved_on=date(2026, 9, 13),
+        resolution="Resolvida pela decisão do §4.8 (fixado em 13/09/2026): esta mesa usa a Tabela "
+        "de Golpes Fulminantes. O §9 da v11 ainda lista o item sem a marca «Resolvida»; a "
+        "linha 4 da §4.10, que ficou com o dano máximo, é outra pendência.",
+        decision_key="canon:4.8",
+    ),
+    DivergenceSeed(
+        "canon:9.5",
+        "9",
+        "O deslocamento do Ataque Total tem duas redações no próprio livro",
+        "§9, item 5.",
+        "Livro, texto (pág. 105)",
+        "Até 2 hexágonos, ou metade do Deslocamento, o que for maior.",
+        "Livro, tabela de Manobras (pág. 203)",
+        "Só metade do Deslocamento.",
+        reading="O cânone segue o texto (pág. 105).",
+        opened_on=CHECKED_ON,
+    ),
+    DivergenceSeed(
+        "canon:9.6",
+        "9",
+        "A morte automática está escrita de forma confusa no livro",
+        "§9, item 6. As duas frases dizem a mesma coisa por caminhos diferentes, e o exemplo da "
+        "coluna lateral confirma.",
+        "Livro (pág. 126)",
+        "«Vitalidade igual −5 × HT: morte automática. Isto significa que você perdeu um número "
+        "de pontos de vida igual a 6 vezes o valor de sua HT.»",
+        "Livro, exemplo da coluna lateral",
+        "HT 14 morre em −70.",
+        reading="O limiar é −5 × HT, e é esse que a tabela da seção 5.4 usa.",
+        opened_on=CHECKED_ON,
+    ),
+    DivergenceSeed(
+        "canon:9.7",
+        "9",
+        "A perda de Esquiva a 3 PV aparece só na coluna lateral do capítulo de combate",
+        "§9, item 7. Como Esquiva é o Deslocamento, o efeito é o mesmo.",
+        "Livro, capítulo de combate (pág. 99, coluna lateral)",
+        "A 3 PV a Esquiva também cai.",
+        "Livro, capítulo de ferimentos (pág. 126)",
+        "Menciona apenas o Deslocamento.",
+        reading="O cânone diz os dois: Deslocamento e Esquiva caem à metade (§5.4).",
+        opened_on=CHECKED_ON,
+    ),
+    DivergenceSeed(
+        "canon:9.8",
+        "9",
+        "O livro não tem tabela geral de dificuldade de tarefa",
+        "§9, item 8. O livro dá exemplos e a lista de condições adversas de combate (pág. 97), "
+        "que está na seção 4.5.",
+        "Livro (pág. 86 e 97)",
+        "Exemplos (fechadura no escuro −5, fechadura tosca +10) e as condições adversas de "
+        "combate.",
+        "Como se joga, §1.4",
+        "Fora de combate, o modificador é decisão do Mestre de Cena, dita antes dos dados.",
+        reading="Fora de combate, o Mestre de Cena diz o modificador antes dos dados (§1.4).",
+        opened_on=CHECKED_ON,
+    ),
+)
+
+# --- divergences: the slips the canon README lists -----------------------------------------
+
+SLIPS: tuple[DivergenceSeed, ...] = (
+    DivergenceSeed(
+        "slip:4.10-row-4",
+        "4.10",
+        "A linha 4 da §4.10 ainda diz que o 3 faz dano máximo",
+        "A tabela do Mestre da §4.10 não acompanhou a decisão da §4.8 de 13/09/2026, que trocou "
+        "a regra do dano máximo pela Tabela de Golpes Fulminantes.",
+        "§4.10, linha 4",
+        "Checa crítico. 3 = dano máximo, sem defesa.",
+        "§4.8 (fixado em 13/09/2026)",
+        "Esta mesa usa a Tabela de Golpes Fulminantes; a regra do dano máximo deixa de valer.",
+        reading="O site segue a §4.8: o 3 no ataque rola na Tabela de Golpes Fulminantes.",
+    ),
+    DivergenceSeed(
+        "slip:5d-blind-fighting",
+        "5d",
+        "A §5d manda Combate às Cegas para a §4.14, que é do esgrimista com adaga",
+        "A remissão da linha «Escuro» da tabela de terreno aponta para uma seção que não fala "
+        "de Combate às Cegas.",
+        "§5d, linha «Escuro»",
+        "Redutor de iluminação em tudo, salvo quem tem Combate às Cegas (§4.14).",
+        "§4.14",
+        "Esgrimista com adaga — três aparadas por rodada. Não fala de Combate às Cegas.",
+        reading="O cânone não tem seção de Combate às Cegas; o site não aplica regra nenhuma "
+        "dela e cita a §5d como está.",
+    ),
+    DivergenceSeed(
+        "slip:1.1-odds-truncated",
+        "1.1",
+        "A tabela de chances da §1.1 trunca as porcentagens",
+        "A chance de passar com NH 9 é 81/216, que é 37,5%; a tabela escreve 37%.",
+        "§1.1",
+        "NH 9: 37%.",
+        "A conta de 3d6",
+        "81/216 = 37,5%.",
+        reading="O site mostra a porcentagem truncada, como o cânone, e diz que é truncada; a "
+        "API dá também a fração exata, em /216.",
+    ),
+)
+
+READING_KEY_PREFIX = "reading:"

@@ -1,0 +1,767 @@
+"""Services of the Árbitro's console: the registers of divergences, decisions and
+corrections, the corrections of homologated sheets, the console's summary and the seed.
+
+Everything that writes is here, named ``<thing>_<action>``, with keyword-only arguments, in
+one transaction, and idempotent when given a ``request_key`` (the same form posted twice,
+or the same ``Idempotency-Key``, makes one row). Refusals are ``ServiceError`` with a
+Portuguese message and the field at fault; ``code="forbidden"`` when the role may not.
+
+Who may do what (DESIGN.md, "Who sees what"): every member reads; the Mestre de Cena also
+proposes (opens a divergence); only the Árbitro resolves, decides and corrects.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.apps import apps
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+
+from canon import seed
+from canon.models import Correction, Decision, Divergence
+from gurps.house import HOUSE_SETTINGS
+from sheets import services as sheet_services
+from sheets.models import Campaign, Character, Membership, SheetVersion
+from sheets.services import ServiceError
+
+# Messages are constants so tests import them instead of repeating them.
+ONLY_TABLE_OPENS = (
+    "Só o Mestre de Cena ou o Árbitro abrem uma pendência. Se você achou uma, peça a um deles."
+)
+ONLY_ARBITRO = "Só o Árbitro resolve pendências, registra decisões e faz correções."
+TITLE_REQUIRED = "Dê um título: o que diverge, em uma linha."
+TITLE_TOO_LONG = "Título de até 200 caracteres; o resto vai na descrição."
+DESCRIPTION_REQUIRED = "Diga o que diverge e onde: é o que o Árbitro vai ler."
+RESOLUTION_REQUIRED = "Diga como a pendência se resolveu: a resolução fica no registro."
+ALREADY_RESOLVED = (
+    "Esta pendência já foi resolvida; a resolução não muda. Para mudá-la, faça uma correção."
+)
+DECISION_TITLE_REQUIRED = "Dê um título à decisão: a regra, em uma linha."
+DECISION_TEXT_REQUIRED = "Escreva o texto da decisão: o que vale a partir dela."
+DECISION_NUMBER_TAKEN = "Já existe a Decisão {number} nesta campanha."
+DECISION_NUMBER_INVALID = "O número da decisão é um inteiro de 1 para cima (ou em branco)."
+UNKNOWN_HOUSE_KEY = "Regra da casa desconhecida: escolha uma das regras de /regras/casa/."
+OTHER_CAMPAIGN = "Isto é de outra campanha."
+NOT_OPEN = "A pendência «{title}» já está resolvida."
+REASON_REQUIRED = "Diga por que a linha muda: a correção guarda o motivo."
+UNKNOWN_FIELD = "Escolha a linha que se corrige."
+NOTHING_CHANGES = "O texto novo é igual ao que a linha já diz: nada a corrigir."
+LINE_CANNOT_BE_EMPTY = "Esta linha não pode ficar vazia."
+NOT_RESOLVED_YET = "A pendência ainda está aberta: resolva-a em vez de corrigir a resolução."
+SKILL_REPEATED = "Perícia repetida nesta ficha: «{name}»."
+CAMPAIGN_REQUIRED = "Diga de que campanha (o slug): você está em mais de uma."
+
+TABLE_ROLES = (Membership.Role.MESTRE, Membership.Role.ARBITRO)
+ARBITRO_ONLY = (Membership.Role.ARBITRO,)
+
+DECISION_FIELDS = Decision.CORRECTABLE
+DIVERGENCE_FIELDS = Divergence.CORRECTABLE
+REQUIRED_FIELDS = {"title", "text", "description", "resolution"}
+
+
+# --- who may --------------------------------------------------------------------------------
+
+
+def membership_for(user, campaign: Campaign) -> Membership | None:
+    return sheet_services.membership_for(user, campaign)
+
+
+def may_propose(membership: Membership | None) -> bool:
+    """Mestre and Árbitro open divergences."""
+    return membership is not None and membership.role in TABLE_ROLES
+
+
+def may_write(membership: Membership | None) -> bool:
+    """Only the Árbitro resolves, decides and corrects."""
+    return membership is not None and membership.role == Membership.Role.ARBITRO
+
+
+def _require(user, campaign: Campaign, roles, message: str) -> Membership:
+    membership = membership_for(user, campaign)
+    if membership is None or membership.role not in roles:
+        raise ServiceError(message, code="forbidden")
+    return membership
+
+
+def memberships_of(user) -> list[Membership]:
+    if not user.is_authenticated:
+        return []
+    return list(Membership.objects.filter(user=user).select_related("campaign"))
+
+
+def campaigns_where(user, roles) -> list[Campaign]:
+    return [m.campaign for m in memberships_of(user) if m.role in roles]
+
+
+# --- reads ----------------------------------------------------------------------------------
+
+
+def divergences_for(user, *, status: str | None = None) -> QuerySet[Divergence]:
+    campaign_ids = [m.campaign_id for m in memberships_of(user)]
+    found = Divergence.objects.filter(campaign_id__in=campaign_ids)
+    if status:
+        found = found.filter(status=status)
+    return found.select_related(
+        "campaign", "opened_by", "resolved_by", "decision"
+    ).prefetch_related("corrections")
+
+
+def decisions_for(user) -> QuerySet[Decision]:
+    campaign_ids = [m.campaign_id for m in memberships_of(user)]
+    return (
+        Decision.objects.filter(campaign_id__in=campaign_ids)
+        .select_related("campaign", "replaces", "created_by")
+        .prefetch_related("corrections", "divergences", "replaced_by")
+    )
+
+
+def corrections_for(user, *, target: str | None = None) -> QuerySet[Correction]:
+    campaign_ids = [m.campaign_id for m in memberships_of(user)]
+    found = Correction.objects.filter(campaign_id__in=campaign_ids)
+    if target:
+        found = found.filter(target=target)
+    return found.select_related(
+        "campaign",
+        "character",
+        "version_before",
+        "version_after",
+        "decision",
+        "divergence",
+        "created_by",
+    )
+
+
+@dataclass(frozen=True)
+class ReportCorrectionRow:
+    """A correction of a homologated weekly report (``mesa.ReportCorrection``, written by the
+    sessions app), shaped like a Correction so one list shows both. Read-only here."""
+
+    code: object
+    campaign: Campaign
+    target_id: object  # the report's code
+    target_label: str
+    before: str
+    after: str
+    reason: str
+    corrected_on: dt.date
+    created_at: dt.datetime
+    created_by: object
+    url: str
+    target: str = "report"
+    field: str = "text"
+    line: str = "Texto do relatório"
+    version_before = None
+    version_after = None
+
+    def get_target_display(self) -> str:
+        return "Relatório"
+
+
+def report_corrections_for(user) -> list[ReportCorrectionRow]:
+    """The corrections of weekly reports in the user's campaigns ([] while there are none)."""
+    try:
+        model = apps.get_model("mesa", "ReportCorrection")
+    except LookupError:
+        return []
+    campaign_ids = [m.campaign_id for m in memberships_of(user)]
+    rows = []
+    for found in model.objects.filter(report__week__campaign_id__in=campaign_ids).select_related(
+        "report__week__campaign", "by"
+    ):
+        week = found.report.week
+        rows.append(
+            ReportCorrectionRow(
+                code=found.code,
+                campaign=week.campaign,
+                target_id=found.report.code,
+                target_label=f"Relatório da Semana {week.number}",
+                before=found.old_text,
+                after=found.new_text,
+                reason=found.reason,
+                corrected_on=timezone.localdate(found.at),
+                created_at=found.at,
+                created_by=found.by,
+                url=_report_url(found.report),
+            )
+        )
+    return rows
+
+
+def corrections_listed(user, *, target: str | None = None) -> list:
+    """Every correction the user may read, newest first: the registers' own and, when the
+    target is unfiltered or "report", the weekly reports' (sessions app)."""
+    rows: list = []
+    if target != "report":
+        rows += list(corrections_for(user, target=target))
+    if target in (None, "report"):
+        rows += report_corrections_for(user)
+    rows.sort(key=lambda c: (c.corrected_on, c.created_at), reverse=True)
+    return rows
+
+
+def house_decisions(campaign: Campaign, *, with_corrections: bool = True) -> dict[str, Decision]:
+    """The decision behind each house setting of ``gurps.house`` (key → the newest one), for
+    the rules pages. With its corrections prefetched, ``decision.now["text"]`` is current."""
+    found: dict[str, Decision] = {}
+    decisions = Decision.objects.filter(campaign=campaign).exclude(house_key="").order_by("pk")
+    if with_corrections:
+        decisions = decisions.prefetch_related("corrections")
+    for decision in decisions:
+        found[decision.house_key] = decision
+    return found
+
+
+def next_free_number(campaign: Campaign) -> int | None:
+    """The largest decision number in the register (a hint for the form; never assumed)."""
+    numbers = Decision.objects.filter(campaign=campaign, number__isnull=False)
+    return max(numbers.values_list("number", flat=True), default=None)
+
+
+# --- the console's summary ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WaitingItem:
+    """Something that waits for the Árbitro: a sheet version, a weekly report, a divergence."""
+
+    kind: str  # "sheet" | "report" | "divergence"
+    kind_label: str
+    title: str
+    detail: str
+    when: dt.datetime
+    url: str
+    campaign: Campaign
+
+
+@dataclass(frozen=True)
+class ConsoleSummary:
+    """Each kind newest first; ``reports`` is None while the site has no weekly reports."""
+
+    sheets: list[WaitingItem]
+    reports: list[WaitingItem] | None
+    divergences: list[WaitingItem]
+    recent_decisions: list[Decision]
+    recent_corrections: list  # Correction | ReportCorrectionRow
+
+    @property
+    def items(self) -> list[WaitingItem]:
+        """Everything that waits, newest first."""
+        found = [*self.sheets, *(self.reports or []), *self.divergences]
+        return sorted(found, key=lambda item: item.when, reverse=True)
+
+
+def weekly_report_model():
+    """``mesa.WeeklyReport``, or None while the sessions app has no weekly reports."""
+    try:
+        return apps.get_model("mesa", "WeeklyReport")
+    except LookupError:
+        return None
+
+
+def _report_url(report) -> str:
+    """The report's week page (or the report's own), as the sessions app names it; "" if
+    the sessions app has no such page."""
+    week = report.week
+    candidates = [
+        ("week", {"campaign": week.campaign.slug, "number": week.number}),
+        ("week-report", {"campaign": week.campaign.slug, "number": week.number}),
+    ]
+    for name, kwargs in candidates:
+        try:
+            return reverse(name, kwargs=kwargs)
+        except NoReverseMatch:
+            continue
+    return ""
+
+
+def _as_datetime(day: dt.date | None, fallback: dt.datetime) -> dt.datetime:
+    """A register date as a moment to sort by: the row's own time if written that day."""
+    if day is None or timezone.localdate(fallback) == day:
+        return fallback
+    return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
+
+
+def console_summary(user) -> ConsoleSummary:
+    """What waits for the Árbitro in the user's campaigns, newest first, with counts.
+
+    A jogador sees only their own sheet versions waiting (as in the queue)."""
+    memberships = memberships_of(user)
+    campaign_ids = [m.campaign_id for m in memberships]
+    runs_the_table = any(m.runs_the_table for m in memberships)
+    items: list[WaitingItem] = []
+
+    versions = SheetVersion.objects.filter(
+        character__campaign_id__in=campaign_ids, status=SheetVersion.Status.SUBMITTED
+    ).select_related("character__campaign", "created_by")
+    if not runs_the_table:
+        versions = versions.filter(character__owner=user)
+    for version in versions:
+        items.append(
+            WaitingItem(
+                "sheet",
+                "Ficha",
+                f"{version.character.name} — versão {version.number}",
+                f"enviada por {version.created_by.get_username() if version.created_by else '—'}",
+                version.submitted_at or version.created_at,
+                reverse("queue") + f"#v-{version.code}",
+                version.character.campaign,
+            )
+        )
+
+    report_model = weekly_report_model()
+    if report_model is not None:
+        submitted = report_model.objects.filter(
+            week__campaign_id__in=campaign_ids, status="submitted"
+        ).select_related("week__campaign")
+        for report in submitted:
+            items.append(
+                WaitingItem(
+                    "report",
+                    "Relatório",
+                    f"Relatório da Semana {report.week.number}",
+                    "enviado para homologação",
+                    report.submitted_at or report.written_at,
+                    _report_url(report),
+                    report.week.campaign,
+                )
+            )
+
+    open_divergences = (
+        Divergence.objects.filter(campaign_id__in=campaign_ids, status=Divergence.Status.OPEN)
+        .select_related("campaign", "opened_by")
+        .prefetch_related("corrections")
+    )
+    for divergence in open_divergences:
+        where = f"§{divergence.section}" if divergence.section else divergence.page
+        if divergence.opened_by is not None:
+            where += f" · aberta por {divergence.opened_by.get_username()}"
+        items.append(
+            WaitingItem(
+                "divergence",
+                "Pendência",
+                divergence.now["title"],
+                where,
+                _as_datetime(divergence.opened_on, divergence.created_at),
+                reverse("divergence", kwargs={"code": divergence.code}),
+                divergence.campaign,
+            )
+        )
+
+    def newest_first(kind: str) -> list[WaitingItem]:
+        return sorted((i for i in items if i.kind == kind), key=lambda i: i.when, reverse=True)
+
+    return ConsoleSummary(
+        sheets=newest_first("sheet"),
+        reports=None if report_model is None else newest_first("report"),
+        divergences=newest_first("divergence"),
+        recent_decisions=list(decisions_for(user)[:5]),
+        recent_corrections=corrections_listed(user)[:5],
+    )
+
+
+# --- writes: divergences ---------------------------------------------------------------------
+
+
+def _text(value, limit: int | None = None) -> str:
+    text = (value or "").strip()
+    return text[:limit] if limit else text
+
+
+def _existing(model, campaign: Campaign, request_key: str):
+    if not request_key:
+        return None
+    return model.objects.filter(campaign=campaign, request_key=request_key).first()
+
+
+def _create_once(model, campaign: Campaign, request_key: str, **fields):
+    """Create the row; a concurrent twin with the same request_key returns the first."""
+    try:
+        with transaction.atomic():
+            return model.objects.create(campaign=campaign, request_key=request_key, **fields)
+    except IntegrityError:
+        existing = _existing(model, campaign, request_key)
+        if existing is None:
+            raise
+        return existing
+
+
+@transaction.atomic
+def divergence_create(
+    *,
+    campaign: Campaign,
+    user,
+    title: str,
+    description: str,
+    document: str = "",
+    section: str = "",
+    page: str = "",
+    side_a_label: str = "",
+    side_a: str = "",
+    side_b_label: str = "",
+    side_b: str = "",
+    reading: str = "",
+    request_key: str = "",
+) -> Divergence:
+    """Open a pendência (Mestre or Árbitro). The same ``request_key`` twice opens one."""
+    _require(user, campaign, TABLE_ROLES, ONLY_TABLE_OPENS)
+    request_key = _text(request_key, 64)
+    existing = _existing(Divergence, campaign, request_key)
+    if existing is not None:
+        return existing
+    title = _text(title)
+    if not title:
+        raise ServiceError(TITLE_REQUIRED, field="title")
+    if len(title) > 200:
+        raise ServiceError(TITLE_TOO_LONG, field="title")
+    description = _text(description)
+    if not description:
+        raise ServiceError(DESCRIPTION_REQUIRED, field="description")
+    return _create_once(
+        Divergence,
+        campaign,
+        request_key,
+        title=title,
+        description=description,
+        document=_text(document, 100),
+        section=_text(section, 40).lstrip("§"),
+        page=_text(page, 300),
+        side_a_label=_text(side_a_label, 120),
+        side_a=_text(side_a),
+        side_b_label=_text(side_b_label, 120),
+        side_b=_text(side_b),
+        reading=_text(reading),
+        opened_on=timezone.localdate(),
+        opened_by=user,
+    )
+
+
+def _resolve(divergence: Divergence, user, resolution: str, decision: Decision | None) -> int:
+    return Divergence.objects.filter(pk=divergence.pk, status=Divergence.Status.OPEN).update(
+        status=Divergence.Status.RESOLVED,
+        resolved_on=timezone.localdate(),
+        resolved_by=user,
+        resolution=resolution,
+        decision=decision,
+    )
+
+
+@transaction.atomic
+def divergence_resolve(
+    *, divergence: Divergence, user, resolution: str, decision: Decision | None = None
+) -> Divergence:
+    """The Árbitro resolves a pendência, once, often by a decision. Its text stays as it was;
+    the same resolution posted twice by the same Árbitro is not an error."""
+    _require(user, divergence.campaign, ARBITRO_ONLY, ONLY_ARBITRO)
+    resolution = _text(resolution)
+    if not resolution:
+        raise ServiceError(RESOLUTION_REQUIRED, field="resolution")
+    if decision is not None and decision.campaign_id != divergence.campaign_id:
+        raise ServiceError(OTHER_CAMPAIGN, field="decision")
+    if not _resolve(divergence, user, resolution, decision):
+        current = Divergence.objects.get(pk=divergence.pk)
+        same = (
+            current.resolved_by_id == user.pk
+            and current.resolution == resolution
+            and current.decision_id == (decision.pk if decision else None)
+        )
+        if not same:
+            raise ServiceError(ALREADY_RESOLVED, field="resolution", code="already_resolved")
+    return Divergence.objects.select_related("decision", "resolved_by").get(pk=divergence.pk)
+
+
+# --- writes: decisions -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def decision_create(
+    *,
+    campaign: Campaign,
+    user,
+    title: str,
+    text: str,
+    number: int | None = None,
+    decided_on: dt.date | None = None,
+    section: str = "",
+    source: str = "",
+    fixes: str = "",
+    replaces: Decision | None = None,
+    house_key: str = "",
+    resolves: Iterable[Divergence] = (),
+    request_key: str = "",
+) -> Decision:
+    """The Árbitro registers a decision; it may resolve open pendências at once.
+
+    ``number`` only if the decision has one (never assumed); ``decided_on`` defaults to today.
+    """
+    _require(user, campaign, ARBITRO_ONLY, ONLY_ARBITRO)
+    request_key = _text(request_key, 64)
+    existing = _existing(Decision, campaign, request_key)
+    if existing is not None:
+        return existing
+    title = _text(title)
+    if not title:
+        raise ServiceError(DECISION_TITLE_REQUIRED, field="title")
+    if len(title) > 200:
+        raise ServiceError(TITLE_TOO_LONG, field="title")
+    text = _text(text)
+    if not text:
+        raise ServiceError(DECISION_TEXT_REQUIRED, field="text")
+    if number is not None:
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise ServiceError(DECISION_NUMBER_INVALID, field="number")
+        if Decision.objects.filter(campaign=campaign, number=number).exists():
+            raise ServiceError(DECISION_NUMBER_TAKEN.format(number=number), field="number")
+    house_key = _text(house_key)
+    if house_key and house_key not in HOUSE_SETTINGS:
+        raise ServiceError(UNKNOWN_HOUSE_KEY, field="house_key")
+    if replaces is not None and replaces.campaign_id != campaign.pk:
+        raise ServiceError(OTHER_CAMPAIGN, field="replaces")
+    resolves = list(resolves)
+    for divergence in resolves:
+        if divergence.campaign_id != campaign.pk:
+            raise ServiceError(OTHER_CAMPAIGN, field="resolves")
+    decision = _create_once(
+        Decision,
+        campaign,
+        request_key,
+        number=number,
+        decided_on=decided_on or timezone.localdate(),
+        title=title,
+        text=text,
+        section=_text(section, 40).lstrip("§"),
+        source=_text(source, 200),
+        fixes=_text(fixes),
+        replaces=replaces,
+        house_key=house_key,
+        created_by=user,
+    )
+    for divergence in resolves:
+        if not _resolve(divergence, user, f"Resolvida pela {decision.label}: {title}.", decision):
+            raise ServiceError(NOT_OPEN.format(title=divergence.title), field="resolves")
+    return decision
+
+
+# --- writes: corrections of register entries -------------------------------------------------
+
+
+@transaction.atomic
+def correction_create(
+    *, entry: Decision | Divergence, field: str, after: str, reason: str, user, request_key=""
+) -> Correction:
+    """Correct one line of a decision or a divergence: a new row that keeps what the line
+    said (read here, not trusted from the caller), what it says now, why, when and by whom.
+    The entry itself is never touched."""
+    campaign = entry.campaign
+    _require(user, campaign, ARBITRO_ONLY, ONLY_ARBITRO)
+    request_key = _text(request_key, 64)
+    existing = _existing(Correction, campaign, request_key)
+    if existing is not None:
+        return existing
+    if isinstance(entry, Decision):
+        fields, target = DECISION_FIELDS, Correction.Target.DECISION
+        fresh = Decision.objects.prefetch_related("corrections").get(pk=entry.pk)
+        links = {"decision": fresh}
+    else:
+        fields, target = DIVERGENCE_FIELDS, Correction.Target.DIVERGENCE
+        fresh = Divergence.objects.prefetch_related("corrections").get(pk=entry.pk)
+        links = {"divergence": fresh}
+        if field == "resolution" and fresh.is_open:
+            raise ServiceError(NOT_RESOLVED_YET, field="field")
+    if field not in fields:
+        raise ServiceError(UNKNOWN_FIELD, field="field")
+    reason = _text(reason)
+    if not reason:
+        raise ServiceError(REASON_REQUIRED, field="reason")
+    after = _text(after)
+    if field == "title" and len(after) > 200:
+        raise ServiceError(TITLE_TOO_LONG, field="after")
+    if field in REQUIRED_FIELDS and not after:
+        raise ServiceError(LINE_CANNOT_BE_EMPTY, field="after")
+    before = fresh.now[field]
+    if after == before:
+        raise ServiceError(NOTHING_CHANGES, field="after")
+    return _create_once(
+        Correction,
+        campaign,
+        request_key,
+        target=target,
+        field=field,
+        line=fields[field],
+        before=before,
+        after=after,
+        reason=reason,
+        corrected_on=timezone.localdate(),
+        created_by=user,
+        **links,
+    )
+
+
+# --- writes: corrections of homologated sheets ------------------------------------------------
+
+
+def _changes_text(changes: list[sheet_services.Change], side: str) -> str:
+    lines = []
+    for change in changes:
+        value = getattr(change, side) or ("(não havia)" if side == "before" else "(saiu da ficha)")
+        what = change.what if change.what == change.group else f"{change.group} · {change.what}"
+        lines.append(f"{what}: {value}")
+    return "\n".join(lines)
+
+
+@transaction.atomic
+def sheet_correct(
+    *,
+    character: Character,
+    user,
+    reason: str,
+    attributes: dict[str, int] | None = None,
+    notes: str | None = None,
+    skills: list[dict] | None = None,
+    request_key: str = "",
+) -> Correction:
+    """The Árbitro corrects a homologated sheet: a new homologated version, with the reason.
+
+    The old version stays exactly as it was; the Correction row points at both and keeps the
+    changed lines as they read before and after. ``None`` keeps a part as it is."""
+    campaign = character.campaign
+    _require(user, campaign, ARBITRO_ONLY, ONLY_ARBITRO)
+    request_key = _text(request_key, 64)
+    existing = _existing(Correction, campaign, request_key)
+    if existing is not None:
+        return existing
+    reason = _text(reason)
+    if not reason:
+        raise ServiceError(REASON_REQUIRED, field="reason")
+    if skills is not None:
+        seen = set()
+        for line in skills:
+            name = line["name"].strip().casefold()
+            if name in seen:
+                raise ServiceError(SKILL_REPEATED.format(name=line["name"]), field="skills")
+            seen.add(name)
+    before, after = sheet_services.sheet_correction_issue(
+        character=character, user=user, attributes=attributes, notes=notes, skills=skills
+    )
+    changes = sheet_services.version_changes(before, after)
+    return _create_once(
+        Correction,
+        campaign,
+        request_key,
+        target=Correction.Target.SHEET,
+        character=character,
+        version_before=before,
+        version_after=after,
+        field="sheet",
+        line=f"Ficha — versão {before.number} → versão {after.number}",
+        before=_changes_text(changes, "before"),
+        after=_changes_text(changes, "after"),
+        reason=reason,
+        corrected_on=timezone.localdate(),
+        created_by=user,
+    )
+
+
+# --- the seed ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeedCount:
+    decisions: int
+    corrections: int
+    divergences: int
+
+
+def _reading_seeds() -> list[seed.DivergenceSeed]:
+    from gurps.readings import READINGS  # read at run time: other modules keep adding readings
+
+    found = []
+    for reading in READINGS:
+        title = reading.question if len(reading.question) <= 200 else reading.question[:199] + "…"
+        found.append(
+            seed.DivergenceSeed(
+                f"{seed.READING_KEY_PREFIX}{reading.key}",
+                reading.section,
+                title,
+                reading.question,
+                side_a_label=f"{seed.CANON}, §{reading.section}",
+                side_a="Não responde a esta pergunta.",
+                reading=reading.answer,
+            )
+        )
+    return found
+
+
+@transaction.atomic
+def registers_seed(*, campaign: Campaign) -> SeedCount:
+    """Put the canon's own items in ``campaign``'s registers; idempotent by ``source_key``.
+
+    An item already there is left as it is (the Árbitro may have resolved it since)."""
+    today = timezone.localdate()
+    created = {"decisions": 0, "corrections": 0, "divergences": 0}
+    decisions: dict[str, Decision] = {}
+    for item in seed.DECISIONS:
+        decision, new = Decision.objects.get_or_create(
+            campaign=campaign,
+            source_key=item.source_key,
+            defaults={
+                "number": item.number,
+                "decided_on": item.decided_on,
+                "title": item.title,
+                "text": item.text,
+                "section": item.section,
+                "source": item.source,
+                "fixes": item.fixes,
+                "house_key": item.house_key,
+            },
+        )
+        decisions[item.source_key] = decision
+        created["decisions"] += new
+    for item in seed.CORRECTIONS:
+        _, new = Correction.objects.get_or_create(
+            campaign=campaign,
+            source_key=item.source_key,
+            defaults={
+                "target": Correction.Target.DECISION,
+                "decision": decisions[item.decision_key],
+                "field": item.field,
+                "line": item.line,
+                "before": item.before,
+                "after": item.after,
+                "reason": item.reason,
+                "corrected_on": item.corrected_on,
+            },
+        )
+        created["corrections"] += new
+    for item in (*seed.CANON_DIVERGENCES, *seed.SLIPS, *_reading_seeds()):
+        resolved = item.resolved_on is not None
+        _, new = Divergence.objects.get_or_create(
+            campaign=campaign,
+            source_key=item.source_key,
+            defaults={
+                "title": item.title,
+                "description": item.description,
+                "document": seed.CANON,
+                "section": item.section,
+                "side_a_label": item.side_a_label,
+                "side_a": item.side_a,
+                "side_b_label": item.side_b_label,
+                "side_b": item.side_b,
+                "reading": item.reading,
+                "opened_on": item.opened_on or today,
+                "status": Divergence.Status.RESOLVED if resolved else Divergence.Status.OPEN,
+                "resolved_on": item.resolved_on,
+                "resolution": item.resolution,
+                "decision": decisions.get(item.decision_key) if item.decision_key else None,
+            },
+        )
+        created["divergences"] += new
+    return SeedCount(**created)
+
+
+def registers_seed_all() -> dict[str, SeedCount]:
+    return {c.slug: registers_seed(campaign=c) for c in Campaign.objects.order_by("pk")}
