@@ -24,6 +24,7 @@ chromium:  ## Install Debian's chromium for the browser tests, if missing
 run: install  ## Migrate, load the demo campaign and serve http://127.0.0.1:8000 (SQLite)
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py demo_week
 	@echo "Site em http://127.0.0.1:8000 — entre com um dos logins acima."
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 

@@ -6,7 +6,10 @@ token (``python manage.py api_token USERNAME``); the browser uses its session an
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.http import Http404
+from django.urls import reverse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer, django_auth
@@ -75,7 +78,13 @@ def on_no_roll(request, exc: NoRollAtThreeOrLess):
 
 @api.exception_handler(OutsideCanon)
 def on_outside_canon(request, exc: OutsideCanon):
-    return _error(request, 422, "outside_canon", exc.message, rule=exc.rule)
+    # The canon has no number: say so, and point a client at the divergence form, filled in
+    # (the Mestre may propose it; the Árbitro decides).
+    query = urlencode(
+        {"secao": exc.rule, "contexto": f"{request.method} {request.get_full_path()}"}
+    )
+    offer = f"{reverse('divergence-new')}?{query}"
+    return _error(request, 422, "outside_canon", exc.message, rule=exc.rule, divergence_form=offer)
 
 
 @api.exception_handler(InvalidValue)

@@ -108,6 +108,8 @@ class WeaponLine:
     skill_name: str
     skill_level: int | None
     error: str
+    outside_canon_rule: str = ""  # the canon section when the canon has no number (§4.9)
+    outside_canon_context: str = ""  # what to tell the Árbitro in the divergence it offers
 
 
 @dataclass(frozen=True)
@@ -253,6 +255,8 @@ def _weapon_line(item: Item, st: int, skill_level: int | None) -> WeaponLine:
             skill_name=item.skill_name,
             skill_level=skill_level,
             error=str(error),
+            outside_canon_rule=error.rule if isinstance(error, OutsideCanon) else "",
+            outside_canon_context=f"Dano de {item.name} ({item.damage}) com ST {st}",
         )
     type_name = damage.DAMAGE_TYPE_NAMES.get(wd.damage_type, "") if wd.damage_type else ""
     return WeaponLine(

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
-from sessions.models import Scene
+from sessions.models import Scene, Week
 from sheets import services
 from sheets.forms import DraftForm, LootForm, QuantityForm, SkillFormSet
 from sheets.models import Character, Membership, Possession, SheetVersion
@@ -51,12 +51,14 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         queue_count = SheetVersion.objects.filter(
             character__campaign=membership.campaign, status=SheetVersion.Status.SUBMITTED
         ).count()
+        week = Week.objects.filter(campaign=membership.campaign).order_by("-number").first()
         campaigns.append(
             {
                 "membership": membership,
                 "characters": characters,
                 "scenes": scenes,
                 "queue_count": queue_count,
+                "week": week,
             }
         )
     return render(request, "sheets/home.html", {"campaigns": campaigns})

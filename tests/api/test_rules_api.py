@@ -3,6 +3,8 @@ No login needed: these are the rules, not the campaign."""
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs
+
 import pytest
 
 from gurps.errors import NEGATIVE_WEIGHT, ST_ABOVE_DAMAGE_TABLE
@@ -100,6 +102,10 @@ def test_damage_above_st_20_is_outside_the_canon(client):
     assert body["code"] == "outside_canon"
     assert body["detail"] == ST_ABOVE_DAMAGE_TABLE
     assert body["rule"] == "4.9"
+    # The offer of a divergence, filled in with the section and the request that met it.
+    form, query = body["divergence_form"].split("?")
+    assert form == "/console/pendencias/nova/"
+    assert parse_qs(query) == {"secao": ["4.9"], "contexto": ["GET /api/v1/rules/damage?st=21"]}
 
 
 @pytest.mark.parametrize("st", ["0", "-1", "abc", "1001", ""])
