@@ -12,6 +12,7 @@ from django.http import Http404
 from django.urls import reverse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.parser import Parser
 from ninja.security import HttpBearer, django_auth
 
 from gurps.errors import GurpsError, InvalidValue, NoRollAtThreeOrLess, OutsideCanon
@@ -36,12 +37,57 @@ class TokenAuth(HttpBearer):
 
 AUTH = [TokenAuth(), django_auth]
 
+NUL_REFUSED = "Caracteres nulos não são permitidos."
+
+
+def _nul_at(value, path: tuple = ()) -> tuple | None:
+    """Where the first NUL character is in a parsed JSON body, or None."""
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
+    for key, item in items:
+        if isinstance(key, str) and "\x00" in key:
+            return (*path, key)
+        found = _nul_at(item, (*path, key))
+        if found is not None:
+            return found
+    return None
+
+
+class NulRefused(ValueError):
+    """A NUL character at ``field`` (dotted path) of a JSON body."""
+
+    def __init__(self, field: str) -> None:
+        super().__init__(NUL_REFUSED)
+        self.field = field
+
+
+class NoNulParser(Parser):
+    """JSON bodies as usual, but a NUL character anywhere is refused, as the page forms refuse
+    it (Django's form fields) and PostgreSQL cannot store it in text."""
+
+    def parse_body(self, request):
+        data = super().parse_body(request)
+        where = _nul_at(data)
+        if where is not None:
+            # Ninja turns a parser error into HttpError(400) from it; on_http_error says 422.
+            raise NulRefused(".".join(str(part) for part in where))
+        return data
+
+
 api = NinjaAPI(
     title="Garganta",
     version="1",
     description="O site da campanha A Garganta. Quem rola é sempre o servidor.",
     urls_namespace="api",
     docs_url="/docs",
+    parser=NoNulParser(),
 )
 
 
@@ -115,6 +161,8 @@ def on_not_found(request, exc):
 
 @api.exception_handler(HttpError)
 def on_http_error(request, exc: HttpError):
+    if isinstance(exc.__cause__, NulRefused):
+        return _error(request, 422, "invalid", NUL_REFUSED, field=exc.__cause__.field)
     codes = {403: "forbidden", 404: "not_found"}
     return _error(request, exc.status_code, codes.get(exc.status_code, "error"), str(exc))
 

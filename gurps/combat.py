@@ -1574,7 +1574,8 @@ class DefenceInput:
     target of §5e): no active defence. ``grappled``: no Dodge (§5c).
     ``reloading_missile_weapon``: Preparar while reloading: only Dodge. ``will``: his Will,
     for the Will−3 roll of Concentrar. How many defences are left in the round
-    (``gurps.defence.RoundDefences``) and whether his weapon is ready
+    (``gurps.defence.RoundDefences``, before the dice; record afterwards only
+    ``AttackResolution.defences_used``) and whether his weapon is ready
     (``WeaponReadiness.can_parry``) are the caller's to check."""
 
     name: str
@@ -1669,6 +1670,10 @@ class AttackResolution:
     defender's maneuver: ``aim_spoiled`` (he defended while aiming), ``reload_cancelled`` (he
     dodged while reloading), ``concentration_will_level`` (he defended while concentrating:
     the Will−3 roll to make, None otherwise or if his Will is not given).
+    ``defences_used``: the active defences actually rolled, in order — empty after a miss, a
+    critical hit (no defence roll, §4.8) or a roll against the PD alone; in Defesa Total the
+    second only if the first failed. Only these count against the round's allowance: record
+    them with ``RoundDefences.defend(*defences_used, dagger=...)`` (§4.7, §4.14).
     """
 
     attacker: str
@@ -1691,6 +1696,7 @@ class AttackResolution:
     aim_spoiled: bool = False
     reload_cancelled: bool = False
     concentration_will_level: int | None = None
+    defences_used: tuple[ActiveDefence, ...] = ()
     section: str = "4.10"
 
     @property
@@ -2034,6 +2040,7 @@ def resolve_attack(
                 break
     row = plan.defence_maneuver
     flags = {
+        "defences_used": tuple(used),
         "aim_spoiled": row.spoils_aim and bool(used),
         "reload_cancelled": defence.reloading_missile_weapon and ActiveDefence.DODGE in used,
         "concentration_will_level": (

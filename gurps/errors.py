@@ -112,6 +112,7 @@ UNKNOWN_TABLE = (
 )
 UNKNOWN_TABLE_OPTION = "Esta tabela não tem a opção «{option}»."
 TABLE_OPTION_NOT_BOOLEAN = "Esta opção é sim ou não."
+FRIGHT_MARGIN_TOO_LARGE = "A margem de falha da Verificação de Pânico vai de 1 a 99 (§5b)."
 FRIGHT_MARGIN_REQUIRED = (
     "A Verificação de Pânico só vai à tabela quando falha: diga a margem de falha, 1 ou mais (§5b)."
 )

@@ -33,6 +33,7 @@ from gurps.dice import RandomSource, parse_dice, roll_3d6
 from gurps.errors import (
     CRITICAL_HIT_TO_THE_HEAD,
     FRIGHT_MARGIN_REQUIRED,
+    FRIGHT_MARGIN_TOO_LARGE,
     HEAD_TABLE_ONLY_FOR_THE_HEAD,
     REROLL_ONLY_SPELL_FAILURE,
     TABLE_OPTION_NOT_BOOLEAN,
@@ -779,8 +780,14 @@ def _spell_critical_failure(dice: _Dice, *, best_intent: bool, reroll_of: object
     return _result(SPELL_CRITICAL_FAILURE, dice, row, parts, row.effect, [])
 
 
+# Not a rule (the table is open-ended at 36+): a bound on input, so a typo of 10**30 is refused.
+FRIGHT_MARGIN_MAX = 99
+
+
 def _fright_check(dice: _Dice, *, margin_of_failure: object) -> TableRoll:
     margin = require_at_least("margin_of_failure", margin_of_failure, 1, FRIGHT_MARGIN_REQUIRED)
+    if margin > FRIGHT_MARGIN_MAX:
+        raise InvalidValue("margin_of_failure", FRIGHT_MARGIN_TOO_LARGE)
     rolled = dice.roll()
     total = rolled + margin
     row = FRIGHT_CHECK.row_for(total)
@@ -808,7 +815,7 @@ _ROLLERS: dict[str, Callable[..., TableRoll]] = {
 }
 
 
-def roll_on_table(key: str, source: RandomSource, **options: object) -> TableRoll:
+def roll_on_table(key: str, source: RandomSource, /, **options: object) -> TableRoll:
     """Roll 3d on the table ``key`` and apply its exceptions; every reroll is in the result.
 
     ``key`` and its options (all keyword):

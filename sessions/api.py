@@ -184,7 +184,7 @@ class WorldActionOut(Schema):
 
 class SceneIn(Schema, extra="forbid"):
     title: str = Field(min_length=1, max_length=200)
-    floor: int | None = Field(default=None, ge=1)
+    floor: int | None = Field(default=None, ge=1, le=999)
     terrain: str = Field(default="", max_length=200)
     boss: str = Field(default="", max_length=200)
     characters: list[UUID] = Field(default=[], max_length=50)

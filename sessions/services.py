@@ -53,6 +53,9 @@ HIDDEN_NEEDS_CHARACTER = (
 IDEMPOTENCY_CONFLICT = (
     "Esta chave de idempotência já foi usada por outra rolagem, com outro pedido."
 )
+ENTRY_IDEMPOTENCY_CONFLICT = (
+    "Esta chave de idempotência já foi usada para outra entrada: gere uma chave nova."
+)
 ONLY_THE_TABLE = "Só o Mestre de Cena ou o Árbitro fazem isso."
 ONLY_THE_ARBITRO = "Só o Árbitro homologa, devolve ou corrige o relatório da semana."
 WEEK_CLOSED_FOR_ENTRIES = "A Semana {number} não recebe mais entradas: {state}."
@@ -225,13 +228,12 @@ def scene_create(
     """A new scene of the week (free scenes are unlimited, §8). Terrain and boss are said
     here, before the first die (§5.4.1, §5d). The same ``request_key`` twice opens one."""
     request_key = (request_key or "")[:64]
-    if request_key:
-        existing = Scene.objects.filter(week=week, request_key=request_key).first()
-        if existing is not None:
-            return existing
     _require_table(user, week.campaign)
-    _ensure_week_accepts_entries(week)
     title = (title or "").strip()
+    existing = _replayed(Scene.objects.filter(week=week), request_key, user, title=title[:200])
+    if existing is not None:
+        return existing
+    _ensure_week_accepts_entries(week)
     if not title:
         raise ServiceError(SCENE_TITLE_EMPTY, field="title")
     characters = list(characters)
@@ -249,9 +251,30 @@ def scene_create(
             )
     except IntegrityError:
         # The same form, posted twice at once: the other request opened it.
-        return Scene.objects.get(week=week, request_key=request_key)
+        return _replayed(Scene.objects.filter(week=week), request_key, user, title=title[:200])
     scene.characters.set(characters)
     return scene
+
+
+def _replayed(queryset, request_key: str, user, **same):
+    """The entry an earlier request with ``request_key`` made, or None.
+
+    A key is its asker's own: an entry another user made, or one made with other content
+    (``same``: field → value), is a conflict (ServiceError "idempotency_conflict", 409) and
+    is never handed back — returning it would give one user's entry to another. Callers check
+    permissions before calling this.
+    """
+    if not request_key:
+        return None
+    existing = queryset.filter(request_key=request_key).first()
+    if existing is None:
+        return None
+    author_id = getattr(existing, "author_id", user.pk)
+    if author_id != user.pk or any(getattr(existing, f) != v for f, v in same.items()):
+        raise ServiceError(
+            ENTRY_IDEMPOTENCY_CONFLICT, field="request_key", code="idempotency_conflict"
+        )
+    return existing
 
 
 # --- world actions ----------------------------------------------------------------------------
@@ -271,13 +294,13 @@ def world_action_create(
     refused; the same ``request_key`` twice spends one.
     """
     request_key = (request_key or "")[:64]
-    if request_key:
-        existing = WorldAction.objects.filter(week=week, request_key=request_key).first()
-        if existing is not None:
-            return existing
     text = (text or "").strip()
     if not character.is_owned_by(user) or character.campaign_id != week.campaign_id:
         raise ServiceError(NOT_YOUR_CHARACTER_WORLD, field="character", code="forbidden")
+    same = {"character_id": character.pk, "text": text}
+    existing = _replayed(WorldAction.objects.filter(week=week), request_key, user, **same)
+    if existing is not None:
+        return existing
     _ensure_week_accepts_entries(week)
     if not text:
         raise ServiceError(WORLD_ACTION_EMPTY, field="text")
@@ -304,10 +327,9 @@ def world_action_create(
                 )
         except IntegrityError:
             # Another request took the same number (or the same key) first: look again.
-            if request_key:
-                existing = WorldAction.objects.filter(week=week, request_key=request_key).first()
-                if existing is not None:
-                    return existing
+            existing = _replayed(WorldAction.objects.filter(week=week), request_key, user, **same)
+            if existing is not None:
+                return existing
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")
@@ -320,17 +342,17 @@ def declaration_create(
     *, scene: Scene, character: Character, user, text: str, request_key: str = ""
 ) -> Declaration:
     """Record what a jogador's character does. The same ``request_key`` twice records once."""
-    if request_key:
-        existing = Declaration.objects.filter(scene=scene, request_key=request_key).first()
-        if existing is not None:
-            return existing
     text = (text or "").strip()
+    if not character.is_owned_by(user):
+        raise ServiceError(NOT_YOUR_CHARACTER, field="character", code="forbidden")
+    same = {"character_id": character.pk, "text": text}
+    existing = _replayed(Declaration.objects.filter(scene=scene), request_key, user, **same)
+    if existing is not None:
+        return existing
     if not scene.is_open:
         raise ServiceError(SCENE_CLOSED, code="scene_closed")
     if not text:
         raise ServiceError(DECLARATION_EMPTY, field="text")
-    if not character.is_owned_by(user):
-        raise ServiceError(NOT_YOUR_CHARACTER, field="character", code="forbidden")
     if not scene.characters.filter(pk=character.pk).exists():
         raise ServiceError(CHARACTER_NOT_IN_SCENE, field="character")
     _ensure_week_accepts_entries(scene.week)
@@ -340,7 +362,7 @@ def declaration_create(
                 scene=scene, character=character, author=user, text=text, request_key=request_key
             )
     except IntegrityError:
-        return Declaration.objects.get(scene=scene, request_key=request_key)
+        return _replayed(Declaration.objects.filter(scene=scene), request_key, user, **same)
 
 
 def clean_modifiers(raw: Iterable[Modifier]) -> list[Modifier]:
@@ -376,11 +398,13 @@ def announcement_create(
     these (an empty list says "sem modificadores"). It never touches a roll already made.
     """
     request_key = (request_key or "")[:64]
-    if request_key:
-        existing = ModifierAnnouncement.objects.filter(scene=scene, request_key=request_key).first()
-        if existing is not None:
-            return existing
     _require_table(user, scene.week.campaign)
+    same = {"declaration_id": declaration.pk if declaration else None}
+    existing = _replayed(
+        ModifierAnnouncement.objects.filter(scene=scene), request_key, user, **same
+    )
+    if existing is not None:
+        return existing
     _ensure_scene_accepts_entries(scene)
     if declaration is None:
         raise ServiceError(ANNOUNCEMENT_NEEDS_DECLARATION, field="declaration")
@@ -398,19 +422,20 @@ def announcement_create(
                 request_key=request_key,
             )
     except IntegrityError:
-        return ModifierAnnouncement.objects.get(scene=scene, request_key=request_key)
+        return _replayed(
+            ModifierAnnouncement.objects.filter(scene=scene), request_key, user, **same
+        )
 
 
 def narration_create(*, scene: Scene, user, text: str, request_key: str = "") -> Narration:
     """The Mestre narrates what the dice made happen."""
     request_key = (request_key or "")[:64]
-    if request_key:
-        existing = Narration.objects.filter(scene=scene, request_key=request_key).first()
-        if existing is not None:
-            return existing
     _require_table(user, scene.week.campaign)
-    _ensure_scene_accepts_entries(scene)
     text = (text or "").strip()
+    existing = _replayed(Narration.objects.filter(scene=scene), request_key, user, text=text)
+    if existing is not None:
+        return existing
+    _ensure_scene_accepts_entries(scene)
     if not text:
         raise ServiceError(NARRATION_EMPTY, field="text")
     try:
@@ -419,7 +444,7 @@ def narration_create(*, scene: Scene, user, text: str, request_key: str = "") ->
                 scene=scene, author=user, text=text, request_key=request_key
             )
     except IntegrityError:
-        return Narration.objects.get(scene=scene, request_key=request_key)
+        return _replayed(Narration.objects.filter(scene=scene), request_key, user, text=text)
 
 
 def latest_announcement(declaration: Declaration) -> ModifierAnnouncement | None:

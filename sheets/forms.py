@@ -10,6 +10,7 @@ from sheets.models import Skill
 
 
 class LootForm(forms.Form):
+    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
     name = forms.CharField(
         label="Espólio", max_length=200, error_messages={"required": services.LOOT_NEEDS_NAME}
     )

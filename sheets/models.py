@@ -280,6 +280,8 @@ class Possession(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     added_at = models.DateTimeField(auto_now_add=True)
+    # The loot form's one-time key: the same form posted twice adds the loot once.
+    request_key = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["pk"]
@@ -288,6 +290,11 @@ class Possession(models.Model):
                 condition=(Q(item__isnull=False) & Q(loot_name=""))
                 | (Q(item__isnull=True) & ~Q(loot_name="") & Q(loot_weight_kg__gte=0)),
                 name="sheets_possession_item_or_loot",
+            ),
+            models.UniqueConstraint(
+                fields=["character", "request_key"],
+                condition=~Q(request_key=""),
+                name="sheets_possession_one_per_request",
             ),
         ]
 

@@ -10,7 +10,7 @@ import secrets
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
@@ -326,21 +326,35 @@ def possession_set_quantity(*, possession: Possession, quantity) -> Possession:
     return possession
 
 
-def loot_add(*, character: Character, name: str, weight_kg, quantity=1, user) -> Possession:
-    """Add loot picked up in play; it is carried at once."""
+def loot_add(
+    *, character: Character, name: str, weight_kg, quantity=1, user, request_key: str = ""
+) -> Possession:
+    """Add loot picked up in play; it is carried at once. The same ``request_key`` twice (the
+    form posted twice) adds it once: a doubled weight would change Carga, Move and Dodge."""
     name = (name or "").strip()
     if not name:
         raise ServiceError(LOOT_NEEDS_NAME, field="name")
     weight = _clean_weight(weight_kg)
     quantity = _clean_quantity(quantity)
-    return Possession.objects.create(
-        character=character,
-        loot_name=name[:200],
-        loot_weight_kg=weight,
-        quantity=quantity,
-        carried=True,
-        added_by=user,
-    )
+    request_key = (request_key or "")[:64]
+    earlier = Possession.objects.filter(character=character, request_key=request_key)
+    if request_key and earlier.exists():
+        return earlier.get()
+    try:
+        with transaction.atomic():
+            return Possession.objects.create(
+                character=character,
+                loot_name=name[:200],
+                loot_weight_kg=weight,
+                quantity=quantity,
+                carried=True,
+                added_by=user,
+                request_key=request_key,
+            )
+    except IntegrityError:
+        if request_key:  # the same form, posted twice at once
+            return earlier.get()
+        raise
 
 
 LOOT_ONLY = "Só espólio se remove; item da ficha se larga, e sai da ficha numa nova versão."

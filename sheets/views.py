@@ -6,6 +6,8 @@ Views read the request, call a service, render. With htmx the play region re-ren
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -80,6 +82,8 @@ def _sheet_context(request, character, membership, *, loot_form=None, errors=Non
         "can_change_state": _can_change_state(character, membership, request.user),
         "is_owner": character.is_owned_by(request.user),
         "loot_form": loot_form or LootForm(initial={"quantity": 1}),
+        # A new one-time key per render: a second post of the same form adds nothing.
+        "loot_request_key": uuid.uuid4().hex,
         "pending_versions": own_versions,
         "errors": errors or {},
     }

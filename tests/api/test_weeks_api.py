@@ -364,3 +364,60 @@ def test_homologation_through_the_api_reveals_through_the_api(
     (shown,) = api(rastreadora).get(url).json()
     assert shown["label"] == "Empatia" and len(shown["dice"]) == 3
     assert shown["hash"] == masked["hash"]
+
+
+# --- an idempotency key is its asker's own ------------------------------------------------------
+
+
+def test_another_users_key_does_not_hand_over_their_world_action(
+    api, jogador, jogadora, jurado, hoplita, scene
+):
+    mine = {"character": str(jurado.code), "text": "Vou ao Poço."}
+    assert (
+        api(jogador).post(f"{WEEK}/world-actions", mine, HTTP_IDEMPOTENCY_KEY="wa").status_code
+        == 201
+    )
+    # Jogadora with jogador's key: for his character, refused as not hers; for hers, a conflict.
+    theirs = api(jogadora).post(f"{WEEK}/world-actions", mine, HTTP_IDEMPOTENCY_KEY="wa")
+    assert theirs.status_code == 403
+    own = {"character": str(hoplita.code), "text": "Vou ao templo."}
+    conflict = api(jogadora).post(f"{WEEK}/world-actions", own, HTTP_IDEMPOTENCY_KEY="wa")
+    assert (conflict.status_code, conflict.json()["code"]) == (409, "idempotency_conflict")
+    assert list(WorldAction.objects.values_list("character__name", flat=True)) == [jurado.name]
+    # The same request again by its own asker is the same action, spent once.
+    again = api(jogador).post(f"{WEEK}/world-actions", mine, HTTP_IDEMPOTENCY_KEY="wa")
+    assert again.status_code == 201 and WorldAction.objects.count() == 1
+
+
+def test_a_jogador_with_the_mestres_scene_key_is_still_refused(api, mestre, jogador, scene):
+    body = {"title": "A ponte"}
+    assert api(mestre).post(f"{WEEK}/scenes", body, HTTP_IDEMPOTENCY_KEY="sc").status_code == 201
+    assert api(jogador).post(f"{WEEK}/scenes", body, HTTP_IDEMPOTENCY_KEY="sc").status_code == 403
+
+
+def test_another_players_declaration_key_is_a_conflict(
+    api, jogador, jogadora, jurado, hoplita, scene
+):
+    url = f"/api/v1/scenes/{scene.code}/declarations"
+    mine = {"character": str(jurado.code), "text": "Ergo o escudo."}
+    assert api(jogador).post(url, mine, HTTP_IDEMPOTENCY_KEY="d").status_code == 201
+    own = {"character": str(hoplita.code), "text": "Avanço."}
+    conflict = api(jogadora).post(url, own, HTTP_IDEMPOTENCY_KEY="d")
+    assert (conflict.status_code, conflict.json()["code"]) == (409, "idempotency_conflict")
+
+
+def test_a_nul_character_in_any_text_is_refused_like_the_forms_do(api, mestre, scene):
+    response = api(mestre).post(f"/api/v1/scenes/{scene.code}/narrations", {"text": "a\x00b"})
+    assert (response.status_code, response.json()["field"]) == (422, "text")
+    assert not Narration.objects.exists()
+
+
+def test_an_absurd_floor_or_table_option_is_a_422_not_a_crash(api, mestre, scene):
+    floor = api(mestre).post(f"{WEEK}/scenes", {"title": "x", "floor": 10**30})
+    assert (floor.status_code, floor.json()["field"]) == (422, "floor")
+    url = f"/api/v1/scenes/{scene.code}/table-rolls"
+    for options in ({"source": 1}, {"margin_of_failure": 10**30}):
+        table = "critical_miss" if "source" in options else "fright_check"
+        response = api(mestre).post(url, {"table": table, "options": options})
+        assert response.status_code == 422, response.content
+    assert not Roll.objects.exists()

@@ -564,3 +564,16 @@ def test_the_head_tables_fixed_hp_are_the_canons() -> None:
     }
     assert f"{HEAD_FIXED_HP[HeadEffect.SCARRED]} PV e a face fica marcada" in rows["12"]
     assert f"{HEAD_FIXED_HP[HeadEffect.BADLY_SCARRED]} PV e a face fica muito marcada" in rows["13"]
+
+
+@pytest.mark.parametrize("options", [{"source": 1}, {"key": "x"}])
+def test_an_option_named_like_a_parameter_is_refused_not_a_crash(options) -> None:
+    with pytest.raises(InvalidValue) as caught:
+        roll_on_table("critical_miss", random.Random(1), **options)
+    assert caught.value.field in options
+
+
+def test_a_huge_fright_margin_is_refused() -> None:
+    with pytest.raises(InvalidValue) as caught:
+        roll_on_table("fright_check", random.Random(1), margin_of_failure=10**30)
+    assert caught.value.field == "margin_of_failure"

@@ -186,3 +186,19 @@ def test_the_service_accepts_the_bounds(jogador, jurado):
     services.loot_add(character=jurado, user=jogador, name="Pena", weight_kg="0")
     services.loot_add(character=jurado, user=jogador, name="Rocha", weight_kg="10000")
     assert _loot_names(jurado)[-2:] == ["Pena", "Rocha"]
+
+
+def test_the_same_loot_form_posted_twice_adds_the_loot_once(client_for, jogador, jurado):
+    client = client_for(jogador)
+    page = client.get(reverse("sheet", kwargs={"code": jurado.code})).content.decode()
+    key = page.split('name="request_key" value="')[1].split('"')[0]
+    before = services.sheet_view(jurado).carried_kg
+    body = {"name": "presas", "weight_kg": "2,5", "quantity": "1", "request_key": key}
+    client.post(_url(jurado), body, **HTMX)
+    again = client.post(_url(jurado), body, **HTMX)
+    assert again.status_code == 200
+    assert _loot_names(jurado).count("presas") == 1
+    assert services.sheet_view(jurado).carried_kg == before + Decimal("2.5")
+    # The page after the add carries a new key, so the next loot is added.
+    fresh = again.content.decode().split('name="request_key" value="')[1].split('"')[0]
+    assert fresh != key
