@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from gurps import checks, house, tables
@@ -1243,11 +1243,16 @@ def week_world_actions(week: Week) -> list[CharacterActions]:
     return list(rows.values())
 
 
-def week_scenes(week: Week) -> list[Scene]:
+def week_scenes(week: Week, *, membership: Membership | None = None, user=None) -> list[Scene]:
+    """The week's scenes, oldest first, each with ``roll_count``: the rolls this member may
+    know exist (another jogador's hidden roll is not counted before the reveal, §1.6)."""
+    counted = Q()
+    if membership is not None and not membership.runs_the_table and not week.hidden_rolls_revealed:
+        counted = Q(rolls__hidden=False) | Q(rolls__character__owner=user)
     return list(
         Scene.objects.filter(week=week)
         .prefetch_related("characters")
-        .annotate(roll_count=Count("rolls", distinct=True))
+        .annotate(roll_count=Count("rolls", filter=counted, distinct=True))
         .order_by("created_at")
     )
 

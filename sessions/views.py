@@ -580,7 +580,7 @@ def _week_context(request, week: Week, membership: Membership, **forms) -> dict:
         "week": week,
         "membership": membership,
         "states": Week.State.choices,
-        "scenes": services.week_scenes(week),
+        "scenes": services.week_scenes(week, membership=membership, user=user),
         "action_rows": rows,
         "report": report,
         "report_visible": services.report_visible_to(membership, report),

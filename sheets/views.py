@@ -50,9 +50,12 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             .select_related("week")
             .prefetch_related("characters")
         )
-        queue_count = SheetVersion.objects.filter(
+        submitted = SheetVersion.objects.filter(
             character__campaign=membership.campaign, status=SheetVersion.Status.SUBMITTED
-        ).count()
+        )
+        if not membership.runs_the_table:  # a jogador's queue is his own versions
+            submitted = submitted.filter(character__owner=request.user)
+        queue_count = submitted.count()
         week = Week.objects.filter(campaign=membership.campaign).order_by("-number").first()
         campaigns.append(
             {

@@ -240,3 +240,24 @@ def _arbitro():
     from django.contrib.auth import get_user_model
 
     return get_user_model().objects.get(username="arbitro")
+
+
+def test_another_jogadors_hidden_roll_is_not_even_counted_on_the_week_page(
+    client_for, mestre, jogador, rastreadora, rastreador, scene
+):
+    from django.urls import reverse
+
+    from sessions import services as sessions_services
+
+    sessions_services.roll_create(
+        scene=scene,
+        user=mestre,
+        label="Observação",
+        base_level=12,
+        kind="skill",
+        character=rastreador,
+        hidden=True,
+    )
+    url = reverse("week", args=[scene.week.campaign.slug, scene.week.number])
+    assert "0 rolagens" in client_for(jogador).get(url).content.decode()
+    assert "1 rolagem" in client_for(rastreadora).get(url).content.decode()

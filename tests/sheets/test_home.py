@@ -18,7 +18,13 @@ def test_it_works(client_for, jogador, jurado, hoplita, scene):
     assert reverse("sheet", kwargs={"code": jurado.code}) in html
     assert reverse("sheet", kwargs={"code": hoplita.code}) in html
     assert reverse("scene", kwargs={"code": scene.code}) in html
-    assert "1 ficha esperando homologação" in html
+    # Jogadora's submitted version is not his to know about; the table sees it.
+    assert "esperando homologação" not in html
+
+
+def test_the_table_and_the_owner_see_the_waiting_version(client_for, jogadora, mestre, demo):
+    for user in (jogadora, mestre):
+        assert "1 ficha esperando homologação" in content(client_for(user).get(reverse("home")))
 
 
 def test_it_requires_login(client, demo):
