@@ -13,7 +13,7 @@ from django.urls import reverse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
-from ninja.security import HttpBearer, django_auth
+from ninja.security import HttpBearer, SessionAuth
 
 from gurps.errors import GurpsError, InvalidValue, NoRollAtThreeOrLess, OutsideCanon
 from sheets.models import ApiToken
@@ -35,7 +35,17 @@ class TokenAuth(HttpBearer):
         return found.user
 
 
-AUTH = [TokenAuth(), django_auth]
+class SessionUnlessBearer(SessionAuth):
+    """Django's session, with its CSRF check — unless the request brings a bearer token: then
+    the token alone decides, and a bad one is a 401, not a confusing CSRF failure."""
+
+    def __call__(self, request):
+        if request.headers.get("Authorization", "").lower().startswith("bearer "):
+            return None
+        return super().__call__(request)
+
+
+AUTH = [TokenAuth(), SessionUnlessBearer()]
 
 NUL_REFUSED = "Caracteres nulos não são permitidos."
 

@@ -74,6 +74,7 @@ NARRATION_EMPTY = "Escreva a narração."
 SCENE_TITLE_EMPTY = "Dê um título à cena."
 SCENE_CHARACTER_OUTSIDE = "Esta personagem não é desta campanha."
 TOO_MANY_DICE = "No máximo {limit} dados numa rolagem."
+DAMAGE_ADDS_TOO_LARGE = "O que se soma aos dados vai de −{limit} a +{limit}."
 CONTEST_NEEDS_CHARACTER = "Cada lado da Disputa Rápida é uma personagem da cena."
 CONTEST_SAME_CHARACTER = "A Disputa Rápida é entre duas personagens diferentes."
 CONTEST_KIND = "Numa Disputa Rápida cada lado testa uma perícia ou um atributo (§1.5)."
@@ -722,8 +723,10 @@ def damage_roll_create(
             return _conflict_unless(existing, asked)
     _require_table(user, campaign)
     _ensure_scene_accepts_entries(scene)
-    if parsed.count > MAX_DAMAGE_DICE or abs(parsed.modifier) > MAX_DAMAGE_ADDS:
+    if parsed.count > MAX_DAMAGE_DICE:
         raise ServiceError(TOO_MANY_DICE.format(limit=MAX_DAMAGE_DICE), field="expression")
+    if abs(parsed.modifier) > MAX_DAMAGE_ADDS:
+        raise ServiceError(DAMAGE_ADDS_TOO_LARGE.format(limit=MAX_DAMAGE_ADDS), field="expression")
     if character is not None and not scene.characters.filter(pk=character.pk).exists():
         raise ServiceError(CHARACTER_NOT_IN_SCENE, field="character")
     announcement, _ = _answering(scene, declaration, character, [])

@@ -421,3 +421,13 @@ def test_an_absurd_floor_or_table_option_is_a_422_not_a_crash(api, mestre, scene
         response = api(mestre).post(url, {"table": table, "options": options})
         assert response.status_code == 422, response.content
     assert not Roll.objects.exists()
+
+
+def test_a_bad_bearer_token_is_a_401_not_a_csrf_failure(client, scene):
+    response = client.post(
+        f"/api/v1/scenes/{scene.code}/narrations",
+        {"text": "x"},
+        content_type="application/json",
+        HTTP_AUTHORIZATION="Bearer not-a-token",
+    )
+    assert (response.status_code, response.json()["code"]) == (401, "unauthenticated")
