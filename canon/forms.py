@@ -140,7 +140,7 @@ class DecisionForm(_CampaignChoice):
     def __init__(self, *args, decisions=(), open_divergences=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["house_key"].choices = [("", "— nenhuma —")] + [
-            (key, f"{setting.title} ({key})") for key, setting in HOUSE_SETTINGS.items()
+            (key, setting.title) for key, setting in HOUSE_SETTINGS.items()
         ]
         self.decisions = {str(d.code): d for d in decisions}
         self.fields["replaces"].choices = [("", "— nenhuma —")] + [

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.functional import cached_property
 
 from canon.seed import CANON
+from gurps.house import HOUSE_SETTINGS
 from sheets.models import Campaign, Character, SheetVersion
 
 
@@ -121,6 +122,12 @@ class Decision(Corrected, AppendOnly):
     def label(self) -> str:
         """ "Decisão 27", or "Decisão sem número" when the canon gives none."""
         return f"Decisão {self.number}" if self.number is not None else "Decisão sem número"
+
+    @property
+    def house_title(self) -> str:
+        """The house setting's title in Portuguese (gurps.house), or "" with no house key."""
+        setting = HOUSE_SETTINGS.get(self.house_key)
+        return setting.title if setting else self.house_key
 
     @property
     def rules_url(self) -> str:

@@ -87,3 +87,17 @@ def test_players_declaration_appears_on_the_mestres_page_without_reload(new_page
     expect(seen).to_contain_text("(rastreadora) declara:")
     assert_not_reloaded(player)
     assert_not_reloaded(mestre)
+
+
+def test_a_bad_damage_expression_shows_its_message_next_to_the_field(new_page):
+    # The server answers 422 with the form again; htmx must swap it in (htmx-config in base).
+    mestre = new_page()
+    open_scene(mestre, "mestre")
+    set_marker(mestre)
+    mestre.locator("summary").filter(
+        has=mestre.get_by_role("heading", name="Dano", exact=True)
+    ).click()
+    mestre.get_by_label("Dados de dano").fill("abc")
+    mestre.get_by_role("button", name="Rolar dano no servidor").click()
+    expect(mestre.locator(".error").filter(has_text="Expressão de dados ilegível")).to_be_visible()
+    assert_not_reloaded(mestre)

@@ -202,3 +202,11 @@ def test_the_same_loot_form_posted_twice_adds_the_loot_once(client_for, jogador,
     # The page after the add carries a new key, so the next loot is added.
     fresh = again.content.decode().split('name="request_key" value="')[1].split('"')[0]
     assert fresh != key
+
+
+def test_above_15_times_st_the_table_marks_that_row_and_only_it(client_for, jogador, jurado):
+    services.loot_add(character=jurado, name="a grade", weight_kg=Decimal("10000"), user=jogador)
+    html = content(client_for(jogador).get(reverse("sheet", kwargs={"code": jurado.code})))
+    rows = [row for row in html.split("<tr") if 'class="current"' in row.split(">")[0]]
+    assert len(rows) == 1
+    assert "Acima de 15×ST — não se ergue" in rows[0]
