@@ -189,6 +189,7 @@ def _register_routers() -> None:
     api.add_router("/weeks", weeks_router, tags=["semanas"])
     api.add_router("/rolls", rolls_router, tags=["rolagens"])
     api.add_router("/console", "canon.console_api.router", tags=["console do Árbitro"])
+    api.add_router("/combats", "sessions.combat_api.router", tags=["combate"])
 
 
 _register_routers()

@@ -523,3 +523,225 @@ class ReportCorrection(AppendOnly):
 
     def __str__(self) -> str:
         return f"Correção do {self.report}"
+
+
+# --- combat (canon §4, §5; the tracker of sessions.combat) -----------------------------------
+
+
+class Combat(models.Model):
+    """A fight in a scene. Boss and terrain are declared before its first die and locked once
+    it is rolled (DESIGN.md invariant 8; canon §5.4.1, §5d); ``first_roll`` is that die.
+
+    ``round`` 0 is the fight being set up (combatants added, boss and terrain declared);
+    from 1 the turn order is stored on the combatants (``Combatant.position``) and never
+    reshuffles (invariant 7). ``turn`` is the position whose turn it is. ``revision`` grows
+    with every change, so a polling page knows when to redraw.
+    """
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Em andamento"
+        ENDED = "ended", "Encerrado"
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    scene = models.ForeignKey(Scene, on_delete=models.PROTECT, related_name="combats")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
+    round = models.PositiveIntegerField(default=0)
+    turn = models.PositiveSmallIntegerField(default=0)
+    terrain = models.JSONField(default=list, blank=True)
+    first_roll = models.ForeignKey(
+        Roll, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    revision = models.PositiveIntegerField(default=0)
+    spoils = models.TextField(blank=True)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    request_key = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = "combate"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scene", "request_key"],
+                condition=~Q(request_key=""),
+                name="mesa_combat_unique_request_key",
+            ),
+            models.UniqueConstraint(
+                fields=["scene"],
+                condition=Q(status="active"),
+                name="mesa_combat_one_active_per_scene",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Combate em {self.scene}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def locked(self) -> bool:
+        """Boss and terrain are locked once the first die of the combat is rolled."""
+        return self.first_roll_id is not None
+
+
+class Combatant(models.Model):
+    """One side of a fight: a character of the scene (its numbers read from the homologated
+    sheet and its state when it joined), or a bestiary creature or named NPC whose numbers
+    the Mestre or the Árbitro entered. ``kind`` decides the death rule (§5.4.1).
+
+    The numbers are kept as they were when it joined; what the fight changes (HP lost, stun,
+    shock, maneuver, aim, readiness, defences used this round) is kept here too, and carried
+    into the character's state when the fight ends.
+    """
+
+    class Kind(models.TextChoices):
+        CREATURE = "creature", "Bicho de bestiário"
+        NAMED_NPC = "named_npc", "NPC nomeado"
+        BOSS = "boss", "Chefe de encontro"
+        PLAYER_CHARACTER = "player_character", "Personagem de jogador"
+
+    class Status(models.TextChoices):
+        FIGHTING = "fighting", "Na luta"
+        UNCONSCIOUS = "unconscious", "Inconsciente"
+        DEAD = "dead", "Morto"
+        FLED = "fled", "Em fuga"
+        OUT = "out", "Fora da luta"
+
+    class Surprise(models.TextChoices):
+        NONE = "", "Sem surpresa"
+        PARTIAL = "partial", "Surpresa parcial"
+        TOTAL = "total", "Surpresa total"
+
+    class Posture(models.TextChoices):
+        STANDING = "standing", "De pé"
+        KNEELING = "kneeling", "Ajoelhado"
+        CROUCHING = "crouching", "Agachado"
+        SITTING = "sitting", "Sentado"
+        LYING = "lying", "Deitado"
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    combat = models.ForeignKey(Combat, on_delete=models.CASCADE, related_name="combatants")
+    character = models.ForeignKey(
+        Character, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    declared = models.PositiveSmallIntegerField(help_text="Ordem de declaração (§4.2)")
+    position = models.PositiveSmallIntegerField(null=True, blank=True)
+    demo_note = models.TextField(blank=True)
+    # the numbers, as they were when it joined
+    st = models.PositiveSmallIntegerField()
+    dx = models.PositiveSmallIntegerField()
+    iq = models.PositiveSmallIntegerField()
+    ht = models.PositiveSmallIntegerField()
+    hp = models.PositiveSmallIntegerField(help_text="PV cheios")
+    hp_before = models.IntegerField(help_text="PV restantes ao entrar na luta")
+    fatigue_before = models.PositiveSmallIntegerField(default=0)
+    move = models.PositiveSmallIntegerField()
+    basic_speed = models.DecimalField(max_digits=6, decimal_places=2)
+    encumbrance_level = models.PositiveSmallIntegerField(default=0)
+    dodge = models.SmallIntegerField()
+    block = models.SmallIntegerField(null=True, blank=True)
+    passive_defense = models.PositiveSmallIntegerField(default=0)
+    damage_resistance = models.PositiveSmallIntegerField(default=0)
+    combat_reflexes = models.BooleanField(default=False)
+    strong_will = models.PositiveSmallIntegerField(default=0)
+    weak_will = models.PositiveSmallIntegerField(default=0)
+    fencer = models.BooleanField(default=False)
+    fencer_with_dagger = models.BooleanField(default=False)
+    flees = models.BooleanField(default=False, help_text="A espécie foge (o `06` diz)")
+    weapons = models.JSONField(default=list, blank=True)
+    # what the fight changes
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.FIGHTING)
+    hp_lost = models.PositiveIntegerField(default=0)
+    wounds = models.JSONField(default=dict, blank=True, help_text="PV perdidos por rodada")
+    limb_hp_lost = models.JSONField(default=dict, blank=True)
+    crippled = models.JSONField(default=list, blank=True)
+    stunned = models.BooleanField(default=False)
+    knocked_down = models.BooleanField(default=False)
+    shock = models.SmallIntegerField(default=0)
+    shock_pending = models.BooleanField(default=False)
+    surprise = models.CharField(max_length=8, choices=Surprise.choices, blank=True)
+    acting = models.BooleanField(default=True)
+    posture = models.CharField(max_length=10, choices=Posture.choices, default=Posture.STANDING)
+    maneuver = models.CharField(max_length=20, blank=True)
+    all_out_option = models.CharField(max_length=12, blank=True)
+    maneuver_round = models.PositiveIntegerField(default=0)
+    reloading = models.BooleanField(default=False)
+    aim_turns = models.PositiveSmallIntegerField(default=0)
+    aim_weapon = models.SmallIntegerField(null=True, blank=True)
+    unready = models.JSONField(default=list, blank=True, help_text="Armas despreparadas")
+    dodges_used = models.PositiveSmallIntegerField(default=0)
+    blocks_used = models.PositiveSmallIntegerField(default=0)
+    parries_used = models.PositiveSmallIntegerField(default=0)
+    dagger_parries_used = models.PositiveSmallIntegerField(default=0)
+    retreated = models.BooleanField(default=False)
+    fought = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["combat", "position", "declared"]
+        verbose_name = "combatente"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["combat", "declared"], name="mesa_combatant_unique_declared"
+            ),
+            models.UniqueConstraint(fields=["combat", "name"], name="mesa_combatant_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def hp_now(self) -> int:
+        return self.hp_before - self.hp_lost
+
+    @property
+    def in_the_fight(self) -> bool:
+        return self.status == self.Status.FIGHTING
+
+
+class CombatEvent(AppendOnly):
+    """What happened in a fight that is not a die: the start, each combatant added, the boss
+    and terrain declared, each turn, each maneuver, each attack (its dice are ``Roll``s that
+    name this event), the end. ``request_key`` makes the same form posted twice one action."""
+
+    class Kind(models.TextChoices):
+        START = "start", "Início"
+        COMBATANT = "combatant", "Combatente"
+        DECLARATION = "declaration", "Declaração"
+        TURN = "turn", "Turno"
+        MANEUVER = "maneuver", "Manobra"
+        ATTACK = "attack", "Ataque"
+        END = "end", "Fim"
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    combat = models.ForeignKey(Combat, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    round = models.PositiveIntegerField(default=0)
+    turn = models.PositiveSmallIntegerField(default=0)
+    text = models.TextField()
+    lines = models.JSONField(default=list, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    request_key = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = "evento de combate"
+        verbose_name_plural = "eventos de combate"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["combat", "request_key"],
+                condition=~Q(request_key=""),
+                name="mesa_combatevent_unique_request_key",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:60]

@@ -1,10 +1,11 @@
-from django.urls import path
+from django.urls import include, path
 
 from sessions import views
 
 WEEK = "campanhas/<slug:campaign>/semanas/<int:number>/"
 
 urlpatterns = [
+    path("", include("sessions.combat_urls")),
     path("cenas/<uuid:code>/", views.scene_detail, name="scene"),
     path("cenas/<uuid:code>/registro/", views.scene_log, name="scene-log"),
     path("cenas/<uuid:code>/declarar/", views.declaration_add, name="declaration-add"),

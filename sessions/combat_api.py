@@ -1,0 +1,294 @@
+"""The combat tracker through the API, for the Mestre's AI client: start a combat, add
+combatants, declare boss and terrain, pass the turn, declare a maneuver, resolve an attack
+(the server rolls), end it, read the state. The same services, rules and refusals as the page;
+no body takes a die. ``Idempotency-Key`` makes the same request twice one action."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from uuid import UUID
+
+from django.shortcuts import get_object_or_404
+from ninja import Field, Header, Router, Schema, Status
+from ninja.errors import HttpError
+from pydantic import StrictBool
+
+from garganta_site.api import AUTH
+from sessions import combat as tracker
+from sessions import services
+from sessions.models import Combat, Combatant, Scene
+from sheets.services import membership_for
+
+router = Router(auth=AUTH)
+
+ONLY_THE_TABLE_RUNS_COMBAT = "Só o Mestre de Cena ou o Árbitro conduzem o combate."
+Key = Header("", alias="Idempotency-Key")
+
+
+class StartIn(Schema, extra="forbid"):
+    scene: UUID
+    characters: list[UUID] | None = Field(default=None, max_length=50)
+
+
+class WeaponIn(Schema, extra="forbid"):
+    name: str = Field(min_length=1, max_length=100)
+    skill: int = Field(ge=-10, le=40)
+    damage: str = Field(min_length=1, max_length=40)
+    weapon_class: str = Field(default="", max_length=30)
+    attack_kind: str = Field(default="hand_weapon", max_length=20)
+    parry: int | None = Field(default=None, ge=-10, le=30)
+
+
+class CombatantIn(Schema, extra="forbid"):
+    """A character of the scene (``character``), or a creature/NPC with its numbers."""
+
+    character: UUID | None = None
+    name: str = Field(default="", max_length=200)
+    kind: Literal["creature", "named_npc"] = "creature"
+    st: int = Field(default=10, ge=1, le=40)
+    dx: int = Field(default=10, ge=1, le=40)
+    iq: int = Field(default=10, ge=1, le=40)
+    ht: int = Field(default=10, ge=1, le=40)
+    hp: int | None = Field(default=None, ge=1, le=400)
+    move: int = Field(default=5, ge=0, le=40)
+    dodge: int = Field(default=5, ge=-10, le=30)
+    block: int | None = Field(default=None, ge=-10, le=30)
+    passive_defense: int = Field(default=0, ge=0, le=20)
+    damage_resistance: int = Field(default=0, ge=0, le=100)
+    combat_reflexes: StrictBool = False
+    flees: StrictBool = False
+    weapons: list[WeaponIn] = Field(default=[], max_length=10)
+    surprise: Literal["", "partial", "total"] = ""
+    demo_note: str = Field(default="", max_length=1000)
+
+
+class DeclareIn(Schema, extra="forbid"):
+    terrain: list[str] | None = Field(default=None, max_length=5)
+    boss: UUID | None = None
+
+
+class ManeuverIn(Schema, extra="forbid"):
+    combatant: UUID
+    maneuver: str = Field(min_length=1, max_length=20)
+    all_out_option: str = Field(default="", max_length=12)
+    posture: str = Field(default="", max_length=10)
+    weapon: int | None = Field(default=None, ge=0, le=20)
+    reloading: StrictBool = False
+
+
+class ModifierIn(Schema, extra="forbid"):
+    label: str = Field(min_length=1, max_length=200)
+    value: int = Field(ge=-50, le=50)
+
+
+class AttackIn(Schema, extra="forbid"):
+    attacker: UUID
+    defender: UUID
+    weapon: int = Field(default=0, ge=0, le=20)
+    lighting: int = Field(default=0, ge=-9, le=0)
+    total_darkness: StrictBool = False
+    bad_footing: int = Field(default=0, ge=-20, le=0)
+    awkward_position: int = Field(default=0, ge=-20, le=0)
+    location: str = Field(default="torso", max_length=10)
+    arm_side: str | None = Field(default=None, max_length=10)
+    distance_m: int | None = Field(default=None, ge=0, le=100_000)
+    modifiers: list[ModifierIn] = Field(default=[], max_length=10)
+    defences: list[Literal["dodge", "block", "parry"]] = Field(default=[], max_length=2)
+    parry_weapon: int | None = Field(default=None, ge=0, le=20)
+    retreat: StrictBool = False
+    dagger: StrictBool = False
+
+
+class EndIn(Schema, extra="forbid"):
+    spoils: str = Field(default="", max_length=4000)
+
+
+class AttackOut(Schema):
+    event: UUID
+    hit: bool
+    hp_lost: int
+    hp_after: int
+    effective_level: int
+    lines: list[str]
+    rolls: list[int]
+    combat: dict[str, Any]
+
+
+def _combat(request, code: UUID, *, table: bool = True) -> tuple[Combat, object]:
+    combat = get_object_or_404(Combat.objects.select_related("scene__week__campaign"), code=code)
+    membership = membership_for(request.user, combat.scene.week.campaign)
+    if membership is None:
+        raise HttpError(404, "Combate não encontrado.")
+    if table and not membership.runs_the_table:
+        raise HttpError(403, ONLY_THE_TABLE_RUNS_COMBAT)
+    return combat, membership
+
+
+def _state(request, combat: Combat, membership) -> dict:
+    combat.refresh_from_db()
+    view = tracker.combat_view(combat, membership=membership, user=request.user)
+    return tracker.combat_data(view)
+
+
+def _combatant(combat: Combat, code: UUID | None, field: str) -> Combatant | None:
+    if code is None:
+        return None
+    found = Combatant.objects.filter(combat=combat, code=code).first()
+    if found is None:
+        raise services.ServiceError("Combatente não encontrado neste combate.", field=field)
+    return found
+
+
+@router.post("", response={201: dict[str, Any]}, summary="Começa um combate numa cena")
+def combat_start(request, payload: StartIn, idempotency_key: str = Key):
+    scene = get_object_or_404(Scene.objects.select_related("week__campaign"), code=payload.scene)
+    membership = membership_for(request.user, scene.week.campaign)
+    if membership is None:
+        raise HttpError(404, "Cena não encontrada.")
+    characters = None
+    if payload.characters is not None:
+        present = {c.code: c for c in scene.characters.all()}
+        if any(code not in present for code in payload.characters):
+            raise services.ServiceError(services.CHARACTER_NOT_IN_SCENE, field="characters")
+        characters = [present[code] for code in payload.characters]
+    combat = tracker.combat_start(
+        scene=scene, user=request.user, characters=characters, request_key=idempotency_key
+    )
+    return Status(201, _state(request, combat, membership))
+
+
+@router.get("/{uuid:code}", response=dict[str, Any], summary="O estado do combate")
+def combat_read(request, code: UUID):
+    combat, membership = _combat(request, code, table=False)
+    return _state(request, combat, membership)
+
+
+@router.post("/{uuid:code}/combatants", response={201: dict[str, Any]}, summary="Põe um combatente")
+def combatant_add(request, code: UUID, payload: CombatantIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    character, creature = None, None
+    if payload.character is not None:
+        character = combat.scene.characters.filter(code=payload.character).first()
+        if character is None:
+            raise services.ServiceError(services.CHARACTER_NOT_IN_SCENE, field="character")
+    else:
+        creature = tracker.CreatureSpec(
+            name=payload.name,
+            kind=payload.kind,
+            st=payload.st,
+            dx=payload.dx,
+            iq=payload.iq,
+            ht=payload.ht,
+            hp=payload.hp,
+            move=payload.move,
+            dodge=payload.dodge,
+            block=payload.block,
+            passive_defense=payload.passive_defense,
+            damage_resistance=payload.damage_resistance,
+            combat_reflexes=payload.combat_reflexes,
+            flees=payload.flees,
+            weapons=tuple(tracker.WeaponSpec(**w.dict()) for w in payload.weapons),
+            demo_note=payload.demo_note,
+        )
+    added = tracker.combatant_add(
+        combat=combat,
+        user=request.user,
+        character=character,
+        creature=creature,
+        surprise=payload.surprise,
+        request_key=idempotency_key,
+    )
+    return Status(201, {"id": added.code, "combat": _state(request, combat, membership)})
+
+
+@router.post("/{uuid:code}/declarations", response=dict[str, Any], summary="Chefe e terreno")
+def combat_declare(request, code: UUID, payload: DeclareIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    tracker.combat_declare(
+        combat=combat,
+        user=request.user,
+        terrain=payload.terrain,
+        boss=_combatant(combat, payload.boss, "boss"),
+        request_key=idempotency_key,
+    )
+    return _state(request, combat, membership)
+
+
+@router.post("/{uuid:code}/turns", response=dict[str, Any], summary="Passa ao próximo turno")
+def combat_turn(request, code: UUID, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    tracker.combat_next_turn(combat=combat, user=request.user, request_key=idempotency_key)
+    return _state(request, combat, membership)
+
+
+@router.post("/{uuid:code}/maneuvers", response=dict[str, Any], summary="Declara a manobra")
+def maneuver_declare(request, code: UUID, payload: ManeuverIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    tracker.maneuver_declare(
+        combat=combat,
+        combatant=_combatant(combat, payload.combatant, "combatant"),
+        user=request.user,
+        maneuver=payload.maneuver,
+        all_out_option=payload.all_out_option,
+        posture=payload.posture,
+        weapon=payload.weapon,
+        reloading=payload.reloading,
+        request_key=idempotency_key,
+    )
+    return _state(request, combat, membership)
+
+
+@router.post(
+    "/{uuid:code}/attacks",
+    response={201: AttackOut},
+    summary="Resolve um ataque pela sequência da §4.10: o servidor rola",
+)
+def attack_resolve(request, code: UUID, payload: AttackIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    outcome = tracker.attack_resolve(
+        combat=combat,
+        attacker=_combatant(combat, payload.attacker, "attacker"),
+        defender=_combatant(combat, payload.defender, "defender"),
+        user=request.user,
+        attack=tracker.AttackSpec(
+            weapon=payload.weapon,
+            lighting=payload.lighting,
+            total_darkness=payload.total_darkness,
+            bad_footing=payload.bad_footing,
+            awkward_position=payload.awkward_position,
+            location=payload.location,
+            arm_side=payload.arm_side,
+            distance_m=payload.distance_m,
+            modifiers=tuple(services.Modifier(m.label, m.value) for m in payload.modifiers),
+        ),
+        defence_choice=tracker.DefenceSpec(
+            defences=tuple(payload.defences),
+            parry_weapon=payload.parry_weapon,
+            retreat=payload.retreat,
+            dagger=payload.dagger,
+        ),
+        request_key=idempotency_key,
+    )
+    event = outcome if not isinstance(outcome, tracker.AttackOutcome) else outcome.event
+    return Status(
+        201,
+        {
+            "event": event.code,
+            "hit": event.data["hit"],
+            "hp_lost": event.data["hp_lost"],
+            "hp_after": event.data["hp_after"],
+            "effective_level": event.data["effective_level"],
+            "lines": event.lines,
+            "rolls": event.data["rolls"],
+            "combat": _state(request, combat, membership),
+        },
+    )
+
+
+@router.post("/{uuid:code}/end", response=dict[str, Any], summary="Encerra o combate")
+def combat_end(request, code: UUID, payload: EndIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    tracker.combat_end(
+        combat=combat, user=request.user, spoils=payload.spoils, request_key=idempotency_key
+    )
+    return _state(request, combat, membership)

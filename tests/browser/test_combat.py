@@ -1,0 +1,115 @@
+"""A short fight on the scene page: the jurado de Gapheim and the hoplita against two
+cavadores-cinzentos (demo numbers the Mestre enters). The hoplita's spear fells one at 0 HP —
+out of the fight; the other bites the jurado, who takes a major wound and is stunned. The
+jogador sees it on his open page; the log holds every die in order, and the chain verifies."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from sessions import services
+from sessions.models import Combat, Roll
+from sheets.models import Campaign
+from tests.browser.conftest import login, screenshot
+from tests.gurps.helpers import ScriptedSource
+from tests.sessions.combat_helpers import B_WOUNDS_JURADO, CAVADOR, HOPLITA_FELLS_A
+
+SCENE = "A galeria do andar 3"
+LIVE_MS = 4_000
+
+
+def open_scene(page, username):
+    login(page, username)
+    page.get_by_role("link", name=SCENE, exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(SCENE)
+    return page.get_by_test_id("combat")
+
+
+def add_cavador(tracker, name):
+    form = tracker.locator('form[action$="/combatentes/"]')
+    form.get_by_label("Nome", exact=True).fill(name)
+    for label, key in (("ST", "st"), ("DX", "dx"), ("IQ", "iq"), ("HT", "ht"), ("PV", "hp")):
+        form.get_by_label(label, exact=True).fill(str(CAVADOR[key]))
+    form.get_by_label("Deslocamento", exact=True).fill(str(CAVADOR["move"]))
+    form.get_by_label("Esquiva", exact=True).fill(str(CAVADOR["dodge"]))
+    form.get_by_label("PD", exact=True).fill(str(CAVADOR["passive_defense"]))
+    form.get_by_label("RD", exact=True).fill(str(CAVADOR["damage_resistance"]))
+    form.get_by_label("Ataque", exact=True).fill("Mordida")
+    form.get_by_label("NH", exact=True).fill("12")
+    form.get_by_label("Dano (ex.: 2d cort)", exact=True).fill("2d cort")
+    form.get_by_label("A espécie foge").check()
+    form.get_by_role("button", name="Pôr na luta").click()
+    expect(tracker.get_by_test_id(f"card-{name.lower().replace(' ', '-')}")).to_be_visible()
+
+
+def next_turn_until(tracker, name):
+    for _ in range(6):
+        if tracker.get_by_test_id("combat-current").count() and (
+            tracker.get_by_test_id("combat-current").inner_text() == name
+        ):
+            return
+        tracker.get_by_role("button", name=re.compile("Primeiro turno|Próximo turno")).click()
+        tracker.page.wait_for_timeout(150)
+    expect(tracker.get_by_test_id("combat-current")).to_have_text(name)
+
+
+def attack(tracker, *, defender, defence, lighting=""):
+    tracker.get_by_label("Manobra (§4.3)").select_option(label="Avançar e Atacar")
+    tracker.get_by_role("button", name="Declarar a manobra").click()
+    expect(tracker.locator(".combat-card.current")).to_contain_text("Avançar e Atacar")
+    tracker.locator('select[name="defender"]').select_option(label=defender)
+    if lighting:
+        tracker.get_by_label("Iluminação ruim (−1 a −9)").fill(lighting)
+    tracker.locator('select[name="defence"]').select_option(label=defence)
+    tracker.get_by_role("button", name="Atacar: o servidor rola").click()
+
+
+def test_a_short_fight(new_page, monkeypatch):
+    source = ScriptedSource([*HOPLITA_FELLS_A, *B_WOUNDS_JURADO])
+    monkeypatch.setattr(services, "_system_random", lambda: source)
+    mestre, player = new_page(), new_page()
+    tracker = open_scene(mestre, "mestre")
+    player_tracker = open_scene(player, "jogador")
+    expect(player_tracker).to_contain_text("Nenhum combate nesta cena.")
+
+    tracker.get_by_label("Rastreador de Uruk-Kalam").uncheck()
+    tracker.get_by_role("button", name="Começar o combate").click()
+    expect(tracker.get_by_test_id("card-jurado-de-gapheim")).to_be_visible()
+    add_cavador(tracker, "Cavador A")
+    add_cavador(tracker, "Cavador B")
+
+    # The order of §4.2 is set once, and the hoplita's spear fells cavador A.
+    next_turn_until(tracker, "Hoplita de Ônfalos")
+    attack(tracker, defender="Cavador A", defence="Esquiva", lighting="-2")
+    card_a = tracker.get_by_test_id("card-cavador-a")
+    expect(card_a).to_contain_text("Em fuga")
+    expect(card_a.get_by_test_id("hp")).to_contain_text("PV 0/9")
+    expect(tracker).to_contain_text("travados desde a rolagem #1")
+
+    # Cavador B bites the jurado: a major wound, and he is stunned.
+    next_turn_until(tracker, "Cavador B")
+    attack(tracker, defender="Jurado de Gapheim", defence="Bloquear")
+    jurado = tracker.get_by_test_id("card-jurado-de-gapheim")
+    expect(jurado.get_by_test_id("stunned")).to_be_visible()
+    expect(jurado.get_by_test_id("hp")).to_contain_text("PV 2/12")
+    screenshot(mestre, "combat-mestre-mid-fight")
+
+    # The jogador sees it on his open page, read-only: no forms.
+    expect(
+        player_tracker.get_by_test_id("card-jurado-de-gapheim").get_by_test_id("stunned")
+    ).to_be_visible(timeout=LIVE_MS)
+    expect(player_tracker.get_by_role("button")).to_have_count(0)
+
+    # The log holds every die, in order, each linked to the combat.
+    combat = Combat.objects.get()
+    rolls = list(Roll.objects.filter(scene=combat.scene).order_by("sequence"))
+    assert [r.details["step"] for r in rolls] == [3, 5, 6, 10, 3, 5, 6, 10]
+    dice = [face for r in rolls for face in r.dice]
+    assert dice == [*HOPLITA_FELLS_A, *B_WOUNDS_JURADO]
+    assert {r.details["combat"] for r in rolls} == {str(combat.code)}
+    log = mestre.locator("#log")
+    expect(log.locator("li.entry.roll")).to_have_count(len(rolls), timeout=LIVE_MS)
+    expect(log.get_by_test_id("combat-step").first).to_contain_text("§4.10 linha")
+    assert services.rolls_verify(Campaign.objects.get(slug="a-garganta")).ok

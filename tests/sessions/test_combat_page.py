@@ -1,0 +1,76 @@
+"""The tracker region of the scene page: who sees it, who runs it, errors next to the field."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from sessions import combat as tracker
+from sessions.models import Combat
+
+
+def _url(scene, name="combat"):
+    return reverse(name, kwargs={"code": scene.code})
+
+
+def test_it_works(client_for, mestre, scene):
+    response = client_for(mestre).get(_url(scene))
+    assert response.status_code == 200
+    assert "Começar o combate" in response.content.decode()
+
+
+def test_it_requires_login(client, scene):
+    assert client.get(_url(scene)).status_code == 302
+
+
+def test_it_checks_membership(client_for, outsider, scene):
+    assert client_for(outsider).get(_url(scene)).status_code == 404
+
+
+def test_a_jogador_sees_it_read_only(client_for, mestre, jogador, scene):
+    tracker.combat_start(scene=scene, user=mestre)
+    html = client_for(jogador).get(_url(scene)).content.decode()
+    assert "Jurado de Gapheim" in html
+    assert "Próximo turno" not in html and "Primeiro turno" not in html
+    assert client_for(jogador).post(_url(scene, "combat-turn")).status_code == 403
+
+
+def test_the_mestre_starts_a_combat_once_for_a_form_posted_twice(client_for, mestre, scene):
+    client = client_for(mestre)
+    codes = [str(c.code) for c in scene.characters.all()]
+    data = {"request_key": "k1", "characters": codes}
+    for _ in range(2):
+        client.post(_url(scene, "combat-start"), data, HTTP_HX_REQUEST="true")
+    assert Combat.objects.count() == 1
+
+
+def test_bad_input_comes_back_next_to_the_field(client_for, mestre, scene):
+    tracker.combat_start(scene=scene, user=mestre)
+    response = client_for(mestre).post(
+        _url(scene, "combatant-add"),
+        {
+            "name": "Cavador",
+            "kind": "creature",
+            "st": 9,
+            "dx": 11,
+            "iq": 3,
+            "ht": 9,
+            "move": 6,
+            "dodge": 5,
+            "passive_defense": 0,
+            "damage_resistance": 0,
+            "weapon_name": "Mordida",
+            "weapon_skill": 12,
+            "weapon_damage": "2d",
+        },
+    )
+    assert response.status_code == 422
+    assert tracker.DAMAGE_TYPE_NEEDED in response.content.decode()
+
+
+def test_the_poller_gets_204_while_nothing_changed(client_for, mestre, jogador, scene):
+    combat = tracker.combat_start(scene=scene, user=mestre)
+    combat.refresh_from_db()
+    client = client_for(jogador)
+    seen = f"{combat.code}.{combat.revision}"
+    response = client.get(_url(scene) + f"?v={seen}", HTTP_HX_REQUEST="true")
+    assert response.status_code == 204
