@@ -25,6 +25,7 @@ run: install  ## Migrate, load the demo campaign and serve http://127.0.0.1:8000
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py demo_week
+	$(BIN)/python manage.py demo_combat
 	@echo "Site em http://127.0.0.1:8000 — entre com um dos logins acima."
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 

@@ -23,11 +23,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from gurps import checks, damage, defence, injury
+from gurps import checks, damage, defence, injury, tables
 from gurps import combat as engine
 from gurps import fatigue as fatigue_rules
 from gurps.attributes import is_staggered
+from gurps.attributes import will as will_of
 from gurps.dice import RandomSource
+from gurps.dice import parse_dice as dice_parse
 from gurps.errors import UNKNOWN_ACTIVE_DEFENCE, GurpsError, InvalidValue, OutsideCanon
 from gurps.house import CombatantKind
 from gurps.ranged import range_modifier
@@ -89,6 +91,25 @@ VALUE_OUT_OF_RANGE = "Valor fora do intervalo aceito ({low} a {high})."
 UNKNOWN_ATTACK_KIND = "Tipo de ataque desconhecido (arma de mão, flecha, arremesso…)."
 SURPRISE_UNKNOWN = "Surpresa é parcial ou total (§5e)."
 IDEMPOTENCY_OTHER_ACTION = "Esta chave de idempotência já foi usada por outra ação do combate."
+WEAPON_BROKEN = "{weapon} está quebrada: não ataca nem apara pelo resto do combate (§4.8)."
+WEAPON_DROPPED = "{weapon} está no chão: gasta-se um turno em Preparar para apanhá-la (§4.8)."
+ARM_STRAINED = (
+    "O braço de {weapon} está com o ombro estirado: não ataca nem apara com ela pelo resto "
+    "do encontro (§4.8)."
+)
+OFF_BALANCE_NOTHING = (
+    "{name} perdeu o equilíbrio: não faz nada até o próximo turno, e toda defesa ativa fica "
+    "a −2 até lá (§4.8)."
+)
+UNBALANCED_TURN = (
+    "{name} está desequilibrado: neste turno só se defende, normalmente, e não faz mais nada "
+    "(§4.8, cabeça 8)."
+)
+FEINT_TARGET_NEEDED = "Diga contra quem é a finta (§4.3)."
+FEINT_WEAPON_NEEDED = "Diga com qual arma é a finta (§4.3)."
+WEIGHT_BAD = "Peso da arma em kg, 0 ou mais (ex.: 1,5)."
+WAIT_USED = "{name} já usou o ataque do Aguardar (§4.3)."
+ADJUST_REASON_NEEDED = "Diga o porquê do ajuste (ex.: erro crítico 5, atingiu a si mesmo)."
 
 # Stand-in maneuver of a combatant attacked before its first turn: it has chosen nothing, so
 # nothing was given up — any active defence (the canon's "Qualquer uma").
@@ -157,6 +178,7 @@ class WeaponSpec:
     weapon_class: str = ""
     attack_kind: str = "hand_weapon"
     parry: int | None = None
+    weight_kg: str | None = None
 
 
 @dataclass(frozen=True)
@@ -276,6 +298,7 @@ def _weapon(
     attack_kind: str = "hand_weapon",
     parry: int | None = None,
     accuracy: int | None = None,
+    weight_kg=None,
     field_name: str = "weapons",
 ) -> dict:
     try:
@@ -289,6 +312,14 @@ def _weapon(
     if attack_kind not in {kind.value for kind in engine.AttackKind}:
         raise InvalidValue(f"{field_name}.attack_kind", UNKNOWN_ATTACK_KIND)
     ranged = attack_kind not in ("hand_weapon", "unarmed")
+    weight = None
+    if weight_kg not in (None, ""):
+        try:
+            weight = Decimal(str(weight_kg).replace(",", ".").strip())
+        except ArithmeticError:
+            raise ServiceError(WEIGHT_BAD, field=f"{field_name}.weight_kg") from None
+        if not weight.is_finite() or weight < 0 or weight > 1000:
+            raise ServiceError(WEIGHT_BAD, field=f"{field_name}.weight_kg")
     return {
         "name": name[:100],
         "skill": skill,
@@ -302,6 +333,7 @@ def _weapon(
         "parry": parry,
         "ranged": ranged,
         "accuracy": accuracy if accuracy is not None else (0 if ranged else None),
+        "weight_kg": str(weight) if weight is not None else None,
     }
 
 
@@ -337,6 +369,7 @@ def _character_numbers(character: Character) -> dict:
                     attack_kind=ranged or "hand_weapon",
                     parry=parry,
                     accuracy=item.ranged_accuracy,
+                    weight_kg=item.weight_kg,
                 )
             )
         except (ServiceError, GurpsError):
@@ -406,6 +439,7 @@ def _creature_numbers(spec: CreatureSpec) -> dict:
                 weapon_class=weapon.weapon_class,
                 attack_kind=weapon.attack_kind,
                 parry=weapon.parry,
+                weight_kg=weapon.weight_kg,
                 field_name=prefix,
             )
         )
@@ -458,31 +492,68 @@ def move_now(c: Combatant, terrain: Sequence[str] = ()) -> int:
     return move // 2 if staggered(c) else move
 
 
+def _balance(c: Combatant) -> int:
+    """Every active defence −2 after losing one's balance, until one's next turn (§4.8)."""
+    return tables.LOSES_BALANCE_DEFENCE_PENALTY if c.off_balance else 0
+
+
 def dodge_now(c: Combatant) -> int:
     """Dodge as it stands: a character's from Move (halved at 3 HP or less, +1 Combat
-    Reflexes, −4 stunned, §4.6, §5.4); an entered Dodge halved at 3 HP or less, −4 stunned."""
+    Reflexes, −4 stunned, §4.6, §5.4); an entered Dodge halved at 3 HP or less, −4 stunned;
+    −2 off balance (§4.8)."""
     if c.character_id is not None:
         move = c.move // 2 if staggered(c) else c.move
-        return defence.dodge(move, combat_reflexes=c.combat_reflexes, stunned=c.stunned)
+        base = defence.dodge(move, combat_reflexes=c.combat_reflexes, stunned=c.stunned)
+        return base + _balance(c)
     base = c.dodge // 2 if staggered(c) else c.dodge
-    return base + (defence.STUNNED_PENALTY if c.stunned else 0)
+    return base + (defence.STUNNED_PENALTY if c.stunned else 0) + _balance(c)
 
 
 def block_now(c: Combatant) -> int | None:
     if c.block is None:
         return None
-    return c.block + (defence.STUNNED_PENALTY if c.stunned else 0)
+    return c.block + (defence.STUNNED_PENALTY if c.stunned else 0) + _balance(c)
 
 
 def parry_now(c: Combatant, index: int) -> int | None:
     weapon = c.weapons[index]
     if weapon.get("parry") is None:
         return None
-    return weapon["parry"] + (defence.STUNNED_PENALTY if c.stunned else 0)
+    return weapon["parry"] + (defence.STUNNED_PENALTY if c.stunned else 0) + _balance(c)
+
+
+def weapon_problem(c: Combatant, index: int) -> str | None:
+    """Why ``c`` cannot attack or parry with weapon ``index`` now, or None: broken, its arm's
+    shoulder strained (§4.8), on the floor, unready (§4.3)."""
+    name = c.weapons[index]["name"]
+    if index in c.broken:
+        return WEAPON_BROKEN.format(weapon=name)
+    if index in c.strained:
+        return ARM_STRAINED.format(weapon=name)
+    if index in c.dropped:
+        return WEAPON_DROPPED.format(weapon=name)
+    if index in c.unready:
+        return WEAPON_UNREADY.format(weapon=name)
+    return None
+
+
+def usable_weapons(c: Combatant) -> list[int]:
+    return [i for i in range(len(c.weapons)) if weapon_problem(c, i) is None]
+
+
+def _make_unready(c: Combatant, index: int, turns: int = 1) -> None:
+    """Weapon ``index`` needs ``turns`` more Ready turns (added to what it already needs)."""
+    key = str(index)
+    c.ready_turns = {**c.ready_turns, key: int(c.ready_turns.get(key, 0)) + turns}
+    c.unready = sorted({*c.unready, index})
 
 
 def _allowance(c: Combatant) -> defence.DefenceAllowance:
-    parrying = [w for w in c.weapons if w.get("parry") is not None]
+    parrying = [
+        w
+        for i, w in enumerate(c.weapons)
+        if w.get("parry") is not None and i not in c.broken and i not in c.strained
+    ]
     return defence.defence_allowance(
         all_out_defense=c.maneuver == engine.Maneuver.ALL_OUT_DEFENSE,
         fencer=c.fencer,
@@ -642,9 +713,20 @@ def _write_steps(
 
 
 def _log_success(
-    combat: Combat, user, event_code, who: Combatant, result: checks.SuccessRoll, *, label, rule
+    combat: Combat,
+    user,
+    event_code,
+    who: Combatant,
+    result: checks.SuccessRoll,
+    *,
+    label,
+    rule,
+    step=engine.StepNumber.MANEUVER,
+    kind="attribute",
+    modifiers=(),
 ) -> checks.SuccessRoll:
-    """A turn-start roll (stun, total surprise, 0 HP) in the log, §4.10 row 1 (the turn)."""
+    """A roll outside the attack's own steps in the log: at the start of a turn (stun, total
+    surprise, 0 HP: §4.10 row 1), or after a defence (Will −3, the unarmed parry's)."""
     outcome = checks.OUTCOME_NAMES[result.outcome]
     faces = "+".join(map(str, result.dice))
     level = result.effective_level
@@ -655,18 +737,16 @@ def _log_success(
         character=who.character,
         label=_label(who, label),
         fields={
-            "kind": "attribute",
-            "base_level": level,
-            "modifiers": [],
+            "kind": kind,
+            "base_level": level - sum(m.value for m in modifiers),
+            "modifiers": [{"label": m.reason, "value": m.value} for m in modifiers],
             "effective_level": level,
             "dice": list(result.dice),
             "total": result.total,
             "outcome": str(result.outcome),
             "margin": result.margin,
         },
-        details=_base_details(
-            combat, event_code, int(engine.StepNumber.MANEUVER), text=text, notes=[], rule=rule
-        ),
+        details=_base_details(combat, event_code, int(step), text=text, notes=[], rule=rule),
     )
     return result
 
@@ -903,6 +983,20 @@ def _turn_start(combat, user, event, c: Combatant, lines: list[str]) -> None:
     """The rolls at the start of ``c``'s turn, logged under the turn's event code."""
     source = _source()
     c.shock_pending = False
+    if c.off_balance:
+        c.off_balance = False
+        lines.append(f"{c.name} recupera o equilíbrio: as defesas voltam ao normal (§4.8).")
+    if c.waiting:
+        c.waiting = False
+        lines.append(f"{c.name} não usou o Aguardar: o ataque fora do turno acaba aqui (§4.3).")
+    if c.feint and int(c.feint.get("round", 0)) < combat.round - 1:
+        c.feint = {}
+        lines.append(f"A finta de {c.name} passou sem ataque: vale por uma rodada (§4.3).")
+    if c.unbalanced:
+        c.unbalanced = False
+        c.turn_lost_round = combat.round
+        c.maneuver, c.all_out_option = "", ""
+        lines.append(UNBALANCED_TURN.format(name=c.name))
     if c.hp_now <= 0:
         level = injury.turn_start_ht_roll(
             c.ht, c.hp_now, strong_will=c.strong_will, weak_will=c.weak_will
@@ -969,10 +1063,19 @@ def maneuver_declare(
     posture: str = "",
     weapon: int | None = None,
     reloading: bool = False,
+    target: Combatant | None = None,
+    target_sees: bool = True,
     request_key: str = "",
 ) -> CombatEvent:
     """The combatant whose turn it is declares its maneuver (§4.1, §4.3): it fixes the
-    movement and the defences it keeps until its next turn."""
+    movement and the defences it keeps until its next turn.
+
+    Finta, and Ataque Total (b), roll the feint's quick contest at once against ``target``
+    with ``weapon`` (``gurps.combat.feint``; each die a Roll of the log): a win keeps the
+    margin for this combatant's next attack on that target only, within one round. In the
+    dark (terrain "Escuro") or when the target cannot see him (``target_sees`` False) the
+    feint is worth nothing and no die is rolled. Aguardar leaves one attack out of turn,
+    before his next turn (§4.3)."""
     services._require_table(user, combat.scene.week.campaign)
     combat = _lock(combat)
     replay = _replayed(combat, request_key, CombatEvent.Kind.MANEUVER)
@@ -987,17 +1090,23 @@ def maneuver_declare(
         raise ServiceError(PARTIAL_SURPRISE_LOSES_TURN.format(name=c.name), field="maneuver")
     if c.surprise == "total" and not c.acting:
         raise ServiceError(TOTAL_SURPRISE_STILL.format(name=c.name), field="maneuver")
+    if c.turn_lost_round == combat.round:
+        raise ServiceError(UNBALANCED_TURN.format(name=c.name), field="maneuver")
     if c.maneuver_round == combat.round:
         raise ServiceError(MANEUVER_ALREADY.format(name=c.name), field="maneuver")
     row = engine.maneuver_row(maneuver)
     option = ""
+    feints = row.maneuver is engine.Maneuver.FEINT
     if row.maneuver is engine.Maneuver.ALL_OUT_ATTACK:
-        ready = [i for i, _ in enumerate(c.weapons) if i not in c.unready]
-        engine.all_out_attack(all_out_option, ready_weapons=len(ready))
+        found = engine.all_out_attack(all_out_option, ready_weapons=len(usable_weapons(c)))
         option = all_out_option
+        feints = found.feint_first
     if weapon is not None and not 0 <= weapon < len(c.weapons):
         raise ServiceError(UNKNOWN_WEAPON.format(name=c.name), field="weapon")
     lines = []
+    code = uuid.uuid4()
+    if feints:
+        _feint(combat, user, code, c, weapon, target, target_sees, lines)
     if row.maneuver is engine.Maneuver.AIM:
         if weapon is None or not c.weapons[weapon]["ranged"] or weapon in c.unready:
             raise ServiceError(AIM_NEEDS_RANGED, field="weapon")
@@ -1008,9 +1117,23 @@ def maneuver_declare(
         c.aim_turns, c.aim_weapon = 0, None
     c.reloading = bool(reloading) and row.maneuver is engine.Maneuver.READY
     if row.maneuver is engine.Maneuver.READY and weapon is not None:
+        name = c.weapons[weapon]["name"]
+        if weapon in c.broken:
+            raise ServiceError(WEAPON_BROKEN.format(weapon=name), field="weapon")
+        if weapon in c.dropped:
+            c.dropped = [i for i in c.dropped if i != weapon]
+            lines.append(f"{name} apanhada do chão (§4.8).")
         if weapon in c.unready:
-            c.unready = [i for i in c.unready if i != weapon]
-            lines.append(f"{c.weapons[weapon]['name']} preparada (§4.3).")
+            left = max(0, int(c.ready_turns.get(str(weapon), 1)) - 1)
+            c.ready_turns = {k: v for k, v in c.ready_turns.items() if k != str(weapon)}
+            if left:
+                c.ready_turns[str(weapon)] = left
+                lines.append(f"{name}: falta(m) {left} turno(s) de Preparar (§4.8).")
+            else:
+                c.unready = [i for i in c.unready if i != weapon]
+                lines.append(f"{name} preparada (§4.3).")
+    c.concentration_lost = False
+    c.waiting = row.maneuver is engine.Maneuver.WAIT
     if row.maneuver is engine.Maneuver.CHANGE_POSITION:
         if posture not in Combatant.Posture.values:
             raise ServiceError(POSTURE_NEEDED, field="posture")
@@ -1036,7 +1159,89 @@ def maneuver_declare(
         lines=lines,
         data={"combatant": str(c.code), "maneuver": row.maneuver.value, "movement_m": metres},
         request_key=request_key,
+        code=code,
     )
+
+
+def _feint(combat, user, code, c: Combatant, weapon, target, target_sees, lines) -> None:
+    """The feint's quick contest (§4.3, §1.5), every die a Roll under the maneuver's event."""
+    if target is None:
+        raise ServiceError(FEINT_TARGET_NEEDED, field="target")
+    t = Combatant.objects.filter(pk=target.pk, combat=combat).first()
+    if t is None or t.pk == c.pk:
+        raise ServiceError(FEINT_TARGET_NEEDED, field="target")
+    if t.status not in (Combatant.Status.FIGHTING, Combatant.Status.UNCONSCIOUS):
+        raise ServiceError(
+            OUT_OF_THE_FIGHT.format(name=t.name, status=t.get_status_display().lower()),
+            field="target",
+        )
+    if weapon is None:
+        raise ServiceError(FEINT_WEAPON_NEEDED, field="weapon")
+    problem = weapon_problem(c, weapon)
+    if problem:
+        raise ServiceError(problem, field="weapon")
+    skill = c.weapons[weapon]["skill"] + c.dx_penalty
+    # "contra a arma ou escudo do inimigo (ou a DX dele)": the best he has in hand.
+    his = [t.weapons[i]["skill"] + t.dx_penalty for i in usable_weapons(t)]
+    level = max([*his, t.dx + t.dx_penalty])
+    sees = bool(target_sees) and t.status == Combatant.Status.FIGHTING and t.blind != "both_eyes"
+    sees = sees and not (t.surprise == "total" and not t.acting)
+    dark = "dark" in combat.terrain
+    source = _source()
+    result = engine.feint(source, skill, level, defender_sees_you=sees, in_darkness=dark)
+    if result.worthless:
+        why = "no escuro" if dark else f"{t.name} não vê {c.name}"
+        lines.append(f"Finta de {c.name} contra {t.name}: {why}, não vale nada (§4.3).")
+        c.feint = {}
+        return
+    name = c.weapons[weapon]["name"]
+    for who, roll, title, base in (
+        (c, result.feinter, f"Finta de {c.name} ({name})", c.weapons[weapon]["skill"]),
+        (t, result.defender, f"{t.name} contra a finta", level),
+    ):
+        mods = (
+            [{"label": "cego (§4.8)", "value": c.dx_penalty}] if who is c and c.dx_penalty else []
+        )
+        text = (
+            f"{title}: 3d6 = {'+'.join(map(str, roll.dice))} = {roll.total} contra "
+            f"{roll.effective_level} — {checks.OUTCOME_NAMES[roll.outcome]}."
+        )
+        lines.append(text)
+        _append(
+            combat,
+            user,
+            character=who.character,
+            label=_label(who, title),
+            fields={
+                "kind": "skill",
+                "base_level": base if who is c else level,
+                "modifiers": mods,
+                "effective_level": roll.effective_level,
+                "dice": list(roll.dice),
+                "total": roll.total,
+                "outcome": str(roll.outcome),
+                "margin": roll.margin,
+            },
+            details=_base_details(
+                combat, code, int(engine.StepNumber.MANEUVER), text=text, notes=[], rule="4.3"
+            ),
+        )
+    _check_every_die(source.values, [_Dice(result.feinter.dice), _Dice(result.defender.dice)])
+    if result.defence_penalty:
+        c.feint = {"target": str(t.code), "penalty": result.defence_penalty, "round": combat.round}
+        lines.append(
+            f"{c.name} vence a finta por {result.defence_penalty}: −{result.defence_penalty} "
+            f"na defesa ativa de {t.name} contra o próximo ataque de {c.name}, nesta rodada "
+            "(§4.3)."
+        )
+    else:
+        c.feint = {}
+        lines.append(f"A finta de {c.name} não vale: {t.name} não perde nada (§4.3).")
+
+
+@dataclass(frozen=True)
+class _Dice:
+    dice: tuple[int, ...]
 
 
 @dataclass
@@ -1089,8 +1294,11 @@ def _announced(
     return announced, modifiers
 
 
-def _defence_choices(defender: Combatant, spec: DefenceSpec) -> list[engine.DefenceChoice]:
+def _defence_choices(
+    defender: Combatant, spec: DefenceSpec
+) -> tuple[list[engine.DefenceChoice], int | None]:
     choices = []
+    parry_index = None
     bonus = 0
     if spec.retreat:
         sitting = defender.posture == Combatant.Posture.SITTING
@@ -1107,23 +1315,296 @@ def _defence_choices(defender: Combatant, spec: DefenceSpec) -> list[engine.Defe
             index = spec.parry_weapon
             if index is None:
                 index = next(
-                    (i for i, w in enumerate(defender.weapons) if w.get("parry") is not None),
+                    (
+                        i
+                        for i, w in enumerate(defender.weapons)
+                        if w.get("parry") is not None and weapon_problem(defender, i) is None
+                    ),
                     None,
                 )
             if index is None or not 0 <= index < len(defender.weapons):
                 raise ServiceError(NO_PARRY.format(name=defender.name), field="parry_weapon")
-            if index in defender.unready:
-                raise ServiceError(
-                    PARRY_UNREADY.format(weapon=defender.weapons[index]["name"]),
-                    field="parry_weapon",
-                )
+            problem = weapon_problem(defender, index)
+            if problem and index in defender.unready and index not in defender.dropped:
+                problem = PARRY_UNREADY.format(weapon=defender.weapons[index]["name"])
+            if problem:
+                raise ServiceError(problem, field="parry_weapon")
             level = parry_now(defender, index)
             if level is None:
                 raise ServiceError(NO_PARRY.format(name=defender.name), field="parry_weapon")
+            parry_index = index
         else:
             raise InvalidValue("defence", UNKNOWN_ACTIVE_DEFENCE)
         choices.append(engine.DefenceChoice(kind, level + bonus))
-    return choices
+    return choices, parry_index
+
+
+def _waits_out_of_turn(combat: Combat, a: Combatant) -> bool:
+    """True when ``a`` attacks out of turn with the attack its Aguardar left (§4.3)."""
+    if combat.round == 0:
+        raise ServiceError(NOT_STARTED, code="not_started")
+    now = current(combat)
+    if now is not None and now.pk == a.pk:
+        return False
+    return a.waiting and a.in_the_fight and a.maneuver == engine.Maneuver.WAIT
+
+
+class _Extra:
+    """The rolls after the attack's own steps (§4.7's parry extras, §4.3's Will −3, §4.8's
+    draw of the weapon that falls), each a Roll under the attack's event, and their lines."""
+
+    def __init__(self, combat, user, code, source: RecordingSource, lines: list[str]) -> None:
+        self.combat, self.user, self.code = combat, user, code
+        self.source, self.lines = source, lines
+        self.logged: list[int] = []
+
+    def success(self, who, result, *, label, rule, kind="attribute", modifiers=()):
+        self.logged.extend(result.dice)
+        _log_success(
+            self.combat,
+            self.user,
+            self.code,
+            who,
+            result,
+            label=label,
+            rule=rule,
+            step=engine.StepNumber.CONSEQUENCES,
+            kind=kind,
+            modifiers=modifiers,
+        )
+        self.lines.append(
+            f"{label}: 3d6 = {'+'.join(map(str, result.dice))} = {result.total} contra "
+            f"{result.effective_level} — {checks.OUTCOME_NAMES[result.outcome]}."
+        )
+
+    def die(self, who, faces, total, *, kind, title, text, rule, row="", expression=""):
+        self.logged.extend(faces)
+        details = _base_details(
+            self.combat,
+            self.code,
+            int(engine.StepNumber.CONSEQUENCES),
+            text=text,
+            notes=[],
+            rule=rule,
+            title=title,
+            faces=[list(faces)],
+            row=row,
+        )
+        if expression:
+            details["expression"] = expression
+        _append(
+            self.combat,
+            self.user,
+            character=who.character,
+            label=_label(who, title),
+            fields={"kind": kind, "dice": list(faces), "total": total},
+            details=details,
+        )
+        self.lines.append(text)
+
+    def check(self) -> None:
+        if self.logged != self.source.values:
+            raise RuntimeError("A die was drawn that no roll of the log shows; nothing is saved.")
+
+
+def _critical_miss_effects(extra: _Extra, a: Combatant, index: int, miss) -> None:
+    """What the Tabela de Erros Críticos leaves on the attacker (§4.8)."""
+    effect = tables.MissEffect(miss.effect)
+    name = a.weapons[index]["name"]
+    say = extra.lines.append
+    if effect is tables.MissEffect.WEAPON_BREAKS:
+        a.broken = sorted({*a.broken, index})
+        say(f"{name} quebrada: não ataca nem apara com ela pelo resto do combate (§4.8).")
+    elif effect in (tables.MissEffect.DROPS_WEAPON, tables.MissEffect.WEAPON_FLIES):
+        a.dropped = sorted({*a.dropped, index})
+        if index not in a.unready:
+            _make_unready(a, index)
+        say(f"{name} no chão: um turno em Preparar para apanhá-la (§4.8).")
+        if effect is tables.MissEffect.WEAPON_FLIES:
+            say(
+                "A arma voa 1D metros, 50% para a frente, 50% para trás; quem estiver onde ela "
+                "cai testa DX ou sofre metade do dano da arma — com o Mestre, que sabe quem "
+                "está lá (§4.8, 14)."
+            )
+    elif effect is tables.MissEffect.WEAPON_TURNS:
+        _make_unready(a, index, tables.WEAPON_TURNS_EXTRA_READY_TURNS)
+        turns = a.ready_turns[str(index)]
+        say(f"{name} gira na mão: {turns} turno(s) de Preparar para usá-la de novo (§4.8).")
+    elif effect is tables.MissEffect.LOSES_BALANCE:
+        a.off_balance = True
+        say(OFF_BALANCE_NOTHING.format(name=a.name))
+    elif effect is tables.MissEffect.SHOULDER_STRAINED:
+        a.strained = sorted({*a.strained, index})
+        say(ARM_STRAINED.format(weapon=name))
+    elif effect is tables.MissEffect.FALLS:
+        a.posture, a.knocked_down = Combatant.Posture.LYING, True
+        say(f"{a.name} cai: deitado (§4.8, 16).")
+    else:  # hits yourself, whole or half; the unarmed 1D−3 on the hand or foot
+        say(
+            "O motor não rola este dano: o Mestre rola e aplica os PV com um «Ajuste do "
+            f"Mestre», citando esta linha. Tabela: {miss.text}"
+        )
+
+
+def _critical_hit_effects(extra: _Extra, d: Combatant, table) -> None:
+    """What the critical hit tables leave on the defender besides the damage (§4.8)."""
+    effect = table.effect
+    if effect in (tables.HeadEffect.BLINDED_BOTH_EYES, tables.HeadEffect.BLINDED_ONE_EYE):
+        both = effect == tables.HeadEffect.BLINDED_BOTH_EYES
+        penalty = BLIND_BOTH_EYES_DX if both else BLIND_ONE_EYE_DX
+        d.dx_penalty = min(d.dx_penalty, penalty)
+        d.blind = "both_eyes" if both or d.blind == "both_eyes" else "one_eye"
+        where = "dos dois olhos" if both else "de um olho"
+        extra.lines.append(
+            f"{d.name} cego {where}: luta a DX {penalty} pelo resto da batalha (§4.8)."
+        )
+    elif effect == tables.HeadEffect.UNBALANCED:
+        d.unbalanced = True
+        extra.lines.append(
+            f"{d.name} desequilibrado: no próximo turno defende-se normalmente e não faz mais "
+            "nada (§4.8, cabeça 8)."
+        )
+
+
+# §4.8, head table 6 and 7: "luta a DX −10" / "DX −2 pelo resto da batalha".
+BLIND_BOTH_EYES_DX = -10
+BLIND_ONE_EYE_DX = -2
+
+
+def _drop_a_weapon(extra: _Extra, d: Combatant) -> None:
+    """ "A arma do oponente cai" / "deixa cair a arma (com duas, sorteia-se qual)" (§4.8)."""
+    in_hand = [i for i in usable_weapons(d) if d.weapons[i]["attack_kind"] != "unarmed"]
+    try:
+        drawn = engine.draw_dropped_weapon(extra.source, len(in_hand))
+    except OutsideCanon as error:
+        extra.lines.append(f"Pendência: {error.message}")
+        return
+    if drawn.index is None:
+        extra.lines.append(f"{d.name} não tem arma na mão para deixar cair.")
+        return
+    index = in_hand[drawn.index]
+    name = d.weapons[index]["name"]
+    if drawn.die is not None:
+        names = ", ".join(d.weapons[i]["name"] for i in in_hand)
+        extra.die(
+            d,
+            (drawn.die,),
+            drawn.die,
+            kind=Roll.Kind.TABLE.value,
+            title="Qual arma cai (§4.8)",
+            text=f"Com {len(in_hand)} armas na mão ({names}), sorteia-se qual: 1d = "
+            f"{drawn.die} → {name}.",
+            rule="4.8",
+            row=str(drawn.die),
+        )
+    d.dropped = sorted({*d.dropped, index})
+    if index not in d.unready:
+        _make_unready(d, index)
+    extra.lines.append(f"{name} de {d.name} cai: um turno em Preparar para apanhá-la (§4.8).")
+
+
+def _concentration(extra: _Extra, d: Combatant, level: int) -> None:
+    """Concentrar: defending asks Will −3 not to lose the concentration (§4.3, §7.1)."""
+    will = will_of(d.iq, d.strong_will, d.weak_will)
+    if level <= checks.NO_ROLL_AT_OR_BELOW:
+        d.concentration_lost = True
+        extra.lines.append(
+            f"Vontade −3 de {d.name}: {level} — não se rola com 3 ou menos (§1.1); conta como "
+            "falho: perde a concentração (§4.3)."
+        )
+        return
+    result = checks.roll_success(extra.source, level, checks.RollKind.ATTRIBUTE)
+    extra.success(
+        d,
+        result,
+        label="Vontade −3 para manter a concentração",
+        rule="4.3",
+        modifiers=(Modifier(engine.CONCENTRATION_WILL_MODIFIER, "Concentrar (§4.3)"),),
+    )
+    if not result.outcome.is_success:
+        d.concentration_lost = True
+        extra.lines.append(f"{d.name} perde a concentração (§4.3, §7.1; Vontade {will}).")
+    else:
+        extra.lines.append(f"{d.name} mantém a concentração (§4.3).")
+
+
+def _parry_extras(extra: _Extra, a: Combatant, weapon: dict, d: Combatant, index: int) -> None:
+    """After a successful parry (§4.7): the parrying weapon may break against one 3× or more
+    heavier; parrying a bare-handed blow with a weapon may injure the attacker."""
+    mine = d.weapons[index]
+    if weapon["attack_kind"] == "unarmed":
+        if mine["attack_kind"] == "unarmed":
+            return
+        level = mine["skill"] + d.dx_penalty
+        if level <= checks.NO_ROLL_AT_OR_BELOW:
+            extra.lines.append(
+                f"Aparar golpe de mão limpa: NH {level} — não se rola com 3 ou menos (§1.1)."
+            )
+            return
+        injury_roll = defence.roll_unarmed_parry_injury(extra.source, level)
+        extra.success(
+            d,
+            injury_roll.roll,
+            label=f"{mine['name']} contra a mão limpa de {a.name} (§4.7)",
+            rule="4.7",
+            kind="skill",
+        )
+        if not injury_roll.injures:
+            extra.lines.append(f"{a.name} não se fere na arma de {d.name} (§4.7).")
+            return
+        expression = dice_parse(mine["expression"])
+        faces, rolled = expression.roll(extra.source)
+        hurt = damage.wound(
+            rolled, a.damage_resistance, mine["damage_type"], ht=a.ht, thrust=mine["thrust"]
+        )
+        extra.die(
+            d,
+            faces,
+            rolled,
+            kind=Roll.Kind.DAMAGE.value,
+            title=f"Dano de {mine['name']} em {a.name} (§4.7)",
+            text=f"Dano normal de {mine['name']} ({expression.display}) em {a.name}: "
+            f"{'+'.join(map(str, faces)) or '0'} → {rolled}; RD {a.damage_resistance}: passam "
+            f"{hurt.penetrating}; ×{float(hurt.multiplier):g}: {a.name} perde {hurt.hp_lost} PV.",
+            rule="4.7",
+            expression=mine["expression"],
+        )
+        if hurt.hp_lost:
+            a.hp_lost += hurt.hp_lost
+            key = str(extra.combat.round)
+            a.wounds = {**a.wounds, key: int(a.wounds.get(key, 0)) + hurt.hp_lost}
+            shock = injury.shock_penalty(hurt.hp_lost)
+            if shock:
+                a.shock += shock
+                a.shock_pending = True
+            extra.lines.append(
+                "O cânone não diz onde esse dano cai: contado no tronco, com a RD do "
+                "combatente; o resto da linha 10 (§4.10) fica com o Mestre."
+            )
+        return
+    incoming, own = weapon.get("weight_kg"), mine.get("weight_kg")
+    if incoming is None or own is None or Decimal(own) == 0:
+        return
+    chance = defence.parry_break_chance(Fraction(Decimal(incoming)), Fraction(Decimal(own)))
+    if not chance:
+        return
+    broke = defence.roll_parry_break(extra.source, chance)
+    sixths = chance * 6
+    extra.die(
+        d,
+        (broke.die,),
+        broke.die,
+        kind=Roll.Kind.TABLE.value,
+        title=f"Quebra de {mine['name']} ao aparar (§4.7)",
+        text=f"{weapon['name']} ({incoming} kg) pesa 3 vezes ou mais que {mine['name']} "
+        f"({own} kg): chance {chance.numerator}/{chance.denominator} — 1d = {broke.die} "
+        f"(quebra com {sixths} ou menos): " + ("quebrou." if broke.breaks else "aguentou."),
+        rule="4.7",
+        row=f"1–{sixths}",
+    )
+    if broke.breaks:
+        d.broken = sorted({*d.broken, index})
+        extra.lines.append(f"{mine['name']} de {d.name} quebrou: não apara nem ataca mais (§4.7).")
 
 
 @transaction.atomic
@@ -1151,7 +1632,13 @@ def attack_resolve(
     _ensure_active(combat)
     a = Combatant.objects.select_related("character").get(pk=attacker.pk, combat=combat)
     d = Combatant.objects.select_related("character").get(pk=defender.pk, combat=combat)
-    _ensure_turn_of(combat, a)
+    out_of_turn = _waits_out_of_turn(combat, a)
+    if not out_of_turn:
+        _ensure_turn_of(combat, a)
+    if a.off_balance:
+        raise ServiceError(OFF_BALANCE_NOTHING.format(name=a.name), field="combatant")
+    if a.turn_lost_round == combat.round and not out_of_turn:
+        raise ServiceError(UNBALANCED_TURN.format(name=a.name), field="maneuver")
     if a.pk == d.pk:
         raise ServiceError(SELF_ATTACK, field="defender")
     if d.status not in (Combatant.Status.FIGHTING, Combatant.Status.UNCONSCIOUS):
@@ -1159,9 +1646,11 @@ def attack_resolve(
             OUT_OF_THE_FIGHT.format(name=d.name, status=d.get_status_display().lower()),
             field="defender",
         )
-    if a.maneuver_round != combat.round:
+    if a.maneuver_round != combat.round and not out_of_turn:
         raise ServiceError(MANEUVER_FIRST.format(name=a.name), field="maneuver")
     row = engine.maneuver_row(a.maneuver)
+    if row.maneuver is engine.Maneuver.WAIT and not a.waiting:
+        raise ServiceError(WAIT_USED.format(name=a.name), code="attacks_used")
     if row.maneuver not in engine.ATTACK_MANEUVERS:
         raise ServiceError(
             NOT_AN_ATTACK_MANEUVER.format(name=a.name, maneuver=row.name), field="maneuver"
@@ -1172,7 +1661,11 @@ def attack_resolve(
             a.all_out_option, ready_weapons=2, weapon_needs_no_readying=True
         ).attacks
     made = CombatEvent.objects.filter(
-        combat=combat, kind=CombatEvent.Kind.ATTACK, round=combat.round, turn=combat.turn
+        combat=combat,
+        kind=CombatEvent.Kind.ATTACK,
+        round=combat.round,
+        turn=combat.turn,
+        data__attacker=str(a.code),
     ).count()
     if made >= allowed:
         raise ServiceError(
@@ -1181,9 +1674,16 @@ def attack_resolve(
     if not 0 <= attack.weapon < len(a.weapons):
         raise ServiceError(UNKNOWN_WEAPON.format(name=a.name), field="weapon")
     weapon = a.weapons[attack.weapon]
-    if attack.weapon in a.unready:
-        raise ServiceError(WEAPON_UNREADY.format(weapon=weapon["name"]), field="weapon")
+    problem = weapon_problem(a, attack.weapon)
+    if problem:
+        raise ServiceError(problem, field="weapon")
     announced, modifiers = _announced(combat, a, weapon, attack)
+    if a.dx_penalty:
+        blind = "dos dois olhos" if a.blind == "both_eyes" else "de um olho"
+        modifiers.append(Modifier(a.dx_penalty, f"cego {blind}: DX pelo resto da batalha (§4.8)"))
+    feint_penalty = 0
+    if a.feint.get("target") == str(d.code) and int(a.feint["round"]) >= combat.round - 1:
+        feint_penalty = int(a.feint["penalty"])
 
     aware, why = True, ""
     if d.status == Combatant.Status.UNCONSCIOUS:
@@ -1192,7 +1692,7 @@ def attack_resolve(
         aware, why = False, "surpresa total"
     if not aware and defence_choice.defences:
         raise ServiceError(NO_ACTIVE_DEFENCE_NOW.format(name=d.name, why=why), field="defence")
-    choices = _defence_choices(d, defence_choice)
+    choices, parry_index = _defence_choices(d, defence_choice)
     kinds = [choice.defence for choice in choices]
     if kinds:
         # The round's limits (§4.7, §4.3, §4.14) and the one retreat, checked before any die.
@@ -1213,6 +1713,7 @@ def attack_resolve(
         arm_side=attack.arm_side,
         attack_kind=weapon["attack_kind"],
         thrust=weapon["thrust"],
+        feint_penalty=feint_penalty,
     )
     defence_input = engine.DefenceInput(
         name=d.name,
@@ -1221,7 +1722,7 @@ def attack_resolve(
         choices=tuple(choices),
         aware=aware,
         reloading_missile_weapon=d.reloading and defender_maneuver == engine.Maneuver.READY,
-        will=d.iq + d.strong_will - d.weak_will,
+        will=will_of(d.iq, d.strong_will, d.weak_will),
     )
     location = injury.HitLocation(attack.location) if attack.location else injury.HitLocation.TORSO
     target = engine.TargetInput(
@@ -1242,12 +1743,19 @@ def attack_resolve(
     if weapon.get("weapon_class"):
         try:
             after = engine.WeaponReadiness(weapon["weapon_class"]).after_attack()
-            if not after.ready:
-                a.unready = sorted({*a.unready, attack.weapon})
+            if not after.ready and attack.weapon not in a.unready:
+                _make_unready(a, attack.weapon)
                 lines.append(f"{weapon['name']} fica despreparada: um turno em Preparar (§4.3).")
         except OutsideCanon as error:
             lines.append(f"Pendência: {error.message}")
     a.fought = True
+    if out_of_turn or row.maneuver is engine.Maneuver.WAIT:
+        a.waiting = False
+        if out_of_turn:
+            lines.append(f"{a.name} ataca fora do turno: o ataque do Aguardar (§4.3).")
+    if feint_penalty:
+        a.feint = {}
+        lines.append(f"A finta de {a.name} foi usada neste ataque (−{feint_penalty}, §4.3).")
     code = uuid.uuid4()
     rolls = _write_steps(
         combat,
@@ -1270,6 +1778,18 @@ def attack_resolve(
         d.parries_used, d.dagger_parries_used = after_round.parries, after_round.dagger_parries
         d.retreated = after_round.retreated
         d.fought = True
+    extra = _Extra(combat, user, code, _source(), lines)
+    if result.critical_miss is not None:
+        _critical_miss_effects(extra, a, attack.weapon, result.critical_miss)
+    if result.hit and result.critical_table is not None:
+        _critical_hit_effects(extra, d, result.critical_table)
+    if result.consequences is not None and result.consequences.drops_weapon:
+        _drop_a_weapon(extra, d)
+    if result.concentration_will_level is not None:
+        _concentration(extra, d, result.concentration_will_level)
+    if result.defended and used and used[-1] == "parry" and parry_index is not None:
+        _parry_extras(extra, a, weapon, d, parry_index)
+    extra.check()
     if result.aim_spoiled:
         d.aim_turns, d.aim_weapon = 0, None
     if result.reload_cancelled:
@@ -1322,6 +1842,51 @@ def attack_resolve(
         code=code,
     )
     return AttackOutcome(event=event, resolution=result, rolls=rolls)
+
+
+@transaction.atomic
+def combatant_adjust(
+    *,
+    combat: Combat,
+    combatant: Combatant,
+    user,
+    hp_lost: int,
+    reason: str,
+    request_key: str = "",
+) -> CombatEvent:
+    """The Mestre's logged adjustment: HP lost (or, negative, given back) that the engine does
+    not roll — the critical miss's "atinge a si mesmo" and "1D−3 na mão ou no pé" (§4.8). It
+    is a labelled event of the fight, with its reason, never a die."""
+    services._require_table(user, combat.scene.week.campaign)
+    combat = _lock(combat)
+    replay = _replayed(combat, request_key, CombatEvent.Kind.ADJUSTMENT)
+    if replay is not None:
+        return replay
+    _ensure_active(combat)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError(ADJUST_REASON_NEEDED, field="reason")
+    c = Combatant.objects.filter(pk=combatant.pk, combat=combat).first()
+    if c is None:
+        raise ServiceError(UNKNOWN_WEAPON.format(name="o combate"), field="combatant")
+    _between(hp_lost, -400, 400, "hp_lost")
+    if c.hp_lost + hp_lost < 0:
+        raise ServiceError(VALUE_OUT_OF_RANGE.format(low=-c.hp_lost, high=400), field="hp_lost")
+    c.hp_lost += hp_lost
+    if hp_lost > 0 and combat.round:
+        key = str(combat.round)
+        c.wounds = {**c.wounds, key: int(c.wounds.get(key, 0)) + hp_lost}
+    c.save()
+    verb = "perde" if hp_lost >= 0 else "recupera"
+    return _event(
+        combat,
+        user,
+        CombatEvent.Kind.ADJUSTMENT,
+        f"Ajuste do Mestre: {c.name} {verb} {abs(hp_lost)} PV (fica com {c.hp_now}).",
+        lines=[f"Motivo: {reason[:500]}"],
+        data={"combatant": str(c.code), "hp_lost": hp_lost},
+        request_key=request_key,
+    )
 
 
 @transaction.atomic
@@ -1410,6 +1975,38 @@ class Card:
     fatigue_left: int
     readiness: tuple[tuple[str, bool], ...]
     dies_at: str
+    effects: tuple[str, ...] = ()
+
+
+def effects(c: Combatant) -> tuple[str, ...]:
+    """What the tables and the maneuvers left on ``c``, as its card says it (§4.3, §4.8)."""
+    name = {i: w["name"] for i, w in enumerate(c.weapons)}
+    found = [f"{name[i]} quebrada" for i in c.broken if i in name]
+    found += [f"{name[i]} no chão" for i in c.dropped if i in name]
+    found += [f"Ombro estirado: sem {name[i]} no encontro" for i in c.strained if i in name]
+    found += [
+        f"{name[int(i)]}: {n} turno(s) de Preparar"
+        for i, n in c.ready_turns.items()
+        if int(i) in name and int(n) > 1
+    ]
+    if c.off_balance:
+        found.append("Perdeu o equilíbrio: nada até o próximo turno, defesas −2")
+    if c.unbalanced:
+        found.append("Desequilibrado: o próximo turno só defende")
+    if c.turn_lost_round and c.turn_lost_round == c.combat.round:
+        found.append("Desequilibrado: este turno só defende")
+    if c.blind:
+        where = "dos dois olhos" if c.blind == "both_eyes" else "de um olho"
+        found.append(f"Cego {where}: DX {c.dx_penalty} pelo resto da batalha")
+    if c.feint:
+        found.append(f"Finta: −{c.feint['penalty']} na defesa do alvo no próximo ataque")
+    if c.concentration_lost:
+        found.append("Perdeu a concentração")
+    if c.waiting:
+        found.append("Aguardando: um ataque fora do turno")
+    if c.knocked_down and c.posture == Combatant.Posture.LYING:
+        found.append("Caído")
+    return tuple(found)
 
 
 def _marks(c: Combatant) -> tuple[tuple[Mark, ...], float]:
@@ -1437,7 +2034,7 @@ def card(combat: Combat, c: Combatant, *, full: bool, is_current: bool) -> Card:
     parries = tuple(
         (w["name"], parry_now(c, i))
         for i, w in enumerate(c.weapons)
-        if w.get("parry") is not None and i not in c.unready
+        if w.get("parry") is not None and weapon_problem(c, i) is None
     )
     rule = {
         Combatant.Kind.CREATURE: "0 PV (§5.4.1)",
@@ -1458,8 +2055,9 @@ def card(combat: Combat, c: Combatant, *, full: bool, is_current: bool) -> Card:
         defences_left=left.text if c.maneuver else "Qualquer uma (ainda sem manobra)",
         maneuver_name=MANEUVER_NAMES.get(c.maneuver, ""),
         fatigue_left=max(0, c.st - c.fatigue_before),
-        readiness=tuple((w["name"], i not in c.unready) for i, w in enumerate(c.weapons)),
+        readiness=tuple((w["name"], weapon_problem(c, i) is None) for i, w in enumerate(c.weapons)),
         dies_at=rule,
+        effects=effects(c),
     )
 
 
@@ -1525,6 +2123,7 @@ def _card_data(card: Card) -> dict:
         "status": c.status,
         "posture": c.posture,
         "stunned": c.stunned,
+        "effects": list(card.effects),
         "maneuver": c.maneuver or None,
         "current": card.is_current,
         "character": c.character.code if c.character_id else None,
@@ -1551,7 +2150,11 @@ def _card_data(card: Card) -> dict:
                         "skill": w["skill"],
                         "damage": w["expression"],
                         "damage_type": w["damage_type"],
-                        "ready": i not in c.unready,
+                        "ready": weapon_problem(c, i) is None,
+                        "broken": i in c.broken,
+                        "dropped": i in c.dropped,
+                        "strained": i in c.strained,
+                        "weight_kg": w.get("weight_kg"),
                     }
                     for i, w in enumerate(c.weapons)
                 ],
@@ -1563,6 +2166,12 @@ def _card_data(card: Card) -> dict:
                 },
                 "crippled": c.crippled,
                 "dies_at": card.dies_at,
+                "off_balance": c.off_balance,
+                "blind": c.blind or None,
+                "dx_penalty": c.dx_penalty,
+                "feint": c.feint or None,
+                "concentration_lost": c.concentration_lost,
+                "waiting": c.waiting,
             }
         )
     return data

@@ -37,6 +37,7 @@ class WeaponIn(Schema, extra="forbid"):
     weapon_class: str = Field(default="", max_length=30)
     attack_kind: str = Field(default="hand_weapon", max_length=20)
     parry: int | None = Field(default=None, ge=-10, le=30)
+    weight_kg: str | None = Field(default=None, max_length=12)
 
 
 class CombatantIn(Schema, extra="forbid"):
@@ -74,6 +75,14 @@ class ManeuverIn(Schema, extra="forbid"):
     posture: str = Field(default="", max_length=10)
     weapon: int | None = Field(default=None, ge=0, le=20)
     reloading: StrictBool = False
+    target: UUID | None = None
+    target_sees: StrictBool = True
+
+
+class AdjustIn(Schema, extra="forbid"):
+    combatant: UUID
+    hp_lost: int = Field(ge=-400, le=400)
+    reason: str = Field(min_length=1, max_length=500)
 
 
 class ModifierIn(Schema, extra="forbid"):
@@ -233,9 +242,29 @@ def maneuver_declare(request, code: UUID, payload: ManeuverIn, idempotency_key: 
         posture=payload.posture,
         weapon=payload.weapon,
         reloading=payload.reloading,
+        target=_combatant(combat, payload.target, "target"),
+        target_sees=payload.target_sees,
         request_key=idempotency_key,
     )
     return _state(request, combat, membership)
+
+
+@router.post(
+    "/{uuid:code}/adjustments",
+    response={201: dict[str, Any]},
+    summary="Ajuste do Mestre: PV que o motor não rola (erro crítico 5/6, §4.8)",
+)
+def combatant_adjust(request, code: UUID, payload: AdjustIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    event = tracker.combatant_adjust(
+        combat=combat,
+        combatant=_combatant(combat, payload.combatant, "combatant"),
+        user=request.user,
+        hp_lost=payload.hp_lost,
+        reason=payload.reason,
+        request_key=idempotency_key,
+    )
+    return Status(201, {"event": event.code, "combat": _state(request, combat, membership)})
 
 
 @router.post(

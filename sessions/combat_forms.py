@@ -70,6 +70,10 @@ class CreatureForm(_Form):
     weapon_skill = forms.IntegerField(min_value=-10, max_value=40, required=False, label="NH")
     weapon_damage = forms.CharField(max_length=40, required=False, label="Dano (ex.: 2d cort)")
     weapon_parry = forms.IntegerField(min_value=-10, max_value=30, required=False, label="Aparar")
+    weapon_weight = forms.CharField(
+        max_length=12, required=False, label="Peso da arma (kg, para a quebra ao aparar)"
+    )
+    weapon_unarmed = forms.BooleanField(required=False, label="Ataque de mão limpa")
     flees = forms.BooleanField(required=False, label="A espécie foge (o `06` diz)")
     combat_reflexes = forms.BooleanField(required=False, label="Reflexos em Combate")
     surprise = forms.ChoiceField(
@@ -105,13 +109,21 @@ class ManeuverForm(_Form):
         choices=[], required=False, coerce=int, empty_value=None, label="Arma"
     )
     reloading = forms.BooleanField(required=False, label="Recarregando arma de projétil")
+    target = forms.ChoiceField(choices=[], required=False, label="Finta contra")
+    target_blind = forms.BooleanField(
+        required=False, label="O alvo da finta não vê o atacante (a finta não vale)"
+    )
 
-    def __init__(self, *args, weapon_choices=(), **kwargs):
+    def __init__(self, *args, weapon_choices=(), target_choices=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["weapon"].choices = [("", "—")] + list(weapon_choices)
+        self.fields["target"].choices = [("", "—")] + list(target_choices)
 
 
 class AttackForm(_Form):
+    attacker = forms.ChoiceField(
+        choices=[], required=False, label="Quem ataca (o do turno, ou quem Aguarda)"
+    )
     weapon = forms.TypedChoiceField(choices=[], coerce=int, label="Arma")
     defender = forms.ChoiceField(choices=[], label="Alvo")
     location = forms.ChoiceField(choices=LOCATION_CHOICES, initial="torso", label="Onde")
@@ -140,8 +152,17 @@ class AttackForm(_Form):
     retreat = forms.BooleanField(required=False, label="Recua (+3, uma vez por rodada)")
     dagger = forms.BooleanField(required=False, label="Apara com a adaga (§4.14)")
 
-    def __init__(self, *args, weapon_choices=(), defender_choices=(), parry_choices=(), **kwargs):
+    def __init__(
+        self,
+        *args,
+        weapon_choices=(),
+        defender_choices=(),
+        parry_choices=(),
+        attacker_choices=(),
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
+        self.fields["attacker"].choices = list(attacker_choices)
         self.fields["weapon"].choices = list(weapon_choices)
         self.fields["defender"].choices = list(defender_choices)
         self.fields["parry_weapon"].choices = [("", "a primeira que apara")] + list(parry_choices)
@@ -151,6 +172,20 @@ class AttackForm(_Form):
         if data.get("mod_label") and data.get("mod_value") is None:
             self.add_error("mod_value", "Diga o valor do modificador (ex.: −2).")
         return data
+
+
+class AdjustForm(_Form):
+    combatant = forms.ChoiceField(choices=[], label="Combatente")
+    hp_lost = forms.IntegerField(
+        min_value=-400, max_value=400, label="PV perdidos (negativo devolve)"
+    )
+    reason = forms.CharField(
+        max_length=500, label="Motivo (ex.: erro crítico 5, atingiu a si mesmo na perna)"
+    )
+
+    def __init__(self, *args, combatant_choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["combatant"].choices = list(combatant_choices)
 
 
 class EndForm(_Form):

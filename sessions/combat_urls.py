@@ -14,5 +14,6 @@ urlpatterns = [
     path(COMBAT + "turno/", views.combat_turn, name="combat-turn"),
     path(COMBAT + "manobra/", views.maneuver_declare, name="combat-maneuver"),
     path(COMBAT + "ataque/", views.attack_resolve, name="combat-attack"),
+    path(COMBAT + "ajuste/", views.combatant_adjust, name="combat-adjust"),
     path(COMBAT + "encerrar/", views.combat_end, name="combat-end"),
 ]

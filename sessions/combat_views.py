@@ -21,6 +21,7 @@ from gurps.errors import GurpsError
 from sessions import combat as tracker
 from sessions import services
 from sessions.combat_forms import (
+    AdjustForm,
     AttackForm,
     CreatureForm,
     DeclareForm,
@@ -34,7 +35,7 @@ from sessions.views import _get_scene
 from sheets.services import ServiceError
 from sheets.views import HtmxHttpRequest
 
-FORMS = ("start", "creature", "declare", "turn", "maneuver", "attack", "end")
+FORMS = ("start", "creature", "declare", "turn", "maneuver", "attack", "adjust", "end")
 
 # Fields a service names that live elsewhere in a form.
 FIELD_ALIASES = {
@@ -47,6 +48,7 @@ FIELD_ALIASES = {
     "attack.skill": "weapon",
     "attack.damage": "weapon",
     "modifiers": "mod_label",
+    "weight_kg": "weapon_weight",
 }
 
 
@@ -75,7 +77,30 @@ def _forms(scene: Scene, combat: Combat | None, view, data=None, only: str = "")
     )
     now = view.current
     weapons = [(i, w["name"]) for i, w in enumerate(now.weapons)] if now else []
-    forms["maneuver"] = ManeuverForm(bound("maneuver"), weapon_choices=weapons)
+    waiting = [c for c in combatants if c.waiting and (now is None or c.pk != now.pk)]
+    if waiting:
+        who = [c for c in (now, *waiting) if c is not None]
+        weapons = [
+            (i, " / ".join(f"{c.weapons[i]['name']} ({c.name})" for c in who if len(c.weapons) > i))
+            for i in range(max(len(c.weapons) for c in who))
+        ]
+    targets = [
+        (str(c.code), c.name)
+        for c in combatants
+        if (now is None or c.pk != now.pk)
+        and c.status in (Combatant.Status.FIGHTING, Combatant.Status.UNCONSCIOUS)
+    ]
+    forms["maneuver"] = ManeuverForm(
+        bound("maneuver"),
+        weapon_choices=[(i, w["name"]) for i, w in enumerate(now.weapons)] if now else [],
+        target_choices=targets,
+    )
+    forms["adjust"] = AdjustForm(
+        bound("adjust"), combatant_choices=[(str(c.code), c.name) for c in combatants]
+    )
+    attackers = ([(str(now.code), now.name)] if now else []) + [
+        (str(c.code), f"{c.name} (Aguardar)") for c in waiting
+    ]
     targets = [
         (str(c.code), c.name)
         for c in combatants
@@ -95,8 +120,15 @@ def _forms(scene: Scene, combat: Combat | None, view, data=None, only: str = "")
     forms["attack"] = AttackForm(
         bound("attack"),
         weapon_choices=[(str(i), w) for i, w in weapons],
-        defender_choices=targets,
+        defender_choices=[
+            (str(c.code), c.name)
+            for c in combatants
+            if c.status in (Combatant.Status.FIGHTING, Combatant.Status.UNCONSCIOUS)
+        ]
+        if waiting
+        else targets,
         parry_choices=parry,
+        attacker_choices=attackers,
     )
     return forms
 
@@ -206,6 +238,8 @@ def combatant_add(request: HtmxHttpRequest, code) -> HttpResponse:
                     skill=data["weapon_skill"] if data["weapon_skill"] is not None else data["dx"],
                     damage=data["weapon_damage"],
                     parry=data["weapon_parry"],
+                    weight_kg=data["weapon_weight"] or None,
+                    attack_kind="unarmed" if data["weapon_unarmed"] else "hand_weapon",
                 ),
             )
         spec = tracker.CreatureSpec(
@@ -276,6 +310,8 @@ def maneuver_declare(request: HtmxHttpRequest, code) -> HttpResponse:
             posture=data["posture"] or "",
             weapon=data["weapon"],
             reloading=data["reloading"],
+            target=_combatant(combat, data["target"]) if data["target"] else None,
+            target_sees=not data["target_blind"],
             request_key=data["request_key"],
         )
 
@@ -292,9 +328,10 @@ def attack_resolve(request: HtmxHttpRequest, code) -> HttpResponse:
         if data["mod_label"]:
             extra = (services.Modifier(data["mod_label"], data["mod_value"]),)
         defences = tuple(d for d in (data["defence"], data["second_defence"]) if d)
+        attacker = _combatant(combat, data["attacker"]) if data["attacker"] else view.current
         tracker.attack_resolve(
             combat=combat,
-            attacker=view.current,
+            attacker=attacker,
             defender=_combatant(combat, data["defender"]),
             user=request.user,
             attack=tracker.AttackSpec(
@@ -317,6 +354,24 @@ def attack_resolve(request: HtmxHttpRequest, code) -> HttpResponse:
         )
 
     return _action(request, code, "attack", act)
+
+
+@require_POST
+@login_required
+def combatant_adjust(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, combat, view, data):
+        if combat is None:
+            raise ServiceError(tracker.COMBAT_ENDED, code="combat_ended")
+        tracker.combatant_adjust(
+            combat=combat,
+            combatant=_combatant(combat, data["combatant"]),
+            user=request.user,
+            hp_lost=data["hp_lost"],
+            reason=data["reason"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "adjust", act)
 
 
 @require_POST

@@ -101,3 +101,59 @@ def demo_week_play(campaign: Campaign, *, homologate: bool = False) -> Scene:
             services.report_submit(week=week, user=mestre)
         services.report_homologate(week=week, user=arbitro)
     return scene
+
+
+# The demo fight's creatures: numbers the Mestre enters for the demo, not canon (the canon
+# gives the cavador-cinzento none); each combatant card says so.
+DEMO_NOTE = "Dados de demonstração entrados pelo Mestre; não são do cânone."
+DEMO_CREATURE = dict(
+    kind="creature",
+    st=9,
+    dx=11,
+    iq=3,
+    ht=9,
+    hp=9,
+    move=6,
+    dodge=5,
+    passive_defense=1,
+    damage_resistance=1,
+    flees=True,
+    demo_note=DEMO_NOTE,
+)
+DEMO_BITE = dict(name="Mordida", skill=12, damage="2d cort", weapon_class="bite")
+DEMO_COMBAT_KEY = "demo-combat"
+
+
+@transaction.atomic
+def demo_combat_start(campaign: Campaign):
+    """Start, once, in the demo scene, a fight of the jurado and the hoplita against two
+    cavadores-cinzentos (demo data), at its first turn, so a new user sees the tracker.
+    Idempotent: a scene that already had a fight is left as it is. Returns the combat, or
+    None when the scene no longer takes entries (its week's report went to the Árbitro)."""
+    from sessions import combat as tracker
+
+    mestre = get_user_model().objects.get(username="mestre")
+    week = demo_week_seed(campaign)
+    scene = Scene.objects.get(week=week, title="A galeria do andar 3")
+    existing = tracker.combat_current(scene)
+    if existing is not None:
+        return existing
+    if not (scene.is_open and week.accepts_entries):
+        return None
+    fighters = [
+        Character.objects.get(campaign=campaign, name="Jurado de Gapheim"),
+        Character.objects.get(campaign=campaign, name="Hoplita de Ônfalos"),
+    ]
+    combat = tracker.combat_start(
+        scene=scene, user=mestre, characters=fighters, request_key=DEMO_COMBAT_KEY
+    )
+    for name in ("Cavador-cinzento A", "Cavador-cinzento B"):
+        tracker.combatant_add(
+            combat=combat,
+            user=mestre,
+            creature=tracker.CreatureSpec(
+                name=name, weapons=(tracker.WeaponSpec(**DEMO_BITE),), **DEMO_CREATURE
+            ),
+        )
+    tracker.combat_next_turn(combat=combat, user=mestre)
+    return combat

@@ -682,6 +682,27 @@ class Combatant(models.Model):
     dagger_parries_used = models.PositiveSmallIntegerField(default=0)
     retreated = models.BooleanField(default=False)
     fought = models.BooleanField(default=False)
+    # what the §4.8 tables leave on the combatant (weapons by their index in ``weapons``)
+    broken = models.JSONField(default=list, blank=True, help_text="Armas quebradas (§4.8)")
+    dropped = models.JSONField(default=list, blank=True, help_text="Armas no chão (§4.8)")
+    strained = models.JSONField(
+        default=list, blank=True, help_text="Armas do braço com ombro estirado (§4.8, 15)"
+    )
+    ready_turns = models.JSONField(
+        default=dict, blank=True, help_text="Turnos de Preparar que cada arma ainda pede"
+    )
+    off_balance = models.BooleanField(
+        default=False, help_text="Perdeu o equilíbrio: nada até o próximo turno, defesas −2"
+    )
+    unbalanced = models.BooleanField(
+        default=False, help_text="Desequilibrado (cabeça 8): o próximo turno só defende"
+    )
+    turn_lost_round = models.PositiveIntegerField(default=0)
+    blind = models.CharField(max_length=10, blank=True, help_text="one_eye ou both_eyes")
+    dx_penalty = models.SmallIntegerField(default=0, help_text="Cego: DX −2 / −10 (§4.8)")
+    feint = models.JSONField(default=dict, blank=True, help_text="Finta vencida (§4.3)")
+    concentration_lost = models.BooleanField(default=False)
+    waiting = models.BooleanField(default=False, help_text="Aguardar: um ataque fora do turno")
 
     class Meta:
         ordering = ["combat", "position", "declared"]
@@ -717,6 +738,7 @@ class CombatEvent(AppendOnly):
         TURN = "turn", "Turno"
         MANEUVER = "maneuver", "Manobra"
         ATTACK = "attack", "Ataque"
+        ADJUSTMENT = "adjustment", "Ajuste do Mestre"
         END = "end", "Fim"
 
     code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)

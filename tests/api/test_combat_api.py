@@ -148,3 +148,39 @@ def test_the_same_request_twice_is_one_action(client, started):
     second = client.post(f"{BASE}/{code}/turns", **headers).json()
     assert first["turn"] == second["turn"] and first["round"] == second["round"] == 1
     assert Combat.objects.get().events.filter(kind="turn").count() == 1
+
+
+def test_the_api_feints_and_the_next_attack_takes_the_margin(client, started, server_dice):
+    code, headers = started
+    state = next_until(client, code, "Cavador A", headers)
+    a, b = by_name(state, "Cavador A"), by_name(state, "Cavador B")
+    missing = post_json(
+        client,
+        f"{BASE}/{code}/maneuvers",
+        {"combatant": a["id"], "maneuver": "feint", "weapon": 0},
+        **headers,
+    )
+    assert missing.status_code == 422
+    assert missing.json()["field"] == "target"
+    # A 1+2+3 = 6 against 12 (margin 6); B 5+5+5 = 15 against 12: A wins by 6.
+    server_dice(1, 2, 3, 5, 5, 5)
+    body = {"combatant": a["id"], "maneuver": "feint", "weapon": 0, "target": b["id"]}
+    feinted = post_json(client, f"{BASE}/{code}/maneuvers", body, **headers)
+    assert feinted.status_code == 200, feinted.json()
+    assert by_name(feinted.json(), "Cavador A")["feint"]["penalty"] == 6
+    assert [r.total for r in Roll.objects.order_by("sequence")] == [6, 15]
+
+
+def test_the_api_records_the_mestres_adjustment(client, started):
+    code, headers = started
+    state = next_until(client, code, "Cavador A", headers)
+    a = by_name(state, "Cavador A")
+    bad = post_json(
+        client, f"{BASE}/{code}/adjustments", {"combatant": a["id"], "hp_lost": 3}, **headers
+    )
+    assert bad.status_code == 422
+    body = {"combatant": a["id"], "hp_lost": 3, "reason": "Erro crítico 5: atingiu a si mesmo"}
+    done = post_json(client, f"{BASE}/{code}/adjustments", body, **headers)
+    assert done.status_code == 201, done.json()
+    assert by_name(done.json()["combat"], "Cavador A")["hp_now"] == 9 - 3
+    assert not Roll.objects.exists()

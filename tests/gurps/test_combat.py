@@ -934,3 +934,32 @@ def test_an_all_out_attacker_never_rolls_an_active_defence(seed: int) -> None:
     for step in result.steps:
         if step.number is StepNumber.DEFENCE_ROLL and step.dice:
             assert step.level == 3
+
+
+# --- §4.8 head 14: which weapon falls --------------------------------------------------------
+
+
+def test_the_only_weapon_in_hand_falls_without_a_die():
+    from gurps.combat import draw_dropped_weapon
+
+    assert draw_dropped_weapon(ScriptedSource([]), 1).index == 0
+    assert draw_dropped_weapon(ScriptedSource([]), 0).index is None
+
+
+@pytest.mark.parametrize(
+    ("in_hand", "die", "index"),
+    [(2, 1, 0), (2, 3, 0), (2, 4, 1), (2, 6, 1), (3, 2, 0), (3, 3, 1), (3, 6, 2)],
+)
+def test_with_two_weapons_a_fair_draw_picks_which_falls(in_hand, die, index):
+    from gurps.combat import draw_dropped_weapon
+
+    drawn = draw_dropped_weapon(ScriptedSource([die]), in_hand)
+    assert (drawn.index, drawn.die) == (index, die)
+
+
+def test_more_than_three_weapons_in_hand_is_the_mestres_draw():
+    from gurps.combat import draw_dropped_weapon
+    from gurps.errors import OutsideCanon
+
+    with pytest.raises(OutsideCanon):
+        draw_dropped_weapon(ScriptedSource([]), 4)

@@ -74,3 +74,24 @@ def test_the_poller_gets_204_while_nothing_changed(client_for, mestre, jogador, 
     seen = f"{combat.code}.{combat.revision}"
     response = client.get(_url(scene) + f"?v={seen}", HTTP_HX_REQUEST="true")
     assert response.status_code == 204
+
+
+def test_a_feint_without_a_target_comes_back_next_to_the_field(client_for, mestre, scene):
+    combat = tracker.combat_start(scene=scene, user=mestre)
+    tracker.combat_next_turn(combat=combat, user=mestre)
+    response = client_for(mestre).post(
+        _url(scene, "combat-maneuver"), {"maneuver": "feint", "weapon": "0", "request_key": "f1"}
+    )
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert tracker.FEINT_TARGET_NEEDED in html
+    assert not combat.events.filter(kind="maneuver").exists()
+
+
+def test_the_card_shows_what_the_tables_left(client_for, mestre, scene):
+    combat = tracker.combat_start(scene=scene, user=mestre)
+    combat.combatants.filter(name="Jurado de Gapheim").update(
+        off_balance=True, blind="one_eye", dx_penalty=-2
+    )
+    html = client_for(mestre).get(_url(scene)).content.decode()
+    assert "Perdeu o equilíbrio" in html and "Cego de um olho: DX -2" in html

@@ -30,3 +30,24 @@ def test_homologate_reveals_the_hidden_roll(demo):
     assert "/cenas/" in out.getvalue()
     assert WeeklyReport.objects.get().status == "homologated"
     assert Roll.objects.get(hidden=True).scene.week.hidden_rolls_revealed
+
+
+def test_the_demo_combat_starts_once_with_the_mestres_demo_creatures(demo):
+    from sessions.models import Combat, Combatant
+
+    out = StringIO()
+    call_command("demo_combat", stdout=out)
+    call_command("demo_combat", stdout=StringIO())
+    assert "/combate/" in out.getvalue()
+    combat = Combat.objects.get()
+    assert combat.round == 1
+    names = set(combat.combatants.values_list("name", flat=True))
+    assert names == {
+        "Jurado de Gapheim",
+        "Hoplita de Ônfalos",
+        "Cavador-cinzento A",
+        "Cavador-cinzento B",
+    }
+    creatures = Combatant.objects.filter(combat=combat, kind="creature")
+    assert all("não são do cânone" in c.demo_note for c in creatures)
+    assert not Roll.objects.exists()
