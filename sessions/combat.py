@@ -42,6 +42,7 @@ from sheets.services import ServiceError, sheet_view, state_of
 # Messages are constants so tests import them instead of repeating them.
 COMBAT_ACTIVE_EXISTS = "Já há um combate em andamento nesta cena: encerre-o antes de outro."
 COMBAT_ENDED = "Este combate já terminou; o que está aqui fica como está."
+UNKNOWN_LOCATION = "Lugar do golpe desconhecido: use um dos da §5.5 (tronco, cabeça, braço…)."
 BOSS_TOO_LATE = (
     "Chefe de encontro se declara antes do primeiro dado do combate. Declarada depois, não "
     "vale: bicho não sobe de categoria no meio da luta para sobreviver (§5.4.1)."
@@ -307,6 +308,14 @@ def _weapon(
         raise ServiceError(error.message, field=f"{field_name}.damage") from None
     if read.damage_type is None:
         raise ServiceError(DAMAGE_TYPE_NEEDED, field=f"{field_name}.damage")
+    # The same bounds as a damage roll of the scene: no million-die weapon in the chain.
+    if read.expression.count > services.MAX_DAMAGE_DICE:
+        limit = services.MAX_DAMAGE_DICE
+        raise ServiceError(services.TOO_MANY_DICE.format(limit=limit), field=f"{field_name}.damage")
+    if abs(read.expression.modifier) > services.MAX_DAMAGE_ADDS:
+        limit = services.MAX_DAMAGE_ADDS
+        message = services.DAMAGE_ADDS_TOO_LARGE.format(limit=limit)
+        raise ServiceError(message, field=f"{field_name}.damage")
     if weapon_class:
         engine.weapon_class(weapon_class)  # InvalidValue("weapon_class") if unknown
     if attack_kind not in {kind.value for kind in engine.AttackKind}:
@@ -1148,7 +1157,7 @@ def maneuver_declare(
     c.save()
     text = (
         f"{c.name}: {row.name}"
-        + (f" ({option})" if option else "")
+        + (f" ({_all_out_text(option)})" if option else "")
         + f" — anda até {metres} m; defesas até o próximo turno: {left.text} (§4.3)."
     )
     return _event(
@@ -1161,6 +1170,12 @@ def maneuver_declare(
         request_key=request_key,
         code=code,
     )
+
+
+def _all_out_text(option: str) -> str:
+    """ "(c) um ataque com +4 no NH" for "determined": the canon's words, not the key."""
+    row = next((r for r in engine.ALL_OUT_ATTACK_OPTIONS if r.option.value == option), None)
+    return f"({row.letter}) {row.text}" if row else option
 
 
 def _feint(combat, user, code, c: Combatant, weapon, target, target_sees, lines) -> None:
@@ -1180,10 +1195,19 @@ def _feint(combat, user, code, c: Combatant, weapon, target, target_sees, lines)
     problem = weapon_problem(c, weapon)
     if problem:
         raise ServiceError(problem, field="weapon")
-    skill = c.weapons[weapon]["skill"] + c.dx_penalty
+
+    def penalties(who: Combatant) -> list[dict]:
+        # Blindness (§4.8) and shock (§5.1: −HP lost to IQ, DX and their skills, next turn).
+        found = [{"label": "cego (§4.8)", "value": who.dx_penalty}] if who.dx_penalty else []
+        if who.shock and not who.shock_pending:
+            found.append({"label": "choque (§5.1)", "value": who.shock})
+        return found
+
+    mine, theirs = penalties(c), penalties(t)
+    skill = c.weapons[weapon]["skill"] + sum(m["value"] for m in mine)
     # "contra a arma ou escudo do inimigo (ou a DX dele)": the best he has in hand.
-    his = [t.weapons[i]["skill"] + t.dx_penalty for i in usable_weapons(t)]
-    level = max([*his, t.dx + t.dx_penalty])
+    his_base = max([*(t.weapons[i]["skill"] for i in usable_weapons(t)), t.dx])
+    level = his_base + sum(m["value"] for m in theirs)
     sees = bool(target_sees) and t.status == Combatant.Status.FIGHTING and t.blind != "both_eyes"
     sees = sees and not (t.surprise == "total" and not t.acting)
     dark = "dark" in combat.terrain
@@ -1197,11 +1221,9 @@ def _feint(combat, user, code, c: Combatant, weapon, target, target_sees, lines)
     name = c.weapons[weapon]["name"]
     for who, roll, title, base in (
         (c, result.feinter, f"Finta de {c.name} ({name})", c.weapons[weapon]["skill"]),
-        (t, result.defender, f"{t.name} contra a finta", level),
+        (t, result.defender, f"{t.name} contra a finta", his_base),
     ):
-        mods = (
-            [{"label": "cego (§4.8)", "value": c.dx_penalty}] if who is c and c.dx_penalty else []
-        )
+        mods = mine if who is c else theirs
         text = (
             f"{title}: 3d6 = {'+'.join(map(str, roll.dice))} = {roll.total} contra "
             f"{roll.effective_level} — {checks.OUTCOME_NAMES[roll.outcome]}."
@@ -1214,7 +1236,7 @@ def _feint(combat, user, code, c: Combatant, weapon, target, target_sees, lines)
             label=_label(who, title),
             fields={
                 "kind": "skill",
-                "base_level": base if who is c else level,
+                "base_level": base,
                 "modifiers": mods,
                 "effective_level": roll.effective_level,
                 "dice": list(roll.dice),
@@ -1724,7 +1746,10 @@ def attack_resolve(
         reloading_missile_weapon=d.reloading and defender_maneuver == engine.Maneuver.READY,
         will=will_of(d.iq, d.strong_will, d.weak_will),
     )
-    location = injury.HitLocation(attack.location) if attack.location else injury.HitLocation.TORSO
+    try:
+        location = injury.HitLocation(attack.location or injury.HitLocation.TORSO)
+    except ValueError:
+        raise ServiceError(UNKNOWN_LOCATION, field="location") from None
     target = engine.TargetInput(
         ht=d.ht,
         hp=d.hp_now,

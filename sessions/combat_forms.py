@@ -171,6 +171,9 @@ class AttackForm(_Form):
         data = super().clean()
         if data.get("mod_label") and data.get("mod_value") is None:
             self.add_error("mod_value", "Diga o valor do modificador (ex.: −2).")
+        if data.get("mod_value") not in (None, 0) and not (data.get("mod_label") or "").strip():
+            # A value without its reason would be dropped; say so before any die (§1.4).
+            self.add_error("mod_label", "Diga o motivo do modificador, antes dos dados (§1.4).")
         return data
 
 

@@ -184,3 +184,30 @@ def test_the_api_records_the_mestres_adjustment(client, started):
     assert done.status_code == 201, done.json()
     assert by_name(done.json()["combat"], "Cavador A")["hp_now"] == 9 - 3
     assert not Roll.objects.exists()
+
+
+def test_an_unknown_hit_location_is_a_422_and_rolls_nothing(client, started):
+    code, headers = started
+    state = next_until(client, code, "Hoplita de Ônfalos", headers)
+    hoplita, a = by_name(state, "Hoplita de Ônfalos"), by_name(state, "Cavador A")
+    maneuver = {"combatant": hoplita["id"], "maneuver": "move_and_attack"}
+    post_json(client, f"{BASE}/{code}/maneuvers", maneuver, **headers)
+    before = Roll.objects.count()
+    body = {"attacker": hoplita["id"], "defender": a["id"], "location": "soul"}
+    response = post_json(client, f"{BASE}/{code}/attacks", body, **headers)
+    assert (response.status_code, response.json()["field"]) == (422, "location")
+    assert Roll.objects.count() == before
+
+
+def test_a_creature_weapon_has_the_scenes_dice_bounds(client, started):
+    code, headers = started
+    huge = {
+        **CREATURE,
+        "name": "Zed",
+        "weapons": [{**CREATURE["weapons"][0], "damage": "40d cort"}],
+    }
+    response = post_json(client, f"{BASE}/{code}/combatants", huge, **headers)
+    assert response.status_code == 422
+    assert response.json()["detail"] == services.TOO_MANY_DICE.format(
+        limit=services.MAX_DAMAGE_DICE
+    )

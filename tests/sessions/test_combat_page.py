@@ -95,3 +95,11 @@ def test_the_card_shows_what_the_tables_left(client_for, mestre, scene):
     )
     html = client_for(mestre).get(_url(scene)).content.decode()
     assert "Perdeu o equilíbrio" in html and "Cego de um olho: DX -2" in html
+
+
+def test_a_modifier_value_without_its_reason_is_refused_not_dropped():
+    from sessions.combat_forms import AttackForm
+
+    form = AttackForm({"mod_value": "-3", "mod_label": ""})
+    form.is_valid()
+    assert form.errors["mod_label"] == ["Diga o motivo do modificador, antes dos dados (§1.4)."]
