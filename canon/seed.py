@@ -48,6 +48,7 @@ class DivergenceSeed:
     resolved_on: date | None = None
     resolution: str = ""
     decision_key: str = ""  # the source_key of the decision that resolved it
+    document: str = ""  # "" is the canon (CANON); the procedure's items name their own
 
 
 @dataclass(frozen=True)
@@ -448,3 +449,249 @@ SLIPS: tuple[DivergenceSeed, ...] = (
 )
 
 READING_KEY_PREFIX = "reading:"
+
+# --- divergences: the Mestre's session procedure, written for another game -------------------
+#
+# ``sessao-do-mestre.txt`` is a d6/d20 game's procedure (canon README). Its tables are the
+# site's (sessions.procedure_data), but where it says a roll or a trait of that other game, the
+# site does not guess a translation: each point is an open divergence that quotes the
+# procedure and says what the site does meanwhile. The quotes are the text's own lines.
+
+PROCEDURE = "Sessão do Mestre"
+PROCEDURE_KEY_PREFIX = "procedure:"
+
+_MESTRE_CHOOSES = (
+    "Nada é traduzido: o Mestre de Cena escolhe, a cada vez, o teste GURPS — HT, DX, Vontade "
+    "ou a Verificação de Pânico da §5b — e diz os modificadores antes dos dados (§1.4)."
+)
+_NO_GURPS_COUNTERPART = "Como se joga (v11)"
+
+PROCEDURE_DIVERGENCES: tuple[DivergenceSeed, ...] = (
+    DivergenceSeed(
+        "procedure:forced-march-con",
+        "Avançar; Tabela B",
+        "«Teste de CON» ao forçar o avanço: CON e DC são de outro sistema",
+        "O procedimento pede um teste de CON, com DC, para avançar mais de 2 rodadas seguidas. "
+        "GURPS não tem CON nem DC: tem HT, e testes de 3d contra um nível (§1.1).",
+        "Sessão do Mestre, Avançar e Tabela B: Forçando o Avanço",
+        "Avançar por mais de 2 rodadas de viagem consecutivas requer um teste de CON na Tabela B: "
+        "Forçando o Avanço.\nAlém de 2 rodadas consecutivas — DC do Teste de CON\n"
+        "1 rodada extra — 12\nrodadas subsequentes — +3",
+        _NO_GURPS_COUNTERPART,
+        "GURPS testa atributos com 3d contra o nível (§1.1); não há CON nem DC.",
+        reading=_MESTRE_CHOOSES,
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:rest-con-dc12",
+        "Descansar",
+        "«Teste de CON DC 12» a cada interrupção do descanso",
+        "O descanso interrompido pede um teste de CON DC 12, que é de outro sistema.",
+        "Sessão do Mestre, Descansar",
+        "Cada interrupção do descanso necessita um teste de CON DC 12 ou o personagem não recebe "
+        "os benefícios.",
+        _NO_GURPS_COUNTERPART,
+        "GURPS testa atributos com 3d contra o nível (§1.1); não há CON nem DC.",
+        reading=_MESTRE_CHOOSES,
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:dungeon-mishaps-con-dc12",
+        "Tabela B (masmorra)",
+        "«Teste de CON DC 12» nos Percalços da Dungeon (6, 7 e 9)",
+        "Três linhas dos Percalços da Dungeon pedem um teste de CON DC 12 para ter os benefícios "
+        "do Descanso.",
+        "Sessão do Mestre, Tabela B: Percalços da Dungeon",
+        "6 — Dormir na Dungeon não é nada confortável. Teste de CON DC 12 para ter os benefícios "
+        "do Descanso.\n7 — Atacados por carrapatos/sanguessugas. 2 de dano e Teste de CON DC 12 "
+        "para ter os benefícios do Descanso.\n9 — O ambiente da Dungeon é muito opressor. Teste "
+        "de Pânico e Teste de CON DC 12 para ter os benefícios do Descanso.",
+        _NO_GURPS_COUNTERPART,
+        "GURPS testa atributos com 3d contra o nível (§1.1); não há CON nem DC.",
+        reading=_MESTRE_CHOOSES,
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:craft-ammunition-des",
+        "Criar; Tabela G",
+        "«Teste de DES» para criar munição, e munição «igual ao resultado do teste»",
+        "Criar munição é um teste de DES modificado pela Tabela G, e o resultado do teste dá a "
+        "quantidade. Em GURPS um teste é 3d contra um nível e dá sucesso ou falha e a margem "
+        "(§1.1, §1.3), não um número que conte flechas.",
+        "Sessão do Mestre, Criar e Tabela G: Criar Munição",
+        "1. Role um Teste de DES modificado pela Tabela G: Criar Munição.\n2. O personagem cria "
+        "munição igual ao resultado do teste.\nPlanície / Colinas — -6\nEstepe — -4\n"
+        "Floresta — +0\nPântano — +0\nMontanha — -10",
+        _NO_GURPS_COUNTERPART,
+        "GURPS tem DX (não DES) e perícias; um teste dá sucesso ou falha e a margem (§1.1, §1.3).",
+        reading=_MESTRE_CHOOSES + " A quantidade de munição é dita pelo Mestre.",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:camp-mishap-9-des-dc12",
+        "Tabela H",
+        "«Teste de DES DC 12» no Percalço 9 (o fogo espalhou)",
+        "Uma linha dos Percalços pede um teste de DES DC 12, que é de outro sistema.",
+        "Sessão do Mestre, Tabela H: Percalços",
+        "9 — O fogo espalhou. Teste de DES DC 12 ou perde 1 item aleatório.",
+        _NO_GURPS_COUNTERPART,
+        "GURPS tem DX (não DES) e testa com 3d contra o nível (§1.1); não há DC.",
+        reading=_MESTRE_CHOOSES,
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:disadvantage-desv",
+        "Tabelas F, H, I",
+        "«DESV» (desvantagem: rolar dois dados e ficar com o pior) não existe em GURPS",
+        "Três linhas dão DESV, a desvantagem do outro sistema. GURPS não tem essa mecânica: "
+        "cobra modificadores no nível antes dos dados (§1.4).",
+        "Sessão do Mestre, Tabelas F: Acidentes, H: Percalços e I: Exaustão",
+        "Acidentes 6 — Encontra comida, mas venenosa/doente. Quem a ingerir tem DESV pelo "
+        "próximo dia.\nPercalços 7 — Ataque de mosquitos/insetos hematófagos. DESV nas próximas "
+        "duas rodadas.\nExaustão 1 — DESV em todas as rolagens",
+        _NO_GURPS_COUNTERPART,
+        "Modificadores são ditos antes dos dados, no nível (§1.4).",
+        reading="Nada é traduzido: o Mestre de Cena diz, a cada vez, o modificador GURPS que a "
+        "situação cobra (§1.4), antes dos dados.",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:rest-hit-dice",
+        "Descansar",
+        "«Dados de vida igual ao nível» para recuperar pontos de vida",
+        "O descanso recupera PV rolando dados de vida, um por nível. GURPS não tem nível nem "
+        "dados de vida: a recuperação é a da §5.6.",
+        "Sessão do Mestre, Descansar",
+        "3. Cada membro rola um n° de dados de vida igual ao nível e recupera pontos de vida.",
+        "Como se joga (v11), §5.6",
+        "Cura natural: teste de HT ao fim de cada dia de repouso e boa alimentação; passou, 1 PV. "
+        "Ataduras e Primeiros Socorros como na tabela.",
+        reading="O site não rola dados de vida: a recuperação de PV é a da §5.6, feita pelo "
+        "Mestre com os testes dela.",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:rest-attributes-sanity",
+        "Descansar",
+        "Descanso recupera «dano em cada atributo», «sanidade» e exaustão",
+        "GURPS não tem dano de atributo nem sanidade como número a recuperar; a Fadiga se "
+        "recupera pela §6.3.",
+        "Sessão do Mestre, Descansar",
+        "4. Recupera 1 de dano em cada atributo, 1 de sanidade e 1 de exaustão.",
+        "Como se joga (v11), §6.3",
+        "Fadiga: 1 ponto a cada 10 minutos de descanso tranquilo; a de falta de sono só some com "
+        "uma noite de sono.",
+        reading="O site não conta sanidade nem dano de atributo; o que o descanso recupera é o da "
+        "§5.6 e da §6.3, dito pelo Mestre.",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:panic-table",
+        "Tabela J",
+        "A Tabela J: Pânico é lida pela «Sanidade», sem dado, e dá «dano em Sabedoria»",
+        "A tabela de pânico do procedimento tem linhas de 1 a 14+ numa coluna «Sanidade», não "
+        "diz com que dado se rola, e uma linha dá dano em Sabedoria, atributo de outro sistema. "
+        "O cânone tem a sua Verificação de Pânico (§5b): teste de Vontade e, falhando, 3d mais "
+        "a margem na tabela dela.",
+        "Sessão do Mestre, Tabela J: Pânico",
+        "Sanidade — Efeito\n1 — Insanidade. Se torna insano.\n8-10 — Impactado. 2 de dano em "
+        "Sabedoria\n14+ — Terror. Foge de todos os seres (até aliados) por 1d4 rodadas",
+        "Como se joga (v11), §5b",
+        "Verificação de Pânico: teste de Vontade; falhou, rola-se 3d na tabela e soma-se a "
+        "margem pela qual falhou.",
+        reading="Para personagens GURPS vale a Verificação de Pânico da §5b, não a Tabela J. O "
+        "site mostra a Tabela J como consulta e não rola nela.",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:panic-test",
+        "Tabela H; Tabela B (masmorra)",
+        "«Teste de pânico» nos Percalços (8) e nos Percalços da Dungeon (9)",
+        "Duas linhas pedem um teste de pânico do outro sistema.",
+        "Sessão do Mestre, Tabela H: Percalços e Tabela B: Percalços da Dungeon",
+        "Percalços 8 — Lenha molhada, a fogueira apaga. Vigia faz teste de pânico. Role 1d6. "
+        "3:6 | Encontro Aleatório.\nPercalços da Dungeon 9 — O ambiente da Dungeon é muito "
+        "opressor. Teste de Pânico e Teste de CON DC 12 para ter os benefícios do Descanso.",
+        "Como se joga (v11), §5b",
+        "Verificação de Pânico: teste de Vontade, pedido quando a cena rompe a expectativa.",
+        reading="O padrão é a Verificação de Pânico da §5b (o Mestre de Cena pode escolher "
+        "outro teste e diz qual antes dos dados).",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:exhaustion",
+        "Tabela I",
+        "«Exaustão» e «1d4 de dano de CON» não são a Fadiga do cânone",
+        "O procedimento conta pontos de exaustão (avançar demais, não descansar) com efeitos do "
+        "outro sistema. O cânone tem Fadiga, que é perda de ST (§6).",
+        "Sessão do Mestre, Tabela I: Exaustão",
+        "2 — Não adiciona modificadores de atributos às rolagens\n3 — 1d4 de dano de CON / dia"
+        "\nAvançar — Em caso de falha, o personagem deve descansar por 2 rodadas antes de "
+        "realizar qualquer outra atividade ou receber 1 ponto de exaustão.\nDescansar — Cada dia "
+        "sem realizar essa ação acarreta em 1 ponto de exaustão.\nA cada 1 hora de exploração, "
+        "os personagens precisam descansar por um turno de exploração ou sofrer 1 ponto de "
+        "exaustão.",
+        "Como se joga (v11), §6",
+        "Fadiga é perda de ST; marcha, noite sem dormir e refeição perdida custam pontos de "
+        "Fadiga (§6.1).",
+        reading="O site não conta exaustão nem dano de CON: o Mestre de Cena cobra a Fadiga da "
+        "§6 quando a situação for dela.",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:chance-notation",
+        "Encontros; Tabelas C, E; masmorra",
+        "Como se lê «N:6»: chance de N em 6",
+        "O procedimento escreve as chances como «1:6», «2:6», «3:6» (encontros por região, "
+        "perder a direção, forragear/caçar/pescar, surpresa, níveis de perigo, descanso na "
+        "masmorra) sem dizer em que faces do 1d6 acontece.",
+        "Sessão do Mestre, Encontros Aleatórios e masmorra",
+        "Estepe e Planície: 1:6\nColinas, Florestas e Montanhas: 2:6\nPântano: 3:6\nEm um "
+        "resultado de 1:6, o encontro acontece, sempre no Fim do Turno.\nEm um resultado de "
+        "2:6, o lado está surpreso.",
+        "Leitura do site",
+        "N chances em 6: acontece com 1 a N no 1d6.",
+        reading="«N:6» é chance de N em 6: acontece quando o 1d6 dá de 1 a N. «1:3» e «4:6» na "
+        "chegada dos monstros são faixas do dado (1 a 3, 4 a 6).",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:make-camp-5-6",
+        "Levantar Acampamento",
+        "«Em um resultado de 5:6 o grupo está seguro»: chance de 5 em 6, ou 5 e 6 no dado?",
+        "«5:6» pode ser a mesma notação de chance das outras tabelas (seguro com 1 a 5) ou uma "
+        "faixa do dado, como «4:6» na chegada dos monstros (seguro só com 5 ou 6). As duas "
+        "leituras dão 5/6 e 2/6.",
+        "Sessão do Mestre, Levantar Acampamento",
+        "1. Role 1d6. Em um resultado de 5:6 o grupo está seguro.",
+        "Sessão do Mestre, 4. Fim do Turno",
+        "1:3 Os monstros chegam na sala onde os personagens estão.\n4:6 Os monstros chegam em "
+        "uma sala adjacente.",
+        reading="Lido como as outras chances: o grupo está seguro com 1 a 5 no 1d6 (5 em 6).",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:weather-drift-3-6",
+        "1. Clima",
+        "A mudança do clima só diz o que fazer com 1 e 2 no 1d6",
+        "O clima se rola a cada Rodada de Exploração, mas o texto só dá os resultados 1 e 2.",
+        "Sessão do Mestre, 1. Clima",
+        "Resultados da rolagem (1d6):\n1 – Diminua em 1 o clima\n2 – Aumente em 1 o clima",
+        "",
+        "",
+        reading="A linha 3-6 diz que o texto não diz o que acontece; o Mestre decide.",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:affliction-2-broken",
+        "Tabela K",
+        "A Aflição 2 (Medroso) termina numa frase partida",
+        "A última frase da linha 2 da Tabela K perdeu o começo.",
+        "Sessão do Mestre, Tabela K: Aflição",
+        "…sempre esperando o pior. você num momento de fraqueza.",
+        "",
+        "",
+        reading="O site mostra a linha como o texto a escreve.",
+        document=PROCEDURE,
+    ),
+)

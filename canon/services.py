@@ -737,7 +737,12 @@ def registers_seed(*, campaign: Campaign) -> SeedCount:
             },
         )
         created["corrections"] += new
-    for item in (*seed.CANON_DIVERGENCES, *seed.SLIPS, *_reading_seeds()):
+    for item in (
+        *seed.CANON_DIVERGENCES,
+        *seed.SLIPS,
+        *_reading_seeds(),
+        *seed.PROCEDURE_DIVERGENCES,
+    ):
         resolved = item.resolved_on is not None
         _, new = Divergence.objects.get_or_create(
             campaign=campaign,
@@ -745,7 +750,7 @@ def registers_seed(*, campaign: Campaign) -> SeedCount:
             defaults={
                 "title": item.title,
                 "description": item.description,
-                "document": seed.CANON,
+                "document": item.document or seed.CANON,
                 "section": item.section,
                 "side_a_label": item.side_a_label,
                 "side_a": item.side_a,

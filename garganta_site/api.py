@@ -190,6 +190,7 @@ def _register_routers() -> None:
     api.add_router("/rolls", rolls_router, tags=["rolagens"])
     api.add_router("/console", "canon.console_api.router", tags=["console do Árbitro"])
     api.add_router("/combats", "sessions.combat_api.router", tags=["combate"])
+    api.add_router("/explorations", "sessions.exploration_api.router", tags=["exploração"])
 
 
 _register_routers()

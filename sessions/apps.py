@@ -12,3 +12,16 @@ class MesaConfig(AppConfig):
     label = "mesa"
     verbose_name = "Mesa"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The procedure's tables must exist in every campaign (sessions.signals).
+        from django.db.models.signals import post_migrate, post_save
+
+        from sessions import signals
+
+        post_migrate.connect(signals.seed_after_migrate, sender=self)
+        post_save.connect(
+            signals.seed_new_campaign,
+            sender="sheets.Campaign",
+            dispatch_uid="mesa_procedure_tables_seed",
+        )

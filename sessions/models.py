@@ -767,3 +767,303 @@ class CombatEvent(AppendOnly):
 
     def __str__(self) -> str:
         return self.text[:60]
+
+
+# --- exploration (the Mestre's session procedure, dungeon loop; sessions.exploration) ---------
+
+
+class Exploration(models.Model):
+    """A descent in a scene, run by the turn loop of the Mestre's session procedure: the
+    party's exploration turns (10 minutes each) and rounds of travel (4 hours each), the
+    danger level the Mestre declares for the floor (total darkness makes it Mortal), the
+    marching order, and the counters the procedure keeps (encounter cadence, the hour without
+    rest). Its dice are ``Roll``s of the scene, named by ``ExplorationEvent``s. ``revision``
+    grows with every change, so a polling page knows when to redraw.
+    """
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Em andamento"
+        ENDED = "ended", "Encerrada"
+
+    class Danger(models.TextChoices):
+        UNSAFE = "unsafe", "Inseguro"
+        RISKY = "risky", "Arriscado"
+        DEADLY = "deadly", "Mortal"
+
+    class Phase(models.TextChoices):
+        BETWEEN = "between", "Entre turnos"
+        IN_TURN = "in_turn", "Turno em curso"
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    scene = models.ForeignKey(Scene, on_delete=models.PROTECT, related_name="explorations")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
+    danger = models.CharField(max_length=8, choices=Danger.choices)
+    total_darkness = models.BooleanField(default=False)
+    region = models.CharField(max_length=200, blank=True)
+    phase = models.CharField(max_length=8, choices=Phase.choices, default=Phase.BETWEEN)
+    turn = models.PositiveIntegerField(default=0, help_text="Turnos de exploração (10 min)")
+    travel_rounds = models.PositiveIntegerField(default=0, help_text="Rodadas de viagem (4 h)")
+    hours_slept = models.PositiveIntegerField(default=0)
+    turns_since_check = models.PositiveIntegerField(default=0)
+    turns_since_rest = models.PositiveIntegerField(default=0)
+    exhaustion_points = models.PositiveIntegerField(default=0)
+    consequences_decided = models.PositiveIntegerField(default=0)
+    encounter_pending = models.BooleanField(default=False)
+    marching_order = models.JSONField(default=list, blank=True)
+    revision = models.PositiveIntegerField(default=0)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    request_key = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = "exploração"
+        verbose_name_plural = "explorações"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scene", "request_key"],
+                condition=~Q(request_key=""),
+                name="mesa_exploration_unique_request_key",
+            ),
+            models.UniqueConstraint(
+                fields=["scene"],
+                condition=Q(status="active"),
+                name="mesa_exploration_one_active_per_scene",
+            ),
+            models.CheckConstraint(
+                condition=Q(danger__in=["unsafe", "risky", "deadly"]),
+                name="mesa_exploration_danger_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Exploração em {self.scene}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def effective_danger(self) -> str:
+        """Total darkness always makes the danger level Mortal (the procedure, Tabela A)."""
+        return self.Danger.DEADLY if self.total_darkness else self.danger
+
+    @property
+    def effective_danger_label(self) -> str:
+        return self.Danger(self.effective_danger).label
+
+    @property
+    def exhaustion_undecided(self) -> int:
+        return self.exhaustion_points - self.consequences_decided
+
+
+class ExplorationTimer(models.Model):
+    """A light source or a spell that runs down with the turns. Its length is the Mestre's
+    (the canon gives none); ``remaining_turns`` 0 is out."""
+
+    class Kind(models.TextChoices):
+        LIGHT = "light", "Fonte de luz"
+        SPELL = "spell", "Magia"
+        OTHER = "other", "Outro"
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    exploration = models.ForeignKey(Exploration, on_delete=models.CASCADE, related_name="timers")
+    name = models.CharField(max_length=100)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.LIGHT)
+    duration_turns = models.PositiveIntegerField()
+    remaining_turns = models.PositiveIntegerField()
+    started_turn = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["exploration", "created_at", "pk"]
+        verbose_name = "marcador de tempo"
+        verbose_name_plural = "marcadores de tempo"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(remaining_turns__lte=models.F("duration_turns")),
+                name="mesa_explorationtimer_remaining_within_duration",
+            ),
+            models.CheckConstraint(
+                condition=Q(duration_turns__gte=1), name="mesa_explorationtimer_duration_from_1"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_out(self) -> bool:
+        return self.remaining_turns == 0
+
+
+class ExplorationEvent(AppendOnly):
+    """What happened in a descent: the start, each declaration of the Mestre (danger level,
+    darkness, marching order, a timer, treasure found), each turn's start and end, surprise,
+    sleep, travel, exhaustion and the GURPS consequence the Mestre chose, the end. The dice
+    are ``Roll``s this event names in ``rolls`` (the procedure's API logs them in the chain);
+    ``request_key`` makes the same form posted twice one action."""
+
+    class Kind(models.TextChoices):
+        START = "start", "Início"
+        DANGER = "danger", "Nível de perigo"
+        MARCHING = "marching", "Ordem de marcha"
+        TIMER = "timer", "Marcador de tempo"
+        TURN_START = "turn_start", "Início do turno"
+        TURN_END = "turn_end", "Fim do turno"
+        SURPRISE = "surprise", "Surpresa"
+        SLEEP = "sleep", "Dormir"
+        TRAVEL = "travel", "Rodada de viagem"
+        CONSEQUENCE = "consequence", "Consequência da exaustão"
+        LOOT = "loot", "Achado"
+        END = "end", "Fim"
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    exploration = models.ForeignKey(Exploration, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    turn = models.PositiveIntegerField(default=0)
+    text = models.TextField()
+    lines = models.JSONField(default=list, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    rolls = models.ManyToManyField(Roll, related_name="exploration_events", blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    request_key = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = "evento de exploração"
+        verbose_name_plural = "eventos de exploração"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["exploration", "request_key"],
+                condition=~Q(request_key=""),
+                name="mesa_explorationevent_unique_request_key",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+# --- the procedure's random tables (sessao-do-mestre.txt; sessions.procedure) ----------------
+
+
+class RandomTable(models.Model):
+    """A table of the Mestre's session procedure, as this campaign keeps it: seeded from
+    ``sessions.procedure_data`` and maintained by the Árbitro from then on (each change of a
+    row is a ``RandomTableRowChange`` that keeps what the row said).
+
+    ``kind``: ``roll`` (rolled on ``die``, the total lands on a row by its range), ``chance``
+    (each cell is the text's "N:6", rolled on 1d6) or ``reference`` (read, not rolled).
+    """
+
+    class Kind(models.TextChoices):
+        ROLL = "roll", "Rolada"
+        CHANCE = "chance", "Chance em 1d6"
+        REFERENCE = "reference", "Consulta"
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="random_tables")
+    key = models.SlugField(max_length=40)
+    position = models.PositiveSmallIntegerField(default=0)
+    name = models.CharField(max_length=200)
+    part = models.CharField(max_length=60, blank=True, help_text="Parte do procedimento")
+    document = models.CharField(max_length=100, default="Sessão do Mestre")
+    source = models.CharField(
+        max_length=200, help_text="O título sob o qual a tabela está no texto"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    die = models.CharField(
+        max_length=10, blank=True, help_text="1d6, 1d8, 1d10; vazio: não se rola"
+    )
+    other_dice = models.JSONField(default=list, blank=True)
+    header = models.CharField(max_length=200, blank=True)
+    columns = models.JSONField(default=list)
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "position", "key"]
+        verbose_name = "tabela do procedimento"
+        verbose_name_plural = "tabelas do procedimento"
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "key"], name="mesa_randomtable_unique_key"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def dice(self) -> list[str]:
+        """The dice it may be rolled with, its own first (events: 1d6 or 1d8)."""
+        return [self.die, *self.other_dice] if self.die else []
+
+    @property
+    def is_rolled(self) -> bool:
+        return self.kind != self.Kind.REFERENCE and bool(self.die)
+
+
+class RandomTableRow(models.Model):
+    """A row of a procedure table: its label as the text writes it ("1-5", "14+", "Estepe"),
+    the totals it covers when rolled (``low``..``high``; ``high`` null: and above), and one
+    cell per column. The Árbitro changes ``cells`` through ``random_table_row_edit`` only."""
+
+    table = models.ForeignKey(RandomTable, on_delete=models.CASCADE, related_name="rows")
+    position = models.PositiveSmallIntegerField()
+    label = models.CharField(max_length=120)
+    low = models.SmallIntegerField(null=True, blank=True)
+    high = models.SmallIntegerField(null=True, blank=True)
+    cells = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["table", "position"]
+        verbose_name = "linha de tabela do procedimento"
+        verbose_name_plural = "linhas de tabela do procedimento"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "position"], name="mesa_randomtablerow_unique_position"
+            ),
+            models.UniqueConstraint(
+                fields=["table", "label"], name="mesa_randomtablerow_unique_label"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.label}"
+
+    def covers(self, total: int) -> bool:
+        if self.low is None or total < self.low:
+            return False
+        return self.high is None or total <= self.high
+
+    def cell(self, columns: list[str], column: str) -> str:
+        return self.cells[columns.index(column)]
+
+
+class RandomTableRowChange(AppendOnly):
+    """The Árbitro's change of a row: what it said, what it says now, why, by whom, when."""
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    row = models.ForeignKey(RandomTableRow, on_delete=models.CASCADE, related_name="changes")
+    old_cells = models.JSONField()
+    new_cells = models.JSONField()
+    reason = models.TextField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["row", "at", "pk"]
+        verbose_name = "alteração de linha de tabela"
+        verbose_name_plural = "alterações de linha de tabela"
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(reason=""), name="mesa_randomtablerowchange_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Alteração de {self.row}"

@@ -6,6 +6,8 @@ WEEK = "campanhas/<slug:campaign>/semanas/<int:number>/"
 
 urlpatterns = [
     path("", include("sessions.combat_urls")),
+    path("", include("sessions.procedure_urls")),
+    path("", include("sessions.exploration_urls")),
     path("cenas/<uuid:code>/", views.scene_detail, name="scene"),
     path("cenas/<uuid:code>/registro/", views.scene_log, name="scene-log"),
     path("cenas/<uuid:code>/declarar/", views.declaration_add, name="declaration-add"),

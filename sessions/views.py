@@ -226,6 +226,12 @@ def _context(request, scene, membership, *, forms=None, panel="", error=""):
         context["declaration_selects"] = [
             _declaration_select(context[key], "declaration") for key in DECLARATION_FORMS
         ]
+        if "procedure_form" not in context:
+            # The procedure's tables panel (sessions.procedure_views); imported here because
+            # that module builds on this one.
+            from sessions.procedure_views import procedure_form
+
+            context["procedure_form"] = procedure_form(scene.week.campaign)
     return context
 
 

@@ -29,7 +29,12 @@ def test_a_new_campaign_starts_with_the_canons_registers(db):
     campaign = Campaign.objects.create(slug="nova", name="Nova")
     assert Decision.objects.filter(campaign=campaign).count() == len(seed.DECISIONS)
     assert Correction.objects.filter(campaign=campaign).count() == len(seed.CORRECTIONS)
-    expected = len(seed.CANON_DIVERGENCES) + len(seed.SLIPS) + len(readings.READINGS)
+    expected = (
+        len(seed.CANON_DIVERGENCES)
+        + len(seed.SLIPS)
+        + len(readings.READINGS)
+        + len(seed.PROCEDURE_DIVERGENCES)
+    )
     assert Divergence.objects.filter(campaign=campaign).count() == expected
 
 
