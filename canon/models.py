@@ -232,15 +232,22 @@ class Divergence(Corrected, models.Model):
         """Where it was found, as the register writes it: "Como se joga (v11) §4.10"."""
         parts = [self.document] if self.document else []
         if self.section:
-            parts.append(f"§{self.section}")
+            parts.append(place(self.section))
         return " ".join(parts)
 
     @property
     def where_short(self) -> str:
         """The section alone when the document is the canon (the usual case): "§4.10"."""
         if self.document in ("", CANON):
-            return f"§{self.section}" if self.section else ""
+            return place(self.section)
         return self.where
+
+
+def place(section: str) -> str:
+    """A place as a page says it: "§4.9" for a numbered section, the heading's words as they
+    are for another document's part ("Descansar")."""
+    section = (section or "").strip()
+    return f"§{section}" if section[:1].isdigit() else section
 
 
 class Correction(AppendOnly):

@@ -6,6 +6,7 @@ from django import template
 from django.urls import reverse
 
 from canon import services
+from canon.models import place
 
 register = template.Library()
 
@@ -44,3 +45,9 @@ def house_decision_urls(context, campaign=None) -> dict[str, str]:
 def lookup(mapping, key):
     """``mapping[key]``, or "" when there is none."""
     return mapping.get(key, "") if mapping else ""
+
+
+@register.filter
+def where(section: str) -> str:
+    """``canon.models.place`` for templates: "§4.9", or "Descansar" as it is."""
+    return place(section)

@@ -205,3 +205,14 @@ def test_a_divergence_row_is_never_saved_again_nor_deleted(demo):
         divergence.save()
     with pytest.raises(PermissionError):
         divergence.delete()
+
+
+def test_a_place_is_a_section_sign_only_for_a_numbered_section():
+    from canon.models import place
+
+    assert (place("4.9"), place("5b"), place("Descansar"), place("")) == (
+        "§4.9",
+        "§5b",
+        "Descansar",
+        "",
+    )
