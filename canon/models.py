@@ -20,22 +20,8 @@ from django.utils.functional import cached_property
 
 from canon.seed import CANON
 from gurps.house import HOUSE_SETTINGS
+from sessions.models import AppendOnly  # one append-only rule for every register
 from sheets.models import Campaign, Character, SheetVersion
-
-
-class AppendOnly(models.Model):
-    """A register row: written once, never saved again, never deleted one by one."""
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise PermissionError("Uma linha do registro nunca é alterada; corrija com outra.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise PermissionError("Uma linha do registro nunca é apagada.")
 
 
 class Corrected:

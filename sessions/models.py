@@ -295,7 +295,7 @@ class RollQuerySet(models.QuerySet):
         raise PermissionError("Uma rolagem nunca é apagada.")
 
 
-class Roll(models.Model):
+class Roll(AppendOnly):  # DESIGN.md invariant 2
     """A roll made by the server. Never changed, never deleted.
 
     ``hash`` = SHA-256 of ``previous_hash`` plus the canonical JSON of the roll's content
@@ -401,15 +401,6 @@ class Roll(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.sequence} {self.label}"
-
-    def save(self, *args, **kwargs):
-        # Append-only (DESIGN.md invariant 2): a stored roll is never saved again.
-        if self.pk is not None:
-            raise PermissionError("Uma rolagem nunca é alterada.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise PermissionError("Uma rolagem nunca é apagada.")
 
     @property
     def net_modifier(self) -> int:
