@@ -30,7 +30,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from gurps.dice import RandomSource
-from sessions import services
+from sessions import procedure, procedure_data, services
 from sessions.models import (
     Combatant,
     Exploration,
@@ -44,10 +44,26 @@ from sheets.services import ServiceError
 
 Danger = Exploration.Danger
 
-# Tabela A: Níveis de Perigo — a check for encounters every N exploration turns.
-CHECK_EVERY_TURNS = {Danger.UNSAFE: 3, Danger.RISKY: 2, Danger.DEADLY: 1}
-# Tabela C: Descansando na Dungeon — a check (3:6) every N hours of sleep.
-SLEEP_CHECK_EVERY_HOURS = {Danger.UNSAFE: 4, Danger.RISKY: 2, Danger.DEADLY: 1}
+CADENCE_UNREADABLE = (
+    "A linha «{row}» da {name} não diz de quanto em quanto se testa («a cada N turnos», "
+    "«todo turno»): o Árbitro precisa corrigir a linha."
+)
+
+
+def cadence(exploration: Exploration, key: str) -> tuple[int, int]:
+    """(N of "N:6", every how many turns or hours) for the exploration's danger level, read
+    from the campaign's own copy of the table the Árbitro maintains: "danger_levels" (Tabela
+    A, exploration turns) or "dungeon_rest" (Tabela C, hours of sleep)."""
+    table = procedure.procedure_table(key, exploration.scene.week.campaign)
+    label = exploration.effective_danger_label
+    row = table.rows.filter(label=label).first()
+    cell = row.cells[0] if row else ""
+    chance, every = procedure_data.chance_threshold(cell), procedure_data.chance_every(cell)
+    if chance is None or every is None:
+        raise ServiceError(CADENCE_UNREADABLE.format(row=label, name=table.name), field="danger")
+    return chance, every
+
+
 # "A cada 1 hora de exploração, os personagens precisam descansar por um turno de exploração
 # ou sofrer 1 ponto de exaustão": an hour is 6 turns of 10 minutes.
 TURNS_PER_HOUR = 6
@@ -95,12 +111,6 @@ LOOT_CATEGORIES = {"treasure": "Tesouro", "item": "Item"}
 
 
 # --- the procedure's API and the server's dice -----------------------------------------------
-
-
-def _procedure():
-    from sessions import procedure
-
-    return procedure
 
 
 def _source() -> RandomSource:
@@ -228,7 +238,7 @@ def _tick(exploration: Exploration, turns: int) -> list[str]:
 
 
 def _chance(exploration, user, key: str, row_label: str, source) -> tuple[Roll, bool]:
-    return _procedure().procedure_chance(
+    return procedure.procedure_chance(
         scene=exploration.scene, user=user, key=key, row_label=row_label, source=source
     )
 
@@ -391,7 +401,7 @@ def exploration_timer_add(
 def check_due(exploration: Exploration) -> bool:
     """Whether the turn about to start checks for an encounter (Tabela A's cadence, counted
     from the last check; a change of level counts from there too)."""
-    every = CHECK_EVERY_TURNS[Danger(exploration.effective_danger)]
+    _, every = cadence(exploration, "danger_levels")
     return exploration.turns_since_check + 1 >= every
 
 
@@ -409,6 +419,7 @@ def exploration_turn_start(
     if exploration.phase == Exploration.Phase.IN_TURN:
         raise ServiceError(TURN_ALREADY_STARTED.format(turn=exploration.turn), code="turn_started")
     level = exploration.effective_danger_label
+    chance, every = cadence(exploration, "danger_levels")
     due = check_due(exploration)
     exploration.turn += 1
     exploration.phase = Exploration.Phase.IN_TURN
@@ -421,15 +432,14 @@ def exploration_turn_start(
         if happened:
             exploration.encounter_pending = True
             lines.append(
-                f"Teste de encontro ({level}, 1:6) {_roll_ref(roll)}: ENCONTRO — os monstros "
+                f"Teste de encontro ({level}, {chance}:6) {_roll_ref(roll)}: ENCONTRO — os monstros "
                 "surgem no Fim do Turno."
             )
             lines.append(marching_text(exploration.marching_order))
         else:
-            lines.append(f"Teste de encontro ({level}, 1:6) {_roll_ref(roll)}: nada.")
+            lines.append(f"Teste de encontro ({level}, {chance}:6) {_roll_ref(roll)}: nada.")
     else:
         exploration.turns_since_check += 1
-        every = CHECK_EVERY_TURNS[Danger(exploration.effective_danger)]
         lines.append(f"Sem teste de encontro neste turno ({level}: a cada {every} turnos).")
     if exploration.turns_since_rest >= TURNS_PER_HOUR:
         lines.append(
@@ -479,7 +489,7 @@ def exploration_turn_end(
         elif exploration.turns_since_rest == TURNS_PER_HOUR:
             lines.append("Uma hora de exploração: o próximo turno é de descanso.")
     if exploration.encounter_pending:
-        roll = _procedure().procedure_roll(
+        roll = procedure.procedure_roll(
             scene=exploration.scene, user=user, key="monster_arrival", source=_source()
         )
         rolls.append(roll)
@@ -557,9 +567,9 @@ def exploration_sleep(
     if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= MAX_SLEEP_HOURS:
         raise ServiceError(SLEEP_HOURS_BAD, field="hours")
     level = exploration.effective_danger_label
-    every = SLEEP_CHECK_EVERY_HOURS[Danger(exploration.effective_danger)]
+    chance, every = cadence(exploration, "dungeon_rest")
     source = _source()
-    mishap = _procedure().procedure_roll(
+    mishap = procedure.procedure_roll(
         scene=exploration.scene, user=user, key="dungeon_mishaps", source=source
     )
     rolls = [mishap]
@@ -571,7 +581,7 @@ def exploration_sleep(
         encounters.append(happened)
         at = (block + 1) * every
         lines.append(
-            f"{at}ª hora ({level}, 3:6) {_roll_ref(roll)}: {'ENCONTRO' if happened else 'nada'}."
+            f"{at}ª hora ({level}, {chance}:6) {_roll_ref(roll)}: {'ENCONTRO' if happened else 'nada'}."
         )
     if not encounters:
         lines.append(f"Sono curto demais para o teste de encontro ({level}: a cada {every} h).")
@@ -843,7 +853,7 @@ def exploration_view(exploration: Exploration) -> ExplorationView:
         timers=timers,
         events=events,
         tally=exploration_tally(exploration),
-        check_every=CHECK_EVERY_TURNS[Danger(exploration.effective_danger)],
+        check_every=cadence(exploration, "danger_levels")[1],
         check_due=check_due(exploration),
         rest_due=exploration.turns_since_rest >= TURNS_PER_HOUR,
     )

@@ -37,11 +37,23 @@ COLUMN_REQUIRED = "A {name} tem mais de uma coluna: escolha uma ({columns})."
 UNKNOWN_COLUMN = "A {name} não tem a coluna «{column}» ({columns})."
 UNKNOWN_ROW = "A {name} não tem a linha «{row}» ({rows})."
 UNKNOWN_DIE = "A {name} se rola com {dice}, não com {die}."
+MODIFIER_LEAVES_THE_TABLE = (
+    "Com modificador {modifier:+d}, a {name} poderia dar {total}, que não tem linha: "
+    "nada foi rolado. Use um modificador que mantenha todo resultado na tabela."
+)
 NO_ROW_FOR_TOTAL = (
     "A {name} não tem linha para o total {total} (dado {face}, modificador {modifier})."
 )
 CELL_NOT_A_CHANCE = "A célula «{cell}» não começa com «N:6»: o Árbitro precisa corrigir a linha."
 MODIFIER_OUT_OF_RANGE = "O modificador vai de −20 a +20."
+ROW_TEXT_MAX = 2000
+# The exploration tracker reads its cadence from these rows ("a cada N turnos", "todo turno").
+CADENCE_TABLES = ("danger_levels", "dungeon_rest")
+CELL_WITHOUT_CADENCE = (
+    "A célula «{cell}» não diz de quanto em quanto se testa («a cada N turnos», «a cada N horas» "
+    "ou «todo turno»): o rastreador de exploração a lê."
+)
+ROW_TEXT_TOO_LONG = "Cada célula e a razão têm no máximo {limit} caracteres."
 ONLY_THE_ARBITRO_EDITS = "Só o Árbitro mantém as tabelas do procedimento."
 ROW_EDIT_NEEDS_REASON = "Diga por que a linha muda: a razão fica no histórico."
 ROW_EDIT_UNCHANGED = "A linha ficou igual: nada a registrar."
@@ -225,14 +237,19 @@ def procedure_roll(
         return existing
     _ensure_scene_accepts_entries(scene)
     sides = int(_DIE.match(die)["sides"])
+    rows = list(table.rows.all())
+    # Checked before the die: a total that could land on no row would be a roll thrown away.
+    for possible in range(1 + modifier, sides + modifier + 1):
+        if not any(r.covers(possible) for r in rows):
+            raise ServiceError(
+                MODIFIER_LEAVES_THE_TABLE.format(
+                    name=table.name, total=possible, modifier=modifier
+                ),
+                field="modifier",
+            )
     face = (source or services._system_random()).randint(1, sides)
     total = face + modifier
-    row = next((r for r in table.rows.all() if r.covers(total)), None)
-    if row is None:
-        raise ServiceError(
-            NO_ROW_FOR_TOTAL.format(name=table.name, total=total, face=face, modifier=modifier),
-            field="modifier",
-        )
+    row = next(r for r in rows if r.covers(total))
     details = {
         **asked,
         "row": row.label,
@@ -338,6 +355,15 @@ def random_table_row_edit(
         raise ServiceError(ROW_EDIT_CELLS.format(count=len(table.columns)), field="cells")
     if not reason:
         raise ServiceError(ROW_EDIT_NEEDS_REASON, field="reason")
+    if len(reason) > ROW_TEXT_MAX or any(len(cell) > ROW_TEXT_MAX for cell in cells):
+        raise ServiceError(ROW_TEXT_TOO_LONG.format(limit=ROW_TEXT_MAX), field="cells")
+    if table.kind == RandomTable.Kind.CHANCE:
+        # A chance cell the tracker cannot read would stop the Mestre's next roll: refuse it here.
+        for cell in cells:
+            if procedure_data.chance_threshold(cell) is None:
+                raise ServiceError(CELL_NOT_A_CHANCE.format(cell=cell), field="cells")
+            if table.key in CADENCE_TABLES and procedure_data.chance_every(cell) is None:
+                raise ServiceError(CELL_WITHOUT_CADENCE.format(cell=cell), field="cells")
     locked = RandomTableRow.objects.select_for_update().get(pk=row.pk)
     if locked.cells == cells:
         raise ServiceError(ROW_EDIT_UNCHANGED, field="cells")

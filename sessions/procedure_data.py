@@ -571,6 +571,18 @@ TABLES: tuple[Table, ...] = (
 BY_KEY: dict[str, Table] = {table.key: table for table in TABLES}
 
 
+_EVERY = re.compile(r"a cada (?P<n>[0-9]+) (?:turnos?|horas?)|(?P<each>todo turno)")
+
+
+def chance_every(cell: str) -> int | None:
+    """How often a cadence cell says to check: "1:6 a cada 3 turnos …" → 3, "3:6 a cada 1 hora"
+    → 1, "1:6 todo turno …" → 1; None when the cell names no cadence."""
+    found = _EVERY.search(cell)
+    if found is None:
+        return None
+    return 1 if found["each"] else int(found["n"])
+
+
 def chance_threshold(cell: str) -> int | None:
     """N of a cell that starts with the text's "N:6" ("2:6", "1:6 a cada 3 turnos …")."""
     found = CHANCE_PATTERN.match(cell)

@@ -36,13 +36,21 @@ class ProcedureRollForm(forms.Form):
             return data
         data["key"], data["column"], data["row_label"], data["die"] = parts
         data["modifier"] = data.get("modifier") or 0
+        if data["row_label"] and data["modifier"]:
+            # A chance ("N:6") takes no modifier: refused, not silently dropped.
+            self.add_error("modifier", CHANCE_TAKES_NO_MODIFIER)
         return data
+
+
+CHANCE_TAKES_NO_MODIFIER = "Uma chance «N:6» se rola sem modificador: deixe o campo vazio."
 
 
 class RowEditForm(forms.Form):
     """The Árbitro's change of a row's cells, one field per column, and why."""
 
-    reason = forms.CharField(label="Por que muda", widget=forms.Textarea(attrs={"rows": 2}))
+    reason = forms.CharField(
+        label="Por que muda", max_length=1000, widget=forms.Textarea(attrs={"rows": 2})
+    )
 
     def __init__(self, *args, table: RandomTable, row, **kwargs):
         kwargs.setdefault("prefix", f"row-{row.position}")

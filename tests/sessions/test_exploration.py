@@ -219,7 +219,7 @@ def test_a_failed_action_saves_nothing(scene, mestre, server_dice, monkeypatch):
     def broken(**kwargs):
         raise ServiceError("tabela quebrada", field="key")
 
-    monkeypatch.setattr(ex._procedure(), "procedure_roll", broken)
+    monkeypatch.setattr(ex.procedure, "procedure_roll", broken)
     with pytest.raises(ServiceError):
         ex.exploration_turn_end(exploration=exploration, user=mestre)
     torch.refresh_from_db()
@@ -280,3 +280,25 @@ def test_the_tally_is_filled_from_the_log(scene, mestre, server_dice):
     assert tally.dice == [("d6", 4), ("d10", 1)]
     end = exploration.events.get(kind=ExplorationEvent.Kind.END)
     assert end.data["tally"]["dice"] == [{"die": "d6", "count": 4}, {"die": "d10", "count": 1}]
+
+
+def test_the_cadence_is_the_arbitros_table_not_a_copy_in_code(scene, mestre, arbitro, server_dice):
+    # Tabela A says Arriscado checks "1:6 a cada 2 turnos"; the Árbitro changes it to 3:6 every 3.
+    from sessions import procedure
+
+    row = procedure.procedure_table("danger_levels", scene.week.campaign).rows.get(
+        label="Arriscado"
+    )
+    procedure.random_table_row_edit(
+        row=row, user=arbitro, cells=["3:6 a cada 3 turnos de exploração"], reason="teste"
+    )
+    server_dice(3)
+    exploration = start(scene, mestre, "risky")
+    for _ in range(2):
+        event = ex.exploration_turn_start(exploration=exploration, user=mestre)
+        assert not event.rolls.exists()
+        ex.exploration_turn_end(exploration=exploration, user=mestre)
+    third = ex.exploration_turn_start(exploration=exploration, user=mestre)
+    roll = third.rolls.get()
+    assert (roll.details["threshold"], roll.details["happened"]) == (3, True)
+    assert "(Arriscado, 3:6)" in " ".join(third.lines)

@@ -83,7 +83,7 @@ def test_a_modifier_off_the_table_is_refused_next_to_it(client_for, mestre, scen
         {"procedure-choice": "accidents|Acidentes||1d10", "procedure-modifier": "3"},
     )
     assert response.status_code == 422
-    assert "não tem linha para o total 13" in response.content.decode()
+    assert "poderia dar 11, que não tem linha: nada foi rolado" in response.content.decode()
     assert not Roll.objects.exists()
 
 

@@ -309,18 +309,30 @@ def test_a_reference_table_is_not_rolled(scene, mestre):
         assert refused.value.field == "key"
 
 
-def test_the_modifier_moves_the_total_and_a_total_off_the_table_is_refused(scene, mestre):
+def test_the_modifier_moves_the_total_and_a_total_off_the_table_is_refused_before_the_die(
+    scene, mestre
+):
+    # Tabela D: Eventos has rows 1–8; rolled on 1d6, +2 keeps every total (3–8) on the table.
     roll = procedure.procedure_roll(
-        scene=scene, user=mestre, key="camp_mishaps", modifier=2, source=ScriptedSource([3])
+        scene=scene,
+        user=mestre,
+        key="events",
+        column="Planície e Estepes",
+        modifier=2,
+        source=ScriptedSource([3]),
     )
     assert (roll.total, roll.details["row"], roll.details["modifier"]) == (5, "5", 2)
+    # Tabela H has rows 1–10 on 1d10: +1 could give 11, so nothing is rolled at all.
+    before = Roll.objects.count()
+    unused = ScriptedSource([10])
     with pytest.raises(ServiceError) as refused:
         procedure.procedure_roll(
-            scene=scene, user=mestre, key="camp_mishaps", modifier=1, source=ScriptedSource([10])
+            scene=scene, user=mestre, key="camp_mishaps", modifier=1, source=unused
         )
-    assert refused.value.message == procedure.NO_ROW_FOR_TOTAL.format(
-        name="Tabela H: Percalços", total=11, face=10, modifier=1
+    assert refused.value.message == procedure.MODIFIER_LEAVES_THE_TABLE.format(
+        name="Tabela H: Percalços", total=11, modifier=1
     )
+    assert unused.values == [10] and Roll.objects.count() == before
 
 
 def test_a_chance_happens_on_1_to_n(scene, mestre):
@@ -511,3 +523,30 @@ def test_a_row_edit_needs_a_reason_a_change_and_one_cell_per_column(demo, arbitr
             procedure.random_table_row_edit(row=row, user=arbitro, cells=cells, reason=reason)
         assert refused.value.message == message
     assert RandomTableRow.objects.get(pk=row.pk).cells == list(row.cells)
+
+
+def test_a_chance_cell_the_tracker_cannot_read_or_a_huge_cell_is_refused(demo, arbitro):
+    row = procedure.procedure_table("danger_levels", demo).rows.get(label="Arriscado")
+    for cells, message in (
+        (["abc"], procedure.CELL_NOT_A_CHANCE.format(cell="abc")),
+        (["1:6 " + "x" * 3000], procedure.ROW_TEXT_TOO_LONG.format(limit=procedure.ROW_TEXT_MAX)),
+    ):
+        with pytest.raises(ServiceError) as refused:
+            procedure.random_table_row_edit(row=row, user=arbitro, cells=cells, reason="r")
+        assert refused.value.message == message
+    assert not RandomTableRowChange.objects.exists()
+
+
+def test_a_chance_takes_no_modifier_on_the_panel(demo):
+    from sessions.procedure_forms import CHANCE_TAKES_NO_MODIFIER
+    from sessions.procedure_views import procedure_form
+
+    form = procedure_form(
+        demo,
+        {
+            "procedure-choice": "danger_levels|Encontros Aleatórios|Mortal|1d6",
+            "procedure-modifier": "5",
+        },
+    )
+    assert not form.is_valid()
+    assert form.errors["modifier"] == [CHANCE_TAKES_NO_MODIFIER]
