@@ -91,7 +91,6 @@ DAMAGE_TYPE_NEEDED = "Diga o tipo do dano da arma: cont, corte ou perf (§4.9)."
 VALUE_OUT_OF_RANGE = "Valor fora do intervalo aceito ({low} a {high})."
 UNKNOWN_ATTACK_KIND = "Tipo de ataque desconhecido (arma de mão, flecha, arremesso…)."
 SURPRISE_UNKNOWN = "Surpresa é parcial ou total (§5e)."
-IDEMPOTENCY_OTHER_ACTION = "Esta chave de idempotência já foi usada por outra ação do combate."
 WEAPON_BROKEN = "{weapon} está quebrada: não ataca nem apara pelo resto do combate (§4.8)."
 WEAPON_DROPPED = "{weapon} está no chão: gasta-se um turno em Preparar para apanhá-la (§4.8)."
 ARM_STRAINED = (
@@ -255,13 +254,11 @@ def _lock(combat: Combat) -> Combat:
     return Combat.objects.select_related("scene__week__campaign", "first_roll").get(pk=combat.pk)
 
 
-def _replayed(combat: Combat, request_key: str, kind: str) -> CombatEvent | None:
-    if not request_key:
-        return None
-    event = CombatEvent.objects.filter(combat=combat, request_key=request_key).first()
-    if event is not None and event.kind != kind:
-        raise ServiceError(IDEMPOTENCY_OTHER_ACTION, code="idempotency_conflict")
-    return event
+def _replayed(combat: Combat, user, request_key: str, kind: str) -> CombatEvent | None:
+    """The event an earlier request with this key made (``services._replayed``: the asker's
+    own key, for the same kind of action), or None."""
+    events = CombatEvent.objects.filter(combat=combat)
+    return services._replayed(events, request_key, user, kind=kind)
 
 
 def _event(
@@ -829,7 +826,7 @@ def combatant_add(
     before the first turn. ``surprise`` "partial" or "total" (§5e)."""
     services._require_table(user, combat.scene.week.campaign)
     combat = _lock(combat)
-    replay = _replayed(combat, request_key, CombatEvent.Kind.COMBATANT)
+    replay = _replayed(combat, user, request_key, CombatEvent.Kind.COMBATANT)
     if replay is not None:
         return Combatant.objects.get(code=replay.data["combatant"])
     _ensure_active(combat)
@@ -871,7 +868,7 @@ def combat_declare(
     of the combat (invariant 8, ``gurps.combat.declared_in_time``)."""
     services._require_table(user, combat.scene.week.campaign)
     combat = _lock(combat)
-    if _replayed(combat, request_key, CombatEvent.Kind.DECLARATION) is not None:
+    if _replayed(combat, user, request_key, CombatEvent.Kind.DECLARATION) is not None:
         return combat
     _ensure_active(combat)
     last = Roll.objects.filter(campaign=combat.scene.week.campaign).aggregate(n=Max("sequence"))
@@ -914,7 +911,7 @@ def combat_next_turn(*, combat: Combat, user, request_key: str = "") -> Combat:
     stun (§5.2), IQ under total surprise (§5e), HT at 0 HP or less (§5.4)."""
     services._require_table(user, combat.scene.week.campaign)
     combat = _lock(combat)
-    if _replayed(combat, request_key, CombatEvent.Kind.TURN) is not None:
+    if _replayed(combat, user, request_key, CombatEvent.Kind.TURN) is not None:
         return combat
     _ensure_active(combat)
     everyone = list(combat.combatants.all())
@@ -1087,7 +1084,7 @@ def maneuver_declare(
     before his next turn (§4.3)."""
     services._require_table(user, combat.scene.week.campaign)
     combat = _lock(combat)
-    replay = _replayed(combat, request_key, CombatEvent.Kind.MANEUVER)
+    replay = _replayed(combat, user, request_key, CombatEvent.Kind.MANEUVER)
     if replay is not None:
         return replay
     _ensure_active(combat)
@@ -1648,7 +1645,7 @@ def attack_resolve(
     """
     services._require_table(user, combat.scene.week.campaign)
     combat = _lock(combat)
-    replay = _replayed(combat, request_key, CombatEvent.Kind.ATTACK)
+    replay = _replayed(combat, user, request_key, CombatEvent.Kind.ATTACK)
     if replay is not None:
         return replay
     _ensure_active(combat)
@@ -1884,7 +1881,7 @@ def combatant_adjust(
     is a labelled event of the fight, with its reason, never a die."""
     services._require_table(user, combat.scene.week.campaign)
     combat = _lock(combat)
-    replay = _replayed(combat, request_key, CombatEvent.Kind.ADJUSTMENT)
+    replay = _replayed(combat, user, request_key, CombatEvent.Kind.ADJUSTMENT)
     if replay is not None:
         return replay
     _ensure_active(combat)
@@ -1921,7 +1918,10 @@ def combat_end(*, combat: Combat, user, spoils: str = "", request_key: str = "")
     fled are recorded; the spoils of a carcass noted (§5.4.1: the same at 0 or at −60)."""
     services._require_table(user, combat.scene.week.campaign)
     combat = _lock(combat)
-    if _replayed(combat, request_key, CombatEvent.Kind.END) is not None or not combat.is_active:
+    if (
+        _replayed(combat, user, request_key, CombatEvent.Kind.END) is not None
+        or not combat.is_active
+    ):
         if combat.is_active:
             return combat
         raise ServiceError(COMBAT_ENDED, code="combat_ended")

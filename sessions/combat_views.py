@@ -170,7 +170,8 @@ def combat_panel(request: HtmxHttpRequest, code) -> HttpResponse:
 def _respond(request, scene, membership, *, forms=None, failed=False) -> HttpResponse:
     if request.htmx:
         context = _context(request, scene, membership, forms=forms)
-        # htmx swaps only 2xx answers: a refused form comes back 200 with its errors.
+        # The refused form comes back 200 with its errors in the region (base.html also lets
+        # htmx swap a 422, which the scene's own forms use).
         response = render(request, "sessions/combat.html#tracker", context)
         if not failed:
             trigger_client_event(response, "log-changed")

@@ -99,7 +99,6 @@ LOOT_KIND_EMPTY = "Diga o tipo (ex.: moedas de prata, poção, corda)."
 LOOT_CATEGORY_UNKNOWN = "Achado é tesouro ou item."
 LOOT_QUANTITY_BAD = "Quantidade de 1 a 100000."
 REGION_UNKNOWN = "Região desconhecida na tabela de encontros por região."
-IDEMPOTENCY_OTHER_ACTION = "Esta chave de idempotência já foi usada por outra ação da exploração."
 
 EXHAUSTION_TEXT = (
     "1 ponto de exaustão, como o procedimento diz («A cada 1 hora de exploração, os "
@@ -137,22 +136,18 @@ def _lock(exploration: Exploration) -> Exploration:
     return Exploration.objects.select_related("scene__week__campaign").get(pk=exploration.pk)
 
 
-def _replayed(exploration: Exploration, request_key: str, kind: str) -> ExplorationEvent | None:
-    if not request_key:
-        return None
-    event = ExplorationEvent.objects.filter(
-        exploration=exploration, request_key=request_key
-    ).first()
-    if event is not None and event.kind != kind:
-        raise ServiceError(IDEMPOTENCY_OTHER_ACTION, code="idempotency_conflict")
-    return event
+def _replayed(exploration: Exploration, user, request_key: str, kind: str):
+    """The event an earlier request with this key made (``services._replayed``: the asker's
+    own key, for the same kind of action), or None."""
+    events = ExplorationEvent.objects.filter(exploration=exploration)
+    return services._replayed(events, request_key, user, kind=kind)
 
 
 def _begin(exploration: Exploration, user, request_key: str, kind: str):
     """Check who asks, lock, replay: (fresh exploration, earlier event or None)."""
     services._require_table(user, exploration.scene.week.campaign)
     fresh = _lock(exploration)
-    earlier = _replayed(fresh, (request_key or "")[:64], kind)
+    earlier = _replayed(fresh, user, (request_key or "")[:64], kind)
     if earlier is None:
         _ensure_active(fresh)
     return fresh, earlier

@@ -717,7 +717,28 @@ class Combatant(models.Model):
         return self.status == self.Status.FIGHTING
 
 
-class CombatEvent(AppendOnly):
+class TrackerEvent(AppendOnly):
+    """One thing a tracker (combat, exploration) did that is not a die, said in a line
+    (``text``) with its details (``lines``) and data; its dice are ``Roll``s. ``request_key``
+    makes the same form posted twice one action (unique per tracker, in each subclass)."""
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    text = models.TextField()
+    lines = models.JSONField(default=list, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    request_key = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+class CombatEvent(TrackerEvent):
     """What happened in a fight that is not a die: the start, each combatant added, the boss
     and terrain declared, each turn, each maneuver, each attack (its dice are ``Roll``s that
     name this event), the end. ``request_key`` makes the same form posted twice one action."""
@@ -732,20 +753,12 @@ class CombatEvent(AppendOnly):
         ADJUSTMENT = "adjustment", "Ajuste do Mestre"
         END = "end", "Fim"
 
-    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     combat = models.ForeignKey(Combat, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=12, choices=Kind.choices)
     round = models.PositiveIntegerField(default=0)
     turn = models.PositiveSmallIntegerField(default=0)
-    text = models.TextField()
-    lines = models.JSONField(default=list, blank=True)
-    data = models.JSONField(default=dict, blank=True)
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    request_key = models.CharField(max_length=64, blank=True)
 
-    class Meta:
-        ordering = ["created_at", "pk"]
+    class Meta(TrackerEvent.Meta):
         verbose_name = "evento de combate"
         verbose_name_plural = "eventos de combate"
         constraints = [
@@ -755,9 +768,6 @@ class CombatEvent(AppendOnly):
                 name="mesa_combatevent_unique_request_key",
             )
         ]
-
-    def __str__(self) -> str:
-        return self.text[:60]
 
 
 # --- exploration (the Mestre's session procedure, dungeon loop; sessions.exploration) ---------
@@ -891,7 +901,7 @@ class ExplorationTimer(models.Model):
         return self.remaining_turns == 0
 
 
-class ExplorationEvent(AppendOnly):
+class ExplorationEvent(TrackerEvent):
     """What happened in a descent: the start, each declaration of the Mestre (danger level,
     darkness, marching order, a timer, treasure found), each turn's start and end, surprise,
     sleep, travel, exhaustion and the GURPS consequence the Mestre chose, the end. The dice
@@ -912,20 +922,12 @@ class ExplorationEvent(AppendOnly):
         LOOT = "loot", "Achado"
         END = "end", "Fim"
 
-    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     exploration = models.ForeignKey(Exploration, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=12, choices=Kind.choices)
     turn = models.PositiveIntegerField(default=0)
-    text = models.TextField()
-    lines = models.JSONField(default=list, blank=True)
-    data = models.JSONField(default=dict, blank=True)
     rolls = models.ManyToManyField(Roll, related_name="exploration_events", blank=True)
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    request_key = models.CharField(max_length=64, blank=True)
 
-    class Meta:
-        ordering = ["created_at", "pk"]
+    class Meta(TrackerEvent.Meta):
         verbose_name = "evento de exploração"
         verbose_name_plural = "eventos de exploração"
         constraints = [
@@ -935,9 +937,6 @@ class ExplorationEvent(AppendOnly):
                 name="mesa_explorationevent_unique_request_key",
             )
         ]
-
-    def __str__(self) -> str:
-        return self.text[:60]
 
 
 # --- the procedure's random tables (sessao-do-mestre.txt; sessions.procedure) ----------------
