@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from gurps.house import CombatantKind
 from sheets.models import Campaign, Character
 
 
@@ -591,10 +592,11 @@ class Combatant(models.Model):
     """
 
     class Kind(models.TextChoices):
-        CREATURE = "creature", "Bicho de bestiário"
-        NAMED_NPC = "named_npc", "NPC nomeado"
-        BOSS = "boss", "Chefe de encontro"
-        PLAYER_CHARACTER = "player_character", "Personagem de jogador"
+        # The engine's kinds (§5.4.1 decides the death rule by them), named in Portuguese.
+        CREATURE = CombatantKind.CREATURE.value, "Bicho de bestiário"
+        NAMED_NPC = CombatantKind.NAMED_NPC.value, "NPC nomeado"
+        BOSS = CombatantKind.BOSS.value, "Chefe de encontro"
+        PLAYER_CHARACTER = CombatantKind.PLAYER_CHARACTER.value, "Personagem de jogador"
 
     class Status(models.TextChoices):
         FIGHTING = "fighting", "Na luta"
