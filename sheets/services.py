@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
@@ -65,13 +66,30 @@ def membership_for(user, campaign: Campaign) -> Membership | None:
 
 
 def homologated_version(character: Character) -> SheetVersion | None:
-    """The newest homologated version, with its lines prefetched (3 queries)."""
+    """The newest homologated version, with its lines prefetched (4 queries)."""
     return (
         SheetVersion.objects.filter(character=character, status=SheetVersion.Status.HOMOLOGATED)
+        .select_related("decided_by")
         .prefetch_related("traits", "skills", "items")
         .order_by("-number")
         .first()
     )
+
+
+def sheet_versions(character: Character) -> tuple[SheetVersion | None, list[SheetVersion]]:
+    """The newest homologated version and the versions not homologated, newest first.
+
+    One query for both, and none for the lines: the sheet page reads them lazily, and only
+    when its cached block for that version is missing (a homologated version never changes).
+    """
+    versions = list(
+        SheetVersion.objects.filter(character=character)
+        .select_related("decided_by")
+        .order_by("-number")
+    )
+    homologated = next((v for v in versions if v.status == SheetVersion.Status.HOMOLOGATED), None)
+    pending = [v for v in versions if v.status != SheetVersion.Status.HOMOLOGATED]
+    return homologated, pending
 
 
 def possessions_of(character: Character) -> list[Possession]:
@@ -81,20 +99,57 @@ def possessions_of(character: Character) -> list[Possession]:
 
 
 def state_of(character: Character) -> CharacterState:
+    """The character's state in play; no query when it came with the character
+    (``select_related("state")``)."""
+    if Character.state.is_cached(character) and character.state is not None:
+        return character.state
     state, _ = CharacterState.objects.get_or_create(character=character)
     return state
+
+
+def sheet_revision(view: SheetView, *rows) -> str:
+    """A fingerprint of everything the sheet's numbers are computed from: the version
+    (immutable, by its code), every column of the state and of each possession (and its
+    item), and of any further ``rows`` (model instances) a block also shows. Equal
+    fingerprints mean equal numbers, so a rendering may be reused by it; nothing has to
+    remember to invalidate anything."""
+
+    def columns(row) -> tuple:
+        return tuple(getattr(row, f.attname) for f in row._meta.concrete_fields)
+
+    parts = [str(view.version.code), columns(view.state)]
+    for possession in view.possessions:
+        parts.append(columns(possession))
+        if possession.item_id:
+            parts.append(columns(possession.item))
+    parts.extend(columns(row) for row in rows)
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
 def carried_kg(possessions: list[Possession]) -> Decimal:
     return sum((p.total_weight_kg for p in possessions if p.carried), Decimal("0"))
 
 
-def _skill_levels(version: SheetVersion) -> dict[str, int]:
-    return {skill.name.casefold(): skill.level for skill in version.skills.all()}
+@dataclass(frozen=True)
+class VersionFacts:
+    """What the derived numbers read from a version's lines: skill levels by casefolded
+    name, and the keys of its traits. A homologated version never changes (a correction is
+    a new version), so these are cached by the version's code."""
+
+    levels: dict[str, int]
+    trait_keys: frozenset[str]
 
 
-def _has_trait(version: SheetVersion, key: str) -> bool:
-    return any(trait.key == key for trait in version.traits.all())
+def version_facts(version: SheetVersion) -> VersionFacts:
+    def read() -> VersionFacts:
+        return VersionFacts(
+            levels={skill.name.casefold(): skill.level for skill in version.skills.all()},
+            trait_keys=frozenset(trait.key for trait in version.traits.all() if trait.key),
+        )
+
+    if version.status != SheetVersion.Status.HOMOLOGATED:
+        return read()
+    return cache.get_or_set(f"sheet-facts:{version.code}", read, timeout=None)
 
 
 @dataclass(frozen=True)
@@ -141,22 +196,38 @@ class SheetView:
     possessions: list[Possession]
     carried_kg: Decimal
     derived: derived.Derived
-    skills: list[SkillLine]
     weapons: list[WeaponLine]
     encumbrance_bounds: list
     lift_max_kg: object  # Fraction
     defences: list[DefenceRow]
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def skills(self) -> list[SkillLine]:
+        """The version's skills with their chance (canon §1.1); read on first use only."""
+        if "skills" not in self._cache:
+            lines = []
+            for skill in self.version.skills.all():
+                probability = checks.success_probability(skill.level)
+                lines.append(
+                    SkillLine(
+                        skill=skill,
+                        probability=probability,
+                        percent=checks.percent_truncated(probability),
+                    )
+                )
+            self._cache["skills"] = lines
+        return self._cache["skills"]
 
 
 def _armour_and_shield(
-    version: SheetVersion, carried_items: list[Item]
+    levels: dict[str, int], carried_items: list[Item]
 ) -> tuple[int, derived.Shield | None]:
     """PD of the armour worn and the shield readied, from what is carried now.
 
     Reading (not in the canon): of several armour pieces carried, the highest PD counts; a
     second armour in the pack does not add to the first.
     """
-    levels = _skill_levels(version)
     armour_pd = max(
         (i.passive_defense for i in carried_items if not i.is_shield and i.passive_defense),
         default=0,
@@ -179,8 +250,9 @@ def sheet_view(character: Character, version: SheetVersion | None = None) -> She
     possessions = possessions_of(character)
     kg = carried_kg(possessions)
     carried_items = [p.item for p in possessions if p.carried and p.item_id]
-    armour_pd, shield = _armour_and_shield(version, carried_items)
-    levels = _skill_levels(version)
+    facts = version_facts(version)
+    levels = facts.levels
+    armour_pd, shield = _armour_and_shield(levels, carried_items)
     weapons_for_parry = []
     weapon_lines = []
     for item in carried_items:
@@ -201,20 +273,12 @@ def sheet_view(character: Character, version: SheetVersion | None = None) -> She
         carried_kg=kg,
         hp_lost=state.hp_lost,
         fatigue_lost=state.fatigue_lost,
-        combat_reflexes=_has_trait(version, "combat_reflexes"),
+        combat_reflexes="combat_reflexes" in facts.trait_keys,
         stunned=state.stunned,
         armour_pd=armour_pd,
         shield=shield,
         weapons=weapons_for_parry,
     )
-    skills = []
-    for skill in version.skills.all():
-        probability = checks.success_probability(skill.level)
-        skills.append(
-            SkillLine(
-                skill=skill, probability=probability, percent=checks.percent_truncated(probability)
-            )
-        )
     how = result.explanations
     defences = [DefenceRow("Esquiva", result.dodge, result.dodge_total, how.get("dodge"))]
     if result.block is not None:
@@ -235,7 +299,6 @@ def sheet_view(character: Character, version: SheetVersion | None = None) -> She
         possessions=possessions,
         carried_kg=kg,
         derived=result,
-        skills=skills,
         weapons=weapon_lines,
         encumbrance_bounds=encumbrance.encumbrance_bounds(version.st),
         lift_max_kg=encumbrance.lift_max_kg(version.st),
@@ -815,11 +878,48 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def api_token_create(*, user) -> str:
-    """Create a bearer token for ``user``; return it once. Only its SHA-256 is stored."""
+TOKEN_ALREADY_CREATED = (
+    "Este formulário já criou um token (começa com {prefix}…), e ele não pode ser mostrado de "
+    "novo. Se você não o copiou, revogue-o e crie outro."
+)
+
+
+def api_token_create(*, user, request_key: str = "") -> str:
+    """Create a bearer token for ``user``; return it once. Only its SHA-256 is stored.
+
+    The same ``request_key`` twice (the account form posted twice: a double click, a reload)
+    makes one token: the second call raises ``ServiceError`` (code ``idempotency_conflict``),
+    since the token itself cannot be shown again.
+    """
+    request_key = (request_key or "")[:64]
+    earlier = ApiToken.objects.filter(user=user, request_key=request_key)
+
+    def already_created() -> ServiceError:
+        prefix = earlier.values_list("prefix", flat=True).get()
+        return ServiceError(TOKEN_ALREADY_CREATED.format(prefix=prefix), code="idempotency_conflict")
+
+    if request_key and earlier.exists():
+        raise already_created()
     token = secrets.token_urlsafe(32)
-    ApiToken.objects.create(user=user, key_hash=token_hash(token), prefix=token[:8])
+    try:
+        with transaction.atomic():
+            ApiToken.objects.create(
+                user=user, key_hash=token_hash(token), prefix=token[:8], request_key=request_key
+            )
+    except IntegrityError:
+        if not request_key:
+            raise
+        raise already_created() from None  # the same form, posted twice at once
     return token
+
+
+def api_token_revoke(*, token: ApiToken) -> bool:
+    """Revoke one token at once (its row stays, stamped). False if it was already revoked:
+    the first ``revoked_at`` is kept."""
+    now = timezone.now()
+    done = ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=now)
+    token.refresh_from_db(fields=["revoked_at"])
+    return bool(done)
 
 
 def api_tokens_revoke(*, user) -> int:

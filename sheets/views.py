@@ -13,13 +13,15 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
 from sessions.models import Scene, Week
 from sheets import services
 from sheets.forms import DraftForm, LootForm, QuantityForm, SkillFormSet
-from sheets.models import Character, Membership, Possession, SheetVersion
+from sheets.models import ApiToken, Character, Membership, Possession, SheetVersion
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -28,7 +30,9 @@ class HtmxHttpRequest(HttpRequest):
 
 def _get_character(request: HtmxHttpRequest, code) -> tuple[Character, Membership]:
     """The character if the user is a member of its campaign; 404 to outsiders."""
-    character = get_object_or_404(Character.objects.select_related("campaign", "owner"), code=code)
+    character = get_object_or_404(
+        Character.objects.select_related("campaign", "owner", "state"), code=code
+    )
     membership = services.membership_for(request.user, character.campaign)
     if membership is None:
         raise Http404
@@ -70,18 +74,30 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _sheet_context(request, character, membership, *, loot_form=None, errors=None) -> dict:
-    view = services.sheet_view(character)
+    homologated, not_homologated = services.sheet_versions(character)
+    view = services.sheet_view(character, homologated) if homologated else None
     own_versions = []
     if character.is_owned_by(request.user) or membership.role != Membership.Role.JOGADOR:
-        own_versions = list(
-            SheetVersion.objects.filter(character=character)
-            .exclude(status=SheetVersion.Status.HOMOLOGATED)
-            .order_by("-number")
-        )
+        own_versions = not_homologated
     return {
         "character": character,
         "membership": membership,
         "view": view,
+        "rules_url": reverse("rules"),  # once, not once per §-link
+        # Blocks are reused while nothing they are computed from changed; the play block's
+        # key holds the CSRF secret too, because its forms carry this session's token.
+        "head_cache_key": (
+            services.sheet_revision(
+                view, character, *([character.owner] if character.owner else []), *own_versions
+            )
+            if view
+            else None
+        ),
+        "play_cache_key": (
+            f"{services.sheet_revision(view)}:{request.META.get('CSRF_COOKIE', '')}"
+            if view and not errors and not (loot_form and loot_form.is_bound)
+            else None
+        ),
         "can_change_state": _can_change_state(character, membership, request.user),
         "is_owner": character.is_owned_by(request.user),
         "loot_form": loot_form or LootForm(initial={"quantity": 1}),
@@ -313,3 +329,72 @@ def sheet_history(request: HtmxHttpRequest, code) -> HttpResponse:
         "sees_drafts": membership.runs_the_table or character.is_owned_by(request.user),
     }
     return render(request, "sheets/history.html", context)
+
+
+# --- the account page: the user's own API tokens ---------------------------------------------
+
+
+def _account_response(request, *, new_token="", notice="", status=200) -> HttpResponse:
+    """The account page, or with htmx its tokens region alone. A fresh ``request_key`` each time:
+    the create form posted twice with the same one makes one token."""
+    context = {
+        "tokens": ApiToken.objects.filter(user=request.user).order_by("-created_at", "-pk"),
+        "new_token": new_token,
+        "notice": notice,
+        "request_key": uuid.uuid4().hex,
+    }
+    template = "sheets/account.html#tokens" if request.htmx else "sheets/account.html"
+    return render(request, template, context, status=status)
+
+
+@never_cache
+@login_required
+def account(request: HtmxHttpRequest) -> HttpResponse:
+    return _account_response(request)
+
+
+@never_cache  # the answer carries the token itself: no cache may keep it
+@require_POST
+@login_required
+def account_token_create(request: HtmxHttpRequest) -> HttpResponse:
+    try:
+        token = services.api_token_create(
+            user=request.user, request_key=request.POST.get("request_key", "")
+        )
+    except services.ServiceError as error:
+        # The second post of the same form: with htmx a 409 is not swapped in, so the page
+        # still shows the token from the first answer; without it, this page says what happened.
+        return _account_response(request, notice=error.message, status=409)
+    return _account_response(request, new_token=token, status=201)
+
+
+def _own_token(request, code) -> ApiToken:
+    """The user's own token; anybody else's is a 404, as if it did not exist."""
+    return get_object_or_404(ApiToken, code=code, user=request.user)
+
+
+@require_POST
+@login_required
+def account_token_revoke(request: HtmxHttpRequest, code) -> HttpResponse:
+    token = _own_token(request, code)
+    done = services.api_token_revoke(token=token)
+    notice = (
+        f"Token {token.prefix}… revogado: não abre mais a API."
+        if done
+        else f"O token {token.prefix}… já estava revogado."
+    )
+    if request.htmx:
+        return _account_response(request, notice=notice)
+    messages.success(request, notice)
+    return redirect("account")
+
+
+@require_POST
+@login_required
+def account_tokens_revoke_all(request: HtmxHttpRequest) -> HttpResponse:
+    count = services.api_tokens_revoke(user=request.user)
+    notice = f"{count} token(s) revogado(s)." if count else "Nenhum token ativo para revogar."
+    if request.htmx:
+        return _account_response(request, notice=notice)
+    messages.success(request, notice)
+    return redirect("account")

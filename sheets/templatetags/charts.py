@@ -6,6 +6,7 @@ Geometry only; the numbers come from ``gurps`` (thresholds, the 3d6 distribution
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from django import template
 from django.utils.html import format_html, format_html_join
@@ -87,6 +88,7 @@ def load_bar(bounds, carried_kg, lift_max_kg):
 
 
 @register.simple_tag
+@lru_cache(maxsize=64)  # a pure function of the level, drawn once per level per process
 def odds_curve(level: int):
     """The 3d6 bell with the results that pass at ``level`` shaded (canon §1.1)."""
     distribution = three_d6_distribution()
