@@ -1,10 +1,11 @@
-# The README's two commands are `make run` and `make test`; `make help` lists every target.
+# The README's commands are `make run` and `make test`, and `make serve` in production;
+# `make help` lists every target.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help run test install chromium lint format bench
+.PHONY: help run serve test install chromium lint format bench
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -29,10 +30,26 @@ run: install  ## Migrate, load the demo campaign and serve http://127.0.0.1:8000
 	@echo "Site em http://127.0.0.1:8000 — entre com um dos logins acima."
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-test: install chromium  ## Run every test, browser tests included
+test: install chromium  ## Run every test twice: on SQLite, then on a throwaway PostgreSQL
 	$(BIN)/python manage.py check --fail-level WARNING
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest
+	@sqlite=0; postgres=0; \
+	echo "== SQLite =="; \
+	env -u DATABASE_URL $(BIN)/pytest || sqlite=$$?; \
+	echo "== PostgreSQL =="; \
+	scripts/test-postgres $(BIN)/pytest || postgres=$$?; \
+	echo "== SQLite: pytest exit $$sqlite; PostgreSQL: pytest exit $$postgres =="; \
+	[ "$$sqlite" -eq 0 ] || exit "$$sqlite"; \
+	exit "$$postgres"
+
+# Production never runs with DEBUG, whatever the environment says.
+serve: export DJANGO_DEBUG := 0
+serve: install  ## Production: collectstatic, migrate, gunicorn (DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS)
+	@[ -n "$${DJANGO_SECRET_KEY:-}" ] || { echo "make serve: set DJANGO_SECRET_KEY (e.g. python3 -c 'import secrets; print(secrets.token_urlsafe(50))')" >&2; exit 1; }
+	@[ -n "$${DJANGO_ALLOWED_HOSTS:-}" ] || { echo "make serve: set DJANGO_ALLOWED_HOSTS (the site's host names, comma-separated)" >&2; exit 1; }
+	$(BIN)/python manage.py collectstatic --no-input -v0
+	$(BIN)/python manage.py migrate --no-input
+	exec $(BIN)/gunicorn --config gunicorn.conf.py
 
 lint: install  ## ruff check
 	$(BIN)/ruff check .

@@ -133,6 +133,18 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
+# The lockout answer is a page of the site (pt-BR, status 429), not axes' English line.
+AXES_LOCKOUT_TEMPLATE = "lockout.html"
+if env_bool("DJANGO_BEHIND_HTTPS_PROXY", False):
+    # Behind the proxy REMOTE_ADDR is the proxy's own address, so every login would share
+    # one IP. axes reads the client address through django-ipware (the ``django-axes[ipware]``
+    # extra): take it from X-Forwarded-For, trusting one hop only: the address our proxy
+    # appended (the last one). Addresses a client wrote before it are not believed; a header
+    # that is not a list of addresses falls back to REMOTE_ADDR.
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+    AXES_IPWARE_PROXY_ORDER = "left-most"
+    AXES_IPWARE_PROXY_COUNT = 0
+    IPWARE_STRICT = False
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -146,7 +158,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "var" / "staticfiles"
+# Where `collectstatic` puts the files whitenoise serves; DJANGO_STATIC_ROOT moves it.
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "var" / "staticfiles")
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns when it is missing
 if not DEBUG:
     # Production: hashed, compressed files from `collectstatic`, cached forever by browsers.
@@ -170,6 +183,12 @@ if env_bool("DJANGO_BEHIND_HTTPS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "3600"))
+    # The site has a host name of its own (garganta.example): nothing under it speaks HTTP.
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
+# The HSTS preload list is a request to the browser makers that cannot be taken back quickly:
+# the operator asks for it (DJANGO_HSTS_PRELOAD=1), the deploy check does not nag about it.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
 LOGGING = {
     "version": 1,

@@ -101,8 +101,11 @@ def possessions_of(character: Character) -> list[Possession]:
 def state_of(character: Character) -> CharacterState:
     """The character's state in play; no query when it came with the character
     (``select_related("state")``)."""
-    if Character.state.is_cached(character) and character.state is not None:
-        return character.state
+    if Character.state.is_cached(character):
+        try:
+            return character.state
+        except CharacterState.DoesNotExist:  # select_related found none: make it below
+            pass
     state, _ = CharacterState.objects.get_or_create(character=character)
     return state
 
@@ -896,7 +899,9 @@ def api_token_create(*, user, request_key: str = "") -> str:
 
     def already_created() -> ServiceError:
         prefix = earlier.values_list("prefix", flat=True).get()
-        return ServiceError(TOKEN_ALREADY_CREATED.format(prefix=prefix), code="idempotency_conflict")
+        return ServiceError(
+            TOKEN_ALREADY_CREATED.format(prefix=prefix), code="idempotency_conflict"
+        )
 
     if request_key and earlier.exists():
         raise already_created()
