@@ -319,13 +319,33 @@ class Possession(models.Model):
 
 
 class ApiToken(models.Model):
-    """A per-user bearer token for the API. Only the SHA-256 of the token is stored."""
+    """A per-user bearer token for the API. Only the SHA-256 of the token is stored.
 
+    A token is never deleted: revoking it stamps ``revoked_at``, and the row stays so its
+    owner sees what existed and when it stopped working.
+    """
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     key_hash = models.CharField(max_length=64, unique=True)
     prefix = models.CharField(max_length=8)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # The account page's one-time form key: the same form posted twice makes one token.
+    request_key = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "request_key"],
+                condition=~Q(request_key=""),
+                name="sheets_apitoken_one_per_request",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None

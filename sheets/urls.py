@@ -24,4 +24,16 @@ urlpatterns = [
     path("fichas/<uuid:code>/rascunho/", views.draft_edit, name="draft"),
     path("fichas/<uuid:code>/rascunho/enviar/", views.draft_submit, name="draft-submit"),
     path("fichas/<uuid:code>/historico/", views.sheet_history, name="sheet-history"),
+    path("conta/", views.account, name="account"),
+    path("conta/tokens/", views.account_token_create, name="account-token-create"),
+    path(
+        "conta/tokens/<uuid:code>/revogar/",
+        views.account_token_revoke,
+        name="account-token-revoke",
+    ),
+    path(
+        "conta/tokens/revogar-todos/",
+        views.account_tokens_revoke_all,
+        name="account-tokens-revoke-all",
+    ),
 ]
