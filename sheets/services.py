@@ -82,11 +82,7 @@ def sheet_versions(character: Character) -> tuple[SheetVersion | None, list[Shee
     One query for both, and none for the lines: the sheet page reads them lazily, and only
     when its cached block for that version is missing (a homologated version never changes).
     """
-    versions = list(
-        SheetVersion.objects.filter(character=character)
-        .select_related("decided_by")
-        .order_by("-number")
-    )
+    versions = list(SheetVersion.objects.filter(character=character).order_by("-number"))
     homologated = next((v for v in versions if v.status == SheetVersion.Status.HOMOLOGATED), None)
     pending = [v for v in versions if v.status != SheetVersion.Status.HOMOLOGATED]
     return homologated, pending
@@ -110,18 +106,20 @@ def state_of(character: Character) -> CharacterState:
     return state
 
 
-def sheet_revision(view: SheetView, *rows) -> str:
-    """A fingerprint of everything the sheet's numbers are computed from: the version
-    (immutable, by its code), every column of the state and of each possession (and its
-    item), and of any further ``rows`` (model instances) a block also shows. Equal
+def sheet_revision(
+    version: SheetVersion, state: CharacterState, possessions: list[Possession], *rows
+) -> str:
+    """A fingerprint (hex SHA-256) of everything the sheet's numbers are computed from: the
+    version (immutable, by its code), every column of the state and of each possession (and
+    its item), and of any further ``rows`` (model instances) a block also shows. Equal
     fingerprints mean equal numbers, so a rendering may be reused by it; nothing has to
     remember to invalidate anything."""
 
     def columns(row) -> tuple:
         return tuple(getattr(row, f.attname) for f in row._meta.concrete_fields)
 
-    parts = [str(view.version.code), columns(view.state)]
-    for possession in view.possessions:
+    parts = [str(version.code), columns(state)]
+    for possession in possessions:
         parts.append(columns(possession))
         if possession.item_id:
             parts.append(columns(possession.item))
@@ -244,13 +242,20 @@ def _armour_and_shield(
     return armour_pd, derived.Shield(skill=skill_level, pd=best.passive_defense)
 
 
-def sheet_view(character: Character, version: SheetVersion | None = None) -> SheetView | None:
-    """Compute the sheet as the page shows it: the homologated version plus the state."""
+def sheet_view(
+    character: Character,
+    version: SheetVersion | None = None,
+    *,
+    state: CharacterState | None = None,
+    possessions: list[Possession] | None = None,
+) -> SheetView | None:
+    """Compute the sheet as the page shows it: the homologated version plus the state.
+    ``state`` and ``possessions``, when the caller has read them already, are not read again."""
     version = version or homologated_version(character)
     if version is None:
         return None
-    state = state_of(character)
-    possessions = possessions_of(character)
+    state = state if state is not None else state_of(character)
+    possessions = possessions if possessions is not None else possessions_of(character)
     kg = carried_kg(possessions)
     carried_items = [p.item for p in possessions if p.carried and p.item_id]
     facts = version_facts(version)

@@ -11,9 +11,11 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import FilteredRelation, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
@@ -29,11 +31,23 @@ class HtmxHttpRequest(HttpRequest):
 
 
 def _get_character(request: HtmxHttpRequest, code) -> tuple[Character, Membership]:
-    """The character if the user is a member of its campaign; 404 to outsiders."""
-    character = get_object_or_404(
-        Character.objects.select_related("campaign", "owner", "state"), code=code
+    """The character if the user is a member of its campaign; 404 to outsiders.
+
+    One query: the asker's membership comes joined to the character (FilteredRelation), and
+    the campaign, owner and state with it."""
+    if not request.user.is_authenticated:
+        raise Http404
+    viewer = FilteredRelation(
+        "campaign__membership", condition=Q(campaign__membership__user=request.user)
     )
-    membership = services.membership_for(request.user, character.campaign)
+    character = get_object_or_404(
+        Character.objects.annotate(viewer_membership=viewer).select_related(
+            "campaign", "owner", "state", "viewer_membership"
+        ),
+        code=code,
+    )
+    # No membership: the join found no row and Django sets no attribute at all.
+    membership = getattr(character, "viewer_membership", None)
     if membership is None:
         raise Http404
     return character, membership
@@ -75,29 +89,14 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 def _sheet_context(request, character, membership, *, loot_form=None, errors=None) -> dict:
     homologated, not_homologated = services.sheet_versions(character)
-    view = services.sheet_view(character, homologated) if homologated else None
     own_versions = []
     if character.is_owned_by(request.user) or membership.role != Membership.Role.JOGADOR:
         own_versions = not_homologated
-    return {
+    context = {
         "character": character,
         "membership": membership,
-        "view": view,
-        "rules_url": reverse("rules"),  # once, not once per §-link
-        # Blocks are reused while nothing they are computed from changed; the play block's
-        # key holds the CSRF secret too, because its forms carry this session's token.
-        "head_cache_key": (
-            services.sheet_revision(
-                view, character, *([character.owner] if character.owner else []), *own_versions
-            )
-            if view
-            else None
-        ),
-        "play_cache_key": (
-            f"{services.sheet_revision(view)}:{request.META.get('CSRF_COOKIE', '')}"
-            if view and not errors and not (loot_form and loot_form.is_bound)
-            else None
-        ),
+        "version": homologated,
+        "view": None,
         "can_change_state": _can_change_state(character, membership, request.user),
         "is_owner": character.is_owned_by(request.user),
         "loot_form": loot_form or LootForm(initial={"quantity": 1}),
@@ -105,7 +104,34 @@ def _sheet_context(request, character, membership, *, loot_form=None, errors=Non
         "loot_request_key": uuid.uuid4().hex,
         "pending_versions": own_versions,
         "errors": errors or {},
+        "rules_url": reverse("rules"),  # once, not once per §-link
     }
+    if homologated is None:
+        return context
+    state = services.state_of(character)
+    possessions = services.possessions_of(character)
+    revision = services.sheet_revision(homologated, state, possessions)
+    owner = [character.owner] if character.owner else []
+    context.update(
+        # Computed only if a block below is drawn, not when every block comes from the cache.
+        view=SimpleLazyObject(
+            lambda: services.sheet_view(
+                character, homologated, state=state, possessions=possessions
+            )
+        ),
+        # Blocks are reused while nothing they are computed from changed (the revision); the
+        # play block's key holds the CSRF secret too, as its forms carry this session's token.
+        head_cache_key=services.sheet_revision(
+            homologated, state, possessions, character, *owner, *own_versions
+        ),
+        play_cache_key=(
+            f"{revision}:{request.META.get('CSRF_COOKIE', '')}"
+            if not errors and not (loot_form and loot_form.is_bound)
+            else None
+        ),
+        tail_cache_key=f"{revision}:{membership.role}",
+    )
+    return context
 
 
 @login_required
