@@ -57,5 +57,5 @@ lint: install  ## ruff check
 format: install  ## ruff format
 	$(BIN)/ruff format .
 
-bench: install  ## Print the benchmark's figures
-	$(BIN)/python bench/run.py
+bench: install  ## Print the benchmark's figures (SQLite, and PostgreSQL on a throwaway server)
+	scripts/test-postgres $(BIN)/python bench/run.py

@@ -28,6 +28,10 @@ keepalive = 5
 # jitter keeps the workers from all restarting at the same moment.
 max_requests = 1000
 max_requests_jitter = 100
+# The master imports the site once (garganta_site/wsgi.py loads the URLconf too) and forks
+# the workers from it: a recycled or crashed worker is back at once. No database connection
+# is opened at import, so none is shared across the fork.
+preload_app = True
 
 # Logs: one access line per request on stdout, everything else on stderr (the service manager
 # or `docker logs` collects both). Django's own logging also goes to stdout (settings.LOGGING).

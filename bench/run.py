@@ -1,7 +1,10 @@
 """Benchmark: prints a table of figures. Not a test; nothing here asserts.
 
-Runs in-process against a throwaway SQLite database (var/bench.sqlite3), or the database of
-DATABASE_URL when set. Usage: ``make bench`` (or ``.venv/bin/python bench/run.py``).
+In-process figures (engine, pages, queries) run against a throwaway SQLite database
+(var/bench.sqlite3). The load figures start the real server — gunicorn, 4 workers, through
+tests/live/server.py — on a fresh SQLite database and, when ``DATABASE_URL`` names a
+PostgreSQL server, on a fresh database there, and send rolls from 16 clients at once.
+Usage: ``make bench`` (which starts a throwaway PostgreSQL for it, as ``make test`` does).
 """
 
 from __future__ import annotations
@@ -12,16 +15,19 @@ import secrets
 import statistics
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "garganta_site.settings")
-if "DATABASE_URL" not in os.environ:
-    bench_db = ROOT / "var" / "bench.sqlite3"
-    bench_db.unlink(missing_ok=True)
-    os.environ["DATABASE_URL"] = f"sqlite:///{bench_db}"
+POSTGRES_URL = os.environ.get("DATABASE_URL", "")
+if not POSTGRES_URL.startswith("postgres"):
+    POSTGRES_URL = ""
+bench_db = ROOT / "var" / "bench.sqlite3"
+bench_db.unlink(missing_ok=True)
+os.environ["DATABASE_URL"] = f"sqlite:///{bench_db}"
 
 import django  # noqa: E402
 
@@ -84,6 +90,53 @@ def bench_sheet(campaign, owner, n: int) -> Character:
     )
     Possession.objects.bulk_create(Possession(character=character, item=item) for item in items)
     return character
+
+
+CLIENTS, ROLLS_EACH, WORKERS = 16, 40, 4
+
+
+def rolls_under_load(backend: str) -> None:
+    """16 clients rolling at once through the API of a real gunicorn: rolls/s, latencies,
+    and the peak resident memory of its workers (VmHWM)."""
+    from tests.live.helpers import post_roll, scene_id
+    from tests.live.server import running_site
+
+    with running_site(workers=WORKERS, backend=backend, database_url=POSTGRES_URL) as site:
+        scene = scene_id(site)
+        with ThreadPoolExecutor(CLIENTS) as pool:  # every worker answers once before timing
+            list(pool.map(lambda i: post_roll(site, scene, f"warm-{i}"), range(CLIENTS * 2)))
+
+        def client(number: int) -> list[tuple[float, bool]]:
+            answers = []
+            for i in range(ROLLS_EACH):
+                start = time.perf_counter()
+                answer = post_roll(site, scene, f"bench-{number}-{i}", timeout=60)
+                answers.append((time.perf_counter() - start, getattr(answer, "status", 0) == 201))
+            return answers
+
+        start = time.perf_counter()
+        with ThreadPoolExecutor(CLIENTS) as pool:
+            answers = [a for answers in pool.map(client, range(CLIENTS)) for a in answers]
+        elapsed = time.perf_counter() - start
+        latencies = [seconds for seconds, _ in answers]
+        failures = sum(1 for _, ok in answers if not ok)
+        peak_kib = max(_vm_hwm_kib(pid) for pid in site.worker_pids)
+        chain = site.verify_rolls().strip().splitlines()[-1]
+    total = CLIENTS * ROLLS_EACH
+    row(
+        f"rolls/s, {CLIENTS} clients, gunicorn {WORKERS} workers, {backend}",
+        f"{total / elapsed:,.0f} /s ({total} rolls, {failures} not 201)",
+    )
+    row(f"roll latency p50 / p95, {backend}", f"{ms(latencies)} / {ms(latencies, 0.95)}")
+    row(f"peak memory of a worker (VmHWM), {backend}", f"{peak_kib / 1024:.0f} MiB")
+    row(f"chain after the load, {backend}", chain)
+
+
+def _vm_hwm_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
 
 
 def main() -> None:
@@ -153,9 +206,11 @@ def main() -> None:
     for label, character in (("5", small_sheet), ("60", large_sheet)):
         url = f"/fichas/{character.code}/"
         cache.clear()
-        connection.queries_log.clear()  # a full log (9,000) would make every capture empty
+        # The query log keeps 9,000 entries; a full one would make a capture come out empty.
+        connection.queries_log.clear()
         with CaptureQueriesContext(connection) as cold:
             client.get(url)
+        connection.queries_log.clear()
         with CaptureQueriesContext(connection) as warm:
             client.get(url)
         samples = timed(lambda url=url: client.get(url), 100)
@@ -181,6 +236,9 @@ def main() -> None:
     start = time.perf_counter()
     call_command("verify_rolls", stdout=open(os.devnull, "w"))
     row(f"verify_rolls over {count} rolls", f"{(time.perf_counter() - start) * 1000:.0f} ms")
+
+    for backend in ("sqlite", "postgresql") if POSTGRES_URL else ("sqlite",):
+        rolls_under_load(backend)
 
     row(
         "peak memory (max RSS) of this process",
