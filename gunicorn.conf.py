@@ -9,6 +9,10 @@ Read from the environment:
 import multiprocessing
 import os
 
+# gunicorn is the production server: without DJANGO_DEBUG it runs with DEBUG off (and so
+# demands DJANGO_SECRET_KEY), even when started by hand rather than by `make serve`.
+os.environ.setdefault("DJANGO_DEBUG", "0")
+
 wsgi_app = "garganta_site.wsgi:application"
 
 bind = [

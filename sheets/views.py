@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from sessions.models import Scene, Week
@@ -380,9 +380,11 @@ def account(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @never_cache  # the answer carries the token itself: no cache may keep it
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def account_token_create(request: HtmxHttpRequest) -> HttpResponse:
+    if request.method == "GET":  # the address a no-JS create left in the bar, opened again
+        return redirect("account")
     try:
         token = services.api_token_create(
             user=request.user, request_key=request.POST.get("request_key", "")

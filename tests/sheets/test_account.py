@@ -16,6 +16,7 @@ from unittest import mock
 import pytest
 from django.db.models import QuerySet
 from django.test import Client
+from django.urls import reverse
 
 from sheets.models import ApiToken
 from sheets.services import TOKEN_ALREADY_CREATED, ServiceError, api_token_create
@@ -237,9 +238,17 @@ def test_revoking_needs_a_post(mestre_client, mestre):
     stored = ApiToken.objects.get()
     assert mestre_client.get(_revoke_url(stored)).status_code == 405
     assert mestre_client.get(REVOKE_ALL).status_code == 405
-    assert mestre_client.get(CREATE).status_code == 405
     stored.refresh_from_db()
     assert stored.revoked_at is None
+
+
+def test_opening_the_create_address_goes_back_to_the_account_page(mestre_client, mestre):
+    """Without JavaScript the create form leaves /conta/tokens/ in the address bar; opening it
+    again shows the account page and makes no token."""
+    response = mestre_client.get(CREATE)
+    assert response.status_code == 302
+    assert response.url == reverse("account")
+    assert not ApiToken.objects.filter(user=mestre).exists()
 
 
 def test_posts_need_the_csrf_token(mestre):

@@ -170,3 +170,9 @@ def test_a_reader_who_cannot_change_the_state_never_gets_the_owners_forms(
     reader_html = content(client_for(jogadora).get(_url(jurado)))
     assert "/pertences/" not in reader_html
     assert "Propor alteração da ficha" not in reader_html
+
+
+def test_no_template_syntax_reaches_the_page(client_for, jogador, jurado):
+    """A ``{# … #}`` comment over two lines is not a comment to Django: it would be shown."""
+    html = content(client_for(jogador).get(_url(jurado)))
+    assert "{#" not in html and "{%" not in html and "{{" not in html
