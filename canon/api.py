@@ -6,6 +6,7 @@ from typing import Literal
 
 from ninja import Field, Query, Router, Schema
 
+from garganta_site.api_errors import errors
 from gurps import checks, damage, derived
 
 router = Router()
@@ -96,7 +97,11 @@ def derived_out(result: derived.Derived) -> dict:
     }
 
 
-@router.get("/odds", response=OddsOut, summary="Chance de passar num teste de 3d6 (§1.1–1.2)")
+@router.get(
+    "/odds",
+    response={200: OddsOut, **errors(422, database=False)},
+    summary="Chance de passar num teste de 3d6 (§1.1–1.2)",
+)
 def odds(request, level: int = Query(..., ge=-100, le=100)):
     success = checks.success_probability(level)
     return {
@@ -108,13 +113,21 @@ def odds(request, level: int = Query(..., ge=-100, le=100)):
     }
 
 
-@router.get("/damage", response=DamageOut, summary="Dano básico por ST (§4.9)")
+@router.get(
+    "/damage",
+    response={200: DamageOut, **errors(422, database=False)},
+    summary="Dano básico por ST (§4.9)",
+)
 def basic_damage(request, st: int = Query(..., ge=1, le=1000)):
     row = damage.basic_damage(st)
     return {"st": st, "thrust": str(row.thrust), "swing": str(row.swing)}
 
 
-@router.post("/derived", response=DerivedOut, summary="Derivados, Carga e defesas (§2, §4.6–4.7)")
+@router.post(
+    "/derived",
+    response={200: DerivedOut, **errors(400, 422, database=False)},
+    summary="Derivados, Carga e defesas (§2, §4.6–4.7)",
+)
 def derived_stats(request, payload: DerivedIn):
     result = derived.derive(
         st=payload.st,

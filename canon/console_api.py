@@ -21,6 +21,7 @@ from ninja import Field, Header, Query, Router, Schema, Status
 from canon import services
 from canon.models import Decision, Divergence
 from garganta_site.api import AUTH
+from garganta_site.api_errors import errors
 from sheets import services as sheet_services
 from sheets.models import Campaign, Character, SheetVersion
 from sheets.services import ServiceError
@@ -328,7 +329,11 @@ def _character(user, code: UUID) -> tuple[Character, object]:
 # --- the console ----------------------------------------------------------------------------
 
 
-@router.get("/summary", response=SummaryOut, summary="O que espera o Árbitro, com contagens")
+@router.get(
+    "/summary",
+    response={200: SummaryOut, **errors(401)},
+    summary="O que espera o Árbitro, com contagens",
+)
 def summary(request):
     found = services.console_summary(request.user)
     return {
@@ -353,13 +358,19 @@ def summary(request):
 
 
 @router.get(
-    "/divergences", response=list[DivergenceOut], summary="Pendências (abertas e resolvidas)"
+    "/divergences",
+    response={200: list[DivergenceOut], **errors(401, 422)},
+    summary="Pendências (abertas e resolvidas)",
 )
 def divergence_list(request, status: Literal["open", "resolved"] | None = None):
     return [_divergence_out(d) for d in services.divergences_for(request.user, status=status)]
 
 
-@router.get("/divergences/{uuid:code}", response=DivergenceOut, summary="Uma pendência")
+@router.get(
+    "/divergences/{uuid:code}",
+    response={200: DivergenceOut, **errors(401, 404)},
+    summary="Uma pendência",
+)
 def divergence_detail(request, code: UUID):
     return _divergence_out(
         _get(Divergence, request.user, code, "opened_by", "resolved_by", "decision")
@@ -368,7 +379,7 @@ def divergence_detail(request, code: UUID):
 
 @router.post(
     "/divergences",
-    response={201: DivergenceOut},
+    response={201: DivergenceOut, **errors(400, 401, 403, 422)},
     summary="Abrir uma pendência (Mestre ou Árbitro)",
 )
 def divergence_create(
@@ -390,7 +401,7 @@ def divergence_create(
 
 @router.post(
     "/divergences/{uuid:code}/resolve",
-    response=DivergenceOut,
+    response={200: DivergenceOut, **errors(400, 401, 403, 404, 422)},
     summary="Resolver uma pendência (Árbitro)",
 )
 def divergence_resolve(request, code: UUID, payload: ResolveIn):
@@ -413,18 +424,26 @@ def divergence_resolve(request, code: UUID, payload: ResolveIn):
 # --- decisions ------------------------------------------------------------------------------
 
 
-@router.get("/decisions", response=list[DecisionOut], summary="Decisões do Árbitro")
+@router.get(
+    "/decisions", response={200: list[DecisionOut], **errors(401)}, summary="Decisões do Árbitro"
+)
 def decision_list(request):
     return [_decision_out(d) for d in services.decisions_for(request.user)]
 
 
-@router.get("/decisions/{uuid:code}", response=DecisionOut, summary="Uma decisão")
+@router.get(
+    "/decisions/{uuid:code}", response={200: DecisionOut, **errors(401, 404)}, summary="Uma decisão"
+)
 def decision_detail(request, code: UUID):
     decision = _get(Decision, request.user, code, "replaces")
     return _decision_out(decision)
 
 
-@router.post("/decisions", response={201: DecisionOut}, summary="Registrar uma decisão (Árbitro)")
+@router.post(
+    "/decisions",
+    response={201: DecisionOut, **errors(400, 401, 403, 422)},
+    summary="Registrar uma decisão (Árbitro)",
+)
 def decision_create(
     request, payload: DecisionIn, idempotency_key: str = Header("", alias="Idempotency-Key")
 ):
@@ -464,7 +483,7 @@ CORRECTION_RELATED = ("character", "version_before", "version_after", "decision"
 
 @router.get(
     "/corrections",
-    response=list[CorrectionOut],
+    response={200: list[CorrectionOut], **errors(401, 422)},
     summary="Correções, da mais nova (fichas, relatórios da semana, decisões, pendências)",
 )
 def correction_list(
@@ -473,7 +492,11 @@ def correction_list(
     return [_correction_out(c) for c in services.corrections_listed(request.user, target=target)]
 
 
-@router.get("/corrections/{uuid:code}", response=CorrectionOut, summary="Uma correção")
+@router.get(
+    "/corrections/{uuid:code}",
+    response={200: CorrectionOut, **errors(401, 404)},
+    summary="Uma correção",
+)
 def correction_detail(request, code: UUID):
     correction = get_object_or_404(services.corrections_for(request.user), code=code)
     return _correction_out(correction)
@@ -481,7 +504,7 @@ def correction_detail(request, code: UUID):
 
 @router.post(
     "/corrections",
-    response={201: CorrectionOut},
+    response={201: CorrectionOut, **errors(400, 401, 403, 404, 422)},
     summary="Corrigir uma linha de uma decisão ou pendência (Árbitro)",
 )
 def correction_create(
@@ -526,7 +549,7 @@ def _version_out(v: SheetVersion) -> dict:
 
 @router.get(
     "/sheets/{uuid:code}/history",
-    response=HistoryOut,
+    response={200: HistoryOut, **errors(401, 404)},
     summary="As versões de uma ficha, com quem as moveu e quando",
 )
 def sheet_history(request, code: UUID):
@@ -541,7 +564,7 @@ def sheet_history(request, code: UUID):
 
 @router.get(
     "/sheets/{uuid:code}/diff",
-    response=DiffOut,
+    response={200: DiffOut, **errors(401, 404, 422)},
     summary="O que muda entre duas versões (atributos, vantagens, perícias, itens, notas)",
 )
 def sheet_diff(
@@ -572,7 +595,7 @@ def sheet_diff(
 
 @router.post(
     "/sheets/{uuid:code}/corrections",
-    response={201: CorrectionOut},
+    response={201: CorrectionOut, **errors(400, 401, 403, 404, 422)},
     summary="Corrigir uma ficha homologada: nova versão homologada, com o motivo (Árbitro)",
 )
 def sheet_correct(

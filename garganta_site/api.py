@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from django.urls import reverse
+from django.views import defaults
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 from ninja.security import HttpBearer, SessionAuth
 
+from garganta_site.api_errors import ErrorOut, errors
 from gurps.errors import GurpsError, InvalidValue, NoRollAtThreeOrLess, OutsideCanon
 from sheets.models import ApiToken
 from sheets.services import ServiceError, token_hash
@@ -48,6 +51,7 @@ class SessionUnlessBearer(SessionAuth):
 AUTH = [TokenAuth(), SessionUnlessBearer()]
 
 NUL_REFUSED = "Caracteres nulos não são permitidos."
+NOT_FOUND = "Não encontrado (ou não é de uma campanha sua)."
 
 
 def _nul_at(value, path: tuple = ()) -> tuple | None:
@@ -166,7 +170,15 @@ def on_unauthenticated(request, exc):
 
 @api.exception_handler(Http404)
 def on_not_found(request, exc):
-    return _error(request, 404, "not_found", "Não encontrado (ou não é de uma campanha sua).")
+    return _error(request, 404, "not_found", NOT_FOUND)
+
+
+def page_not_found(request, exception):
+    """The site's handler404: under /api/ a URL no operation matches (an id that is not a UUID,
+    a week number that is not a number) gets the API's JSON 404, not the HTML page."""
+    if request.path.startswith("/api/"):
+        return on_not_found(request, exception)
+    return defaults.page_not_found(request, exception)
 
 
 @api.exception_handler(HttpError)
@@ -195,4 +207,24 @@ def _register_routers() -> None:
 
 _register_routers()
 
-__all__ = ["AUTH", "api"]
+__all__ = ["AUTH", "ErrorOut", "api", "errors"]
+
+
+# --- the database did not answer ---------------------------------------------------------------
+
+DATABASE_UNAVAILABLE = "O banco de dados não respondeu; tente de novo."
+
+
+def on_database_unavailable(request, exc):
+    """PostgreSQL restarting (or SQLite's write lock held past its timeout): a JSON 503 that
+    says to try again, instead of Django's HTML 500. A write sent again with the same
+    Idempotency-Key is never doubled. Django logs the 503 (django.request)."""
+    response = _error(request, 503, "database_unavailable", DATABASE_UNAVAILABLE)
+    response["Retry-After"] = "2"
+    return response
+
+
+# OperationalError: the server refused or dropped the connection; InterfaceError: Django's
+# connection object was already closed under the request.
+api.add_exception_handler(OperationalError, on_database_unavailable)
+api.add_exception_handler(InterfaceError, on_database_unavailable)

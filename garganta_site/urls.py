@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from garganta_site.api import api
+from garganta_site.api import api, page_not_found
 
 urlpatterns = [
     path("", include("sheets.urls")),
@@ -20,3 +20,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
 ]
+
+handler404 = page_not_found

@@ -11,12 +11,14 @@ from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import StrictBool, field_validator
 
 from garganta_site.api import AUTH
+from garganta_site.api_errors import errors
 from gurps.dice import parse_dice
 from gurps.errors import GurpsError
 from sessions import services
@@ -190,7 +192,7 @@ class SceneIn(Schema, extra="forbid"):
     characters: list[UUID] = Field(default=[], max_length=50)
 
 
-class CorrectionOut(Schema):
+class ReportCorrectionOut(Schema):
     old_text: str
     new_text: str
     reason: str
@@ -203,7 +205,7 @@ class ReportOut(Schema):
     text: str | None = None
     current_text: str | None = None
     decided_at: datetime | None = None
-    corrections: list[CorrectionOut] | None = None
+    corrections: list[ReportCorrectionOut] | None = None
 
 
 class WeekOut(Schema):
@@ -235,7 +237,7 @@ class ReasonIn(Schema, extra="forbid"):
     reason: str = Field(min_length=1, max_length=4000)
 
 
-class CorrectionIn(Schema, extra="forbid"):
+class ReportCorrectionIn(Schema, extra="forbid"):
     new_text: str = Field(min_length=1, max_length=50_000)
     reason: str = Field(min_length=1, max_length=4000)
 
@@ -257,7 +259,7 @@ def _get_scene(request, code: UUID) -> tuple[Scene, Membership]:
     scene = get_object_or_404(Scene.objects.select_related("week__campaign"), code=code)
     membership = membership_for(request.user, scene.week.campaign)
     if membership is None:
-        raise HttpError(404, "Cena não encontrada.")
+        raise Http404  # as for an id that does not exist: it confirms nothing
     return scene, membership
 
 
@@ -272,7 +274,7 @@ def _get_week(request, slug: str, number: int) -> tuple[Week, Membership]:
     campaign = get_object_or_404(Campaign, slug=slug)
     membership = membership_for(request.user, campaign)
     if membership is None:
-        raise HttpError(404, "Semana não encontrada.")
+        raise Http404  # as for an id that does not exist: it confirms nothing
     week = get_object_or_404(
         Week.objects.select_related("campaign", "report"), campaign=campaign, number=number
     )
@@ -322,7 +324,11 @@ def _entry_out(data: dict) -> dict:
 # --- /scenes ----------------------------------------------------------------------------------
 
 
-@router.get("", response=list[SceneOut], summary="As cenas das campanhas de quem pergunta")
+@router.get(
+    "",
+    response={200: list[SceneOut], **errors(401)},
+    summary="As cenas das campanhas de quem pergunta",
+)
 def scene_list(request):
     campaign_ids = Membership.objects.filter(user=request.user).values("campaign_id")
     scenes = (
@@ -342,7 +348,11 @@ def scene_list(request):
     ]
 
 
-@router.get("/{uuid:code}/rolls", response=list[RollOut], summary="As rolagens da cena, em ordem")
+@router.get(
+    "/{uuid:code}/rolls",
+    response={200: list[RollOut], **errors(401, 404)},
+    summary="As rolagens da cena, em ordem",
+)
 def roll_list(request, code: UUID):
     scene, membership = _get_scene(request, code)
     entries = services.scene_log_entries(scene, membership=membership, user=request.user)
@@ -353,7 +363,7 @@ def roll_list(request, code: UUID):
 
 @router.get(
     "/{uuid:code}/log",
-    response=list[EntryOut],
+    response={200: list[EntryOut], **errors(401, 404)},
     summary="A linha do tempo da cena: declarações, modificadores anunciados, rolagens, narração",
 )
 def scene_timeline(request, code: UUID):
@@ -364,7 +374,7 @@ def scene_timeline(request, code: UUID):
 
 @router.get(
     "/{uuid:code}/export",
-    response=dict[str, Any],
+    response={200: dict[str, Any], **errors(401, 404)},
     summary="A cena inteira em JSON, com toda rolagem que quem pergunta pode ver",
 )
 def scene_export(request, code: UUID):
@@ -374,7 +384,7 @@ def scene_export(request, code: UUID):
 
 @router.post(
     "/{uuid:code}/declarations",
-    response={201: EntryCreatedOut},
+    response={201: EntryCreatedOut, **errors(400, 401, 403, 404, 409, 422)},
     summary="O jogador declara o que a sua personagem faz, e com quê",
 )
 def declaration_create(
@@ -397,7 +407,7 @@ def declaration_create(
 
 @router.post(
     "/{uuid:code}/announcements",
-    response={201: EntryCreatedOut},
+    response={201: EntryCreatedOut, **errors(400, 401, 403, 404, 409, 422)},
     summary="O Mestre anuncia os modificadores de uma declaração, antes dos dados",
 )
 def announcement_create(
@@ -420,7 +430,7 @@ def announcement_create(
 
 @router.post(
     "/{uuid:code}/narrations",
-    response={201: EntryCreatedOut},
+    response={201: EntryCreatedOut, **errors(400, 401, 403, 404, 409, 422)},
     summary="O Mestre narra",
 )
 def narration_create(
@@ -438,7 +448,7 @@ def narration_create(
 
 @router.post(
     "/{uuid:code}/rolls",
-    response={201: RollOut},
+    response={201: RollOut, **errors(400, 401, 403, 404, 409, 422)},
     summary="O servidor rola 3d6 (só Mestre ou Árbitro)",
 )
 def roll_create(
@@ -465,7 +475,7 @@ def roll_create(
 
 @router.post(
     "/{uuid:code}/damage-rolls",
-    response={201: RollOut},
+    response={201: RollOut, **errors(400, 401, 403, 404, 409, 422)},
     summary="O servidor rola uma expressão de dano (2d+1, 1d−1…)",
 )
 def damage_roll_create(
@@ -489,7 +499,7 @@ def damage_roll_create(
 
 @router.post(
     "/{uuid:code}/table-rolls",
-    response={201: RollOut},
+    response={201: RollOut, **errors(400, 401, 403, 404, 409, 422)},
     summary="O servidor rola numa tabela do motor (erro crítico, golpe fulminante, pânico…)",
 )
 def table_roll_create(
@@ -513,7 +523,7 @@ def table_roll_create(
 
 @router.post(
     "/{uuid:code}/contests",
-    response={201: RollOut},
+    response={201: RollOut, **errors(400, 401, 403, 404, 409, 422)},
     summary="O servidor rola uma Disputa Rápida entre duas personagens da cena",
 )
 def contest_create(
@@ -571,7 +581,11 @@ def _week_detail(request, week: Week, membership: Membership) -> dict:
     }
 
 
-@weeks_router.get("", response=list[WeekOut], summary="As semanas das campanhas de quem pergunta")
+@weeks_router.get(
+    "",
+    response={200: list[WeekOut], **errors(401)},
+    summary="As semanas das campanhas de quem pergunta",
+)
 def week_list(request):
     campaign_ids = Membership.objects.filter(user=request.user).values("campaign_id")
     weeks = Week.objects.filter(campaign_id__in=campaign_ids).select_related("campaign", "report")
@@ -580,21 +594,21 @@ def week_list(request):
 
 @weeks_router.post(
     "/{slug:campaign}",
-    response={201: WeekOut},
+    response={201: WeekOut, **errors(401, 403, 404, 422)},
     summary="Abre a próxima semana (só depois do Boletim da anterior)",
 )
 def week_open(request, campaign: str, number: int | None = None):
     """``?number=N`` names the week meant: asked twice, it is opened once."""
     found = get_object_or_404(Campaign, slug=campaign)
     if membership_for(request.user, found) is None:
-        raise HttpError(404, "Campanha não encontrada.")
+        raise Http404  # as for an id that does not exist: it confirms nothing
     week = services.week_open(campaign=found, user=request.user, number=number)
     return Status(201, _week_out(week))
 
 
 @weeks_router.get(
     "/{slug:campaign}/{int:number}",
-    response=WeekDetailOut,
+    response={200: WeekDetailOut, **errors(401, 404)},
     summary="A semana: estado, ações de mundo, relatório (quando visível), Boletim, cenas",
 )
 def week_detail(request, campaign: str, number: int):
@@ -604,7 +618,7 @@ def week_detail(request, campaign: str, number: int):
 
 @weeks_router.get(
     "/{slug:campaign}/{int:number}/export",
-    response=dict[str, Any],
+    response={200: dict[str, Any], **errors(401, 404)},
     summary="A semana inteira em JSON, com toda cena e toda rolagem que quem pergunta pode ver",
 )
 def week_export(request, campaign: str, number: int):
@@ -614,7 +628,7 @@ def week_export(request, campaign: str, number: int):
 
 @weeks_router.post(
     "/{slug:campaign}/{int:number}/world-actions",
-    response={201: WorldActionOut},
+    response={201: WorldActionOut, **errors(400, 401, 403, 404, 409, 422)},
     summary="O jogador gasta uma ação de mundo da sua personagem (três por semana)",
 )
 def world_action_create(
@@ -650,7 +664,7 @@ def world_action_create(
 
 @weeks_router.post(
     "/{slug:campaign}/{int:number}/scenes",
-    response={201: SceneOut},
+    response={201: SceneOut, **errors(400, 401, 403, 404, 409, 422)},
     summary="Abre uma cena na semana (cenas livres são ilimitadas)",
 )
 def scene_create(
@@ -694,7 +708,7 @@ def _report_answer(request, week: Week):
 
 @weeks_router.put(
     "/{slug:campaign}/{int:number}/report",
-    response=WeekDetailOut,
+    response={200: WeekDetailOut, **errors(400, 401, 403, 404, 422)},
     summary="O Mestre escreve (ou reescreve) o relatório da semana",
 )
 def report_write(request, campaign: str, number: int, payload: ReportIn):
@@ -705,7 +719,7 @@ def report_write(request, campaign: str, number: int, payload: ReportIn):
 
 @weeks_router.post(
     "/{slug:campaign}/{int:number}/report/submit",
-    response=WeekDetailOut,
+    response={200: WeekDetailOut, **errors(401, 403, 404, 422)},
     summary="O Mestre envia o relatório ao Árbitro",
 )
 def report_submit(request, campaign: str, number: int):
@@ -716,7 +730,7 @@ def report_submit(request, campaign: str, number: int):
 
 @weeks_router.post(
     "/{slug:campaign}/{int:number}/report/homologate",
-    response=WeekDetailOut,
+    response={200: WeekDetailOut, **errors(401, 403, 404, 422)},
     summary="O Árbitro homologa o relatório: as rolagens escondidas da semana aparecem",
 )
 def report_homologate(request, campaign: str, number: int):
@@ -727,7 +741,7 @@ def report_homologate(request, campaign: str, number: int):
 
 @weeks_router.post(
     "/{slug:campaign}/{int:number}/report/return",
-    response=WeekDetailOut,
+    response={200: WeekDetailOut, **errors(400, 401, 403, 404, 422)},
     summary="O Árbitro devolve o relatório, com o motivo",
 )
 def report_return(request, campaign: str, number: int, payload: ReasonIn):
@@ -738,10 +752,10 @@ def report_return(request, campaign: str, number: int, payload: ReasonIn):
 
 @weeks_router.post(
     "/{slug:campaign}/{int:number}/report/corrections",
-    response={201: CorrectionOut},
+    response={201: ReportCorrectionOut, **errors(400, 401, 403, 404, 422)},
     summary="O Árbitro corrige um relatório homologado (nova entrada; o texto antigo fica)",
 )
-def report_correct(request, campaign: str, number: int, payload: CorrectionIn):
+def report_correct(request, campaign: str, number: int, payload: ReportCorrectionIn):
     week, _ = _get_week(request, campaign, number)
     correction = services.report_correct(
         week=week, user=request.user, new_text=payload.new_text, reason=payload.reason
@@ -760,7 +774,7 @@ def report_correct(request, campaign: str, number: int, payload: CorrectionIn):
 
 @weeks_router.post(
     "/{slug:campaign}/{int:number}/bulletin",
-    response=WeekOut,
+    response={200: WeekOut, **errors(400, 401, 403, 404, 422)},
     summary="Publica o Boletim da semana (depois da homologação do relatório)",
 )
 def bulletin_publish(request, campaign: str, number: int, payload: BulletinIn):
@@ -775,7 +789,7 @@ def bulletin_publish(request, campaign: str, number: int, payload: BulletinIn):
 
 @rolls_router.get(
     "/verify",
-    response=ChainOut,
+    response={200: ChainOut, **errors(401, 404, 422)},
     summary="Recalcula a cadeia de rolagens da campanha: íntegra, ou o primeiro elo quebrado",
 )
 def rolls_verify(request, campaign: str | None = None):

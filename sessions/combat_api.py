@@ -8,14 +8,17 @@ from __future__ import annotations
 from typing import Any, Literal
 from uuid import UUID
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import StrictBool
 
 from garganta_site.api import AUTH
+from garganta_site.api_errors import errors
 from sessions import combat as tracker
 from sessions import services
+from sessions.api import ModifierIn
 from sessions.models import Combat, Combatant, Scene
 from sheets.services import membership_for
 
@@ -23,14 +26,17 @@ router = Router(auth=AUTH)
 
 ONLY_THE_TABLE_RUNS_COMBAT = "Só o Mestre de Cena ou o Árbitro conduzem o combate."
 Key = Header("", alias="Idempotency-Key")
+# What a write of the tracker may answer besides its success (garganta_site.api_errors).
+TABLE_WRITE = errors(401, 403, 404, 409, 422)
+TABLE_WRITE_WITH_BODY = errors(400, 401, 403, 404, 409, 422)  # 400: a body that is not JSON
 
 
-class StartIn(Schema, extra="forbid"):
+class CombatStartIn(Schema, extra="forbid"):
     scene: UUID
     characters: list[UUID] | None = Field(default=None, max_length=50)
 
 
-class WeaponIn(Schema, extra="forbid"):
+class CombatWeaponIn(Schema, extra="forbid"):
     name: str = Field(min_length=1, max_length=100)
     skill: int = Field(ge=-10, le=40)
     damage: str = Field(min_length=1, max_length=40)
@@ -58,12 +64,12 @@ class CombatantIn(Schema, extra="forbid"):
     damage_resistance: int = Field(default=0, ge=0, le=100)
     combat_reflexes: StrictBool = False
     flees: StrictBool = False
-    weapons: list[WeaponIn] = Field(default=[], max_length=10)
+    weapons: list[CombatWeaponIn] = Field(default=[], max_length=10)
     surprise: Literal["", "partial", "total"] = ""
     demo_note: str = Field(default="", max_length=1000)
 
 
-class DeclareIn(Schema, extra="forbid"):
+class CombatDeclareIn(Schema, extra="forbid"):
     terrain: list[str] | None = Field(default=None, max_length=5)
     boss: UUID | None = None
 
@@ -83,11 +89,6 @@ class AdjustIn(Schema, extra="forbid"):
     combatant: UUID
     hp_lost: int = Field(ge=-400, le=400)
     reason: str = Field(min_length=1, max_length=500)
-
-
-class ModifierIn(Schema, extra="forbid"):
-    label: str = Field(min_length=1, max_length=200)
-    value: int = Field(ge=-50, le=50)
 
 
 class AttackIn(Schema, extra="forbid"):
@@ -127,7 +128,7 @@ def _combat(request, code: UUID, *, table: bool = True) -> tuple[Combat, object]
     combat = get_object_or_404(Combat.objects.select_related("scene__week__campaign"), code=code)
     membership = membership_for(request.user, combat.scene.week.campaign)
     if membership is None:
-        raise HttpError(404, "Combate não encontrado.")
+        raise Http404  # as for an id that does not exist: it confirms nothing
     if table and not membership.runs_the_table:
         raise HttpError(403, ONLY_THE_TABLE_RUNS_COMBAT)
     return combat, membership
@@ -148,12 +149,16 @@ def _combatant(combat: Combat, code: UUID | None, field: str) -> Combatant | Non
     return found
 
 
-@router.post("", response={201: dict[str, Any]}, summary="Começa um combate numa cena")
-def combat_start(request, payload: StartIn, idempotency_key: str = Key):
+@router.post(
+    "",
+    response={201: dict[str, Any], **errors(400, 401, 403, 404, 422)},
+    summary="Começa um combate numa cena",
+)
+def combat_start(request, payload: CombatStartIn, idempotency_key: str = Key):
     scene = get_object_or_404(Scene.objects.select_related("week__campaign"), code=payload.scene)
     membership = membership_for(request.user, scene.week.campaign)
     if membership is None:
-        raise HttpError(404, "Cena não encontrada.")
+        raise Http404  # as for an id that does not exist: it confirms nothing
     characters = None
     if payload.characters is not None:
         present = {c.code: c for c in scene.characters.all()}
@@ -166,13 +171,21 @@ def combat_start(request, payload: StartIn, idempotency_key: str = Key):
     return Status(201, _state(request, combat, membership))
 
 
-@router.get("/{uuid:code}", response=dict[str, Any], summary="O estado do combate")
+@router.get(
+    "/{uuid:code}",
+    response={200: dict[str, Any], **errors(401, 404)},
+    summary="O estado do combate",
+)
 def combat_read(request, code: UUID):
     combat, membership = _combat(request, code, table=False)
     return _state(request, combat, membership)
 
 
-@router.post("/{uuid:code}/combatants", response={201: dict[str, Any]}, summary="Põe um combatente")
+@router.post(
+    "/{uuid:code}/combatants",
+    response={201: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Põe um combatente",
+)
 def combatant_add(request, code: UUID, payload: CombatantIn, idempotency_key: str = Key):
     combat, membership = _combat(request, code)
     character, creature = None, None
@@ -210,8 +223,12 @@ def combatant_add(request, code: UUID, payload: CombatantIn, idempotency_key: st
     return Status(201, {"id": added.code, "combat": _state(request, combat, membership)})
 
 
-@router.post("/{uuid:code}/declarations", response=dict[str, Any], summary="Chefe e terreno")
-def combat_declare(request, code: UUID, payload: DeclareIn, idempotency_key: str = Key):
+@router.post(
+    "/{uuid:code}/declarations",
+    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Chefe e terreno",
+)
+def combat_declare(request, code: UUID, payload: CombatDeclareIn, idempotency_key: str = Key):
     combat, membership = _combat(request, code)
     tracker.combat_declare(
         combat=combat,
@@ -223,14 +240,22 @@ def combat_declare(request, code: UUID, payload: DeclareIn, idempotency_key: str
     return _state(request, combat, membership)
 
 
-@router.post("/{uuid:code}/turns", response=dict[str, Any], summary="Passa ao próximo turno")
+@router.post(
+    "/{uuid:code}/turns",
+    response={200: dict[str, Any], **TABLE_WRITE},
+    summary="Passa ao próximo turno",
+)
 def combat_turn(request, code: UUID, idempotency_key: str = Key):
     combat, membership = _combat(request, code)
     tracker.combat_next_turn(combat=combat, user=request.user, request_key=idempotency_key)
     return _state(request, combat, membership)
 
 
-@router.post("/{uuid:code}/maneuvers", response=dict[str, Any], summary="Declara a manobra")
+@router.post(
+    "/{uuid:code}/maneuvers",
+    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Declara a manobra",
+)
 def maneuver_declare(request, code: UUID, payload: ManeuverIn, idempotency_key: str = Key):
     combat, membership = _combat(request, code)
     tracker.maneuver_declare(
@@ -251,7 +276,7 @@ def maneuver_declare(request, code: UUID, payload: ManeuverIn, idempotency_key: 
 
 @router.post(
     "/{uuid:code}/adjustments",
-    response={201: dict[str, Any]},
+    response={201: dict[str, Any], **TABLE_WRITE_WITH_BODY},
     summary="Ajuste do Mestre: PV que o motor não rola (erro crítico 5/6, §4.8)",
 )
 def combatant_adjust(request, code: UUID, payload: AdjustIn, idempotency_key: str = Key):
@@ -269,7 +294,7 @@ def combatant_adjust(request, code: UUID, payload: AdjustIn, idempotency_key: st
 
 @router.post(
     "/{uuid:code}/attacks",
-    response={201: AttackOut},
+    response={201: AttackOut, **TABLE_WRITE_WITH_BODY},
     summary="Resolve um ataque pela sequência da §4.10: o servidor rola",
 )
 def attack_resolve(request, code: UUID, payload: AttackIn, idempotency_key: str = Key):
@@ -314,7 +339,11 @@ def attack_resolve(request, code: UUID, payload: AttackIn, idempotency_key: str 
     )
 
 
-@router.post("/{uuid:code}/end", response=dict[str, Any], summary="Encerra o combate")
+@router.post(
+    "/{uuid:code}/end",
+    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Encerra o combate",
+)
 def combat_end(request, code: UUID, payload: EndIn, idempotency_key: str = Key):
     combat, membership = _combat(request, code)
     tracker.combat_end(

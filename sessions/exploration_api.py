@@ -9,12 +9,14 @@ from __future__ import annotations
 from typing import Any, Literal
 from uuid import UUID
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import StrictBool
 
 from garganta_site.api import AUTH
+from garganta_site.api_errors import errors
 from sessions import exploration as ex
 from sessions.models import Exploration, Scene
 from sheets.services import membership_for
@@ -23,10 +25,13 @@ router = Router(auth=AUTH)
 
 ONLY_THE_TABLE_RUNS_IT = "Só o Mestre de Cena ou o Árbitro conduzem a exploração."
 Key = Header("", alias="Idempotency-Key")
+# What a write of the tracker may answer besides its success (garganta_site.api_errors).
+TABLE_WRITE = errors(401, 403, 404, 409, 422)
+TABLE_WRITE_WITH_BODY = errors(400, 401, 403, 404, 409, 422)  # 400: a body that is not JSON
 DangerIn = Literal["unsafe", "risky", "deadly"]
 
 
-class StartIn(Schema, extra="forbid"):
+class ExplorationStartIn(Schema, extra="forbid"):
     scene: UUID
     danger: DangerIn
     total_darkness: StrictBool = False
@@ -34,7 +39,7 @@ class StartIn(Schema, extra="forbid"):
     marching_order: list[str] | None = Field(default=None, max_length=ex.MAX_MARCHING)
 
 
-class DeclareIn(Schema, extra="forbid"):
+class ExplorationDeclareIn(Schema, extra="forbid"):
     danger: DangerIn
     total_darkness: StrictBool = False
 
@@ -86,7 +91,7 @@ def _exploration(request, code: UUID, *, table: bool = True) -> Exploration:
     )
     membership = membership_for(request.user, exploration.scene.week.campaign)
     if membership is None:
-        raise HttpError(404, "Exploração não encontrada.")
+        raise Http404  # as for an id that does not exist: it confirms nothing
     if table and not membership.runs_the_table:
         raise HttpError(403, ONLY_THE_TABLE_RUNS_IT)
     return exploration
@@ -107,11 +112,15 @@ def _event_out(event, exploration: Exploration) -> dict:
     }
 
 
-@router.post("", response={201: dict[str, Any]}, summary="Começa uma exploração numa cena")
-def exploration_start(request, payload: StartIn, idempotency_key: str = Key):
+@router.post(
+    "",
+    response={201: dict[str, Any], **errors(400, 401, 403, 404, 422)},
+    summary="Começa uma exploração numa cena",
+)
+def exploration_start(request, payload: ExplorationStartIn, idempotency_key: str = Key):
     scene = get_object_or_404(Scene.objects.select_related("week__campaign"), code=payload.scene)
     if membership_for(request.user, scene.week.campaign) is None:
-        raise HttpError(404, "Cena não encontrada.")
+        raise Http404  # as for an id that does not exist: it confirms nothing
     exploration = ex.exploration_start(
         scene=scene,
         user=request.user,
@@ -124,13 +133,23 @@ def exploration_start(request, payload: StartIn, idempotency_key: str = Key):
     return Status(201, _state(exploration))
 
 
-@router.get("/{uuid:code}", response=dict[str, Any], summary="O estado da exploração")
+@router.get(
+    "/{uuid:code}",
+    response={200: dict[str, Any], **errors(401, 404)},
+    summary="O estado da exploração",
+)
 def exploration_read(request, code: UUID):
     return _state(_exploration(request, code, table=False))
 
 
-@router.post("/{uuid:code}/danger", response=dict[str, Any], summary="Declara o nível de perigo")
-def exploration_declare(request, code: UUID, payload: DeclareIn, idempotency_key: str = Key):
+@router.post(
+    "/{uuid:code}/danger",
+    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Declara o nível de perigo",
+)
+def exploration_declare(
+    request, code: UUID, payload: ExplorationDeclareIn, idempotency_key: str = Key
+):
     exploration = _exploration(request, code)
     ex.exploration_declare(
         exploration=exploration,
@@ -142,7 +161,11 @@ def exploration_declare(request, code: UUID, payload: DeclareIn, idempotency_key
     return _state(exploration)
 
 
-@router.post("/{uuid:code}/marching-order", response=dict[str, Any], summary="Ordem de marcha")
+@router.post(
+    "/{uuid:code}/marching-order",
+    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Ordem de marcha",
+)
 def exploration_marching(request, code: UUID, payload: MarchingIn, idempotency_key: str = Key):
     exploration = _exploration(request, code)
     ex.exploration_marching_order(
@@ -154,7 +177,11 @@ def exploration_marching(request, code: UUID, payload: MarchingIn, idempotency_k
     return _state(exploration)
 
 
-@router.post("/{uuid:code}/timers", response={201: dict[str, Any]}, summary="Luz ou magia")
+@router.post(
+    "/{uuid:code}/timers",
+    response={201: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Luz ou magia",
+)
 def exploration_timer(request, code: UUID, payload: TimerIn, idempotency_key: str = Key):
     exploration = _exploration(request, code)
     timer = ex.exploration_timer_add(
@@ -170,7 +197,7 @@ def exploration_timer(request, code: UUID, payload: TimerIn, idempotency_key: st
 
 @router.post(
     "/{uuid:code}/turns",
-    response={201: EventOut},
+    response={201: EventOut, **TABLE_WRITE},
     summary="Começa um turno: o teste de encontro, se devido (o servidor rola)",
 )
 def exploration_turn_start(request, code: UUID, idempotency_key: str = Key):
@@ -183,7 +210,7 @@ def exploration_turn_start(request, code: UUID, idempotency_key: str = Key):
 
 @router.post(
     "/{uuid:code}/turn-end",
-    response={201: EventOut},
+    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
     summary="Fim do turno: marcadores, descanso, chegada dos monstros",
 )
 def exploration_turn_end(request, code: UUID, payload: TurnEndIn, idempotency_key: str = Key):
@@ -198,7 +225,9 @@ def exploration_turn_end(request, code: UUID, payload: TurnEndIn, idempotency_ke
     return Status(201, _event_out(event, exploration))
 
 
-@router.post("/{uuid:code}/surprise", response={201: EventOut}, summary="Surpresa (2:6)")
+@router.post(
+    "/{uuid:code}/surprise", response={201: EventOut, **TABLE_WRITE}, summary="Surpresa (2:6)"
+)
 def exploration_surprise(request, code: UUID, idempotency_key: str = Key):
     exploration = _exploration(request, code)
     event = ex.exploration_surprise(
@@ -207,7 +236,11 @@ def exploration_surprise(request, code: UUID, idempotency_key: str = Key):
     return Status(201, _event_out(event, exploration))
 
 
-@router.post("/{uuid:code}/sleep", response={201: EventOut}, summary="Dormir na masmorra")
+@router.post(
+    "/{uuid:code}/sleep",
+    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
+    summary="Dormir na masmorra",
+)
 def exploration_sleep(request, code: UUID, payload: SleepIn, idempotency_key: str = Key):
     exploration = _exploration(request, code)
     event = ex.exploration_sleep(
@@ -216,7 +249,11 @@ def exploration_sleep(request, code: UUID, payload: SleepIn, idempotency_key: st
     return Status(201, _event_out(event, exploration))
 
 
-@router.post("/{uuid:code}/travel", response={201: EventOut}, summary="Rodada de viagem (4 h)")
+@router.post(
+    "/{uuid:code}/travel",
+    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
+    summary="Rodada de viagem (4 h)",
+)
 def exploration_travel(request, code: UUID, payload: TravelIn, idempotency_key: str = Key):
     exploration = _exploration(request, code)
     event = ex.exploration_travel(
@@ -230,7 +267,7 @@ def exploration_travel(request, code: UUID, payload: TravelIn, idempotency_key: 
 
 @router.post(
     "/{uuid:code}/consequences",
-    response={201: EventOut},
+    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
     summary="A consequência GURPS de um ponto de exaustão do procedimento",
 )
 def exploration_consequence(
@@ -243,7 +280,11 @@ def exploration_consequence(
     return Status(201, _event_out(event, exploration))
 
 
-@router.post("/{uuid:code}/loot", response={201: EventOut}, summary="Tesouro ou item achado")
+@router.post(
+    "/{uuid:code}/loot",
+    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
+    summary="Tesouro ou item achado",
+)
 def exploration_loot(request, code: UUID, payload: LootIn, idempotency_key: str = Key):
     exploration = _exploration(request, code)
     event = ex.exploration_loot(
@@ -257,7 +298,9 @@ def exploration_loot(request, code: UUID, payload: LootIn, idempotency_key: str 
     return Status(201, _event_out(event, exploration))
 
 
-@router.post("/{uuid:code}/end", response=dict[str, Any], summary="Encerra a descida")
+@router.post(
+    "/{uuid:code}/end", response={200: dict[str, Any], **TABLE_WRITE}, summary="Encerra a descida"
+)
 def exploration_end(request, code: UUID, idempotency_key: str = Key):
     exploration = _exploration(request, code)
     ex.exploration_end(exploration=exploration, user=request.user, request_key=idempotency_key)

@@ -11,6 +11,7 @@ from ninja.errors import HttpError
 
 from canon.api import DerivedOut, derived_out
 from garganta_site.api import AUTH
+from garganta_site.api_errors import errors
 from sheets import services
 from sheets.models import Character, Membership
 
@@ -77,7 +78,7 @@ def _campaign_ids(user) -> list[int]:
     return list(Membership.objects.filter(user=user).values_list("campaign_id", flat=True))
 
 
-@router.get("", response=list[SheetListOut], summary="As fichas da campanha")
+@router.get("", response={200: list[SheetListOut], **errors(401)}, summary="As fichas da campanha")
 def sheet_list(request):
     characters = Character.objects.filter(campaign_id__in=_campaign_ids(request.user))
     rows = []
@@ -96,7 +97,11 @@ def sheet_list(request):
     return rows
 
 
-@router.get("/{uuid:code}", response=SheetOut, summary="A ficha homologada e o estado em jogo")
+@router.get(
+    "/{uuid:code}",
+    response={200: SheetOut, **errors(401, 404)},
+    summary="A ficha homologada e o estado em jogo",
+)
 def sheet_detail(request, code: UUID):
     character = get_object_or_404(Character, code=code, campaign_id__in=_campaign_ids(request.user))
     view = services.sheet_view(character)
