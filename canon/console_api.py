@@ -98,7 +98,9 @@ class DecisionOut(Schema):
 
 class DecisionIn(Schema, extra="forbid"):
     campaign: str | None = Field(None, description="slug; só se você está em mais de uma")
-    number: int | None = Field(None, ge=1, description="só se a decisão tem número")
+    number: int | None = Field(
+        None, ge=1, le=2_147_483_647, description="só se a decisão tem número"
+    )
     decided_on: date | None = Field(None, description="em branco: hoje")
     title: str = Field(..., max_length=200)
     text: str

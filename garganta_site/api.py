@@ -6,10 +6,12 @@ token (``python manage.py api_token USERNAME``); the browser uses its session an
 
 from __future__ import annotations
 
+import sys
 from urllib.parse import urlencode
 
 from django.db import InterfaceError, OperationalError
-from django.http import Http404
+from django.http import Http404, HttpResponse
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views import defaults
 from ninja import NinjaAPI
@@ -20,7 +22,23 @@ from ninja.security import HttpBearer, SessionAuth
 from garganta_site.api_errors import ErrorOut, errors
 from gurps.errors import GurpsError, InvalidValue, NoRollAtThreeOrLess, OutsideCanon
 from sheets.models import ApiToken
-from sheets.services import ServiceError, token_hash
+from sheets.services import (
+    ServiceError,
+    idempotency_claim,
+    request_fingerprint,
+    token_hash,
+)
+
+
+def claim_idempotency_key(request, user) -> None:
+    """An unsafe request with an ``Idempotency-Key``: the key is taken for what this request
+    asks (method, path, body), once the asker is known, before any operation runs. The same
+    key with another request is a 409; the same request again goes on to the operation, whose
+    service hands back what the first one made."""
+    key = request.headers.get("Idempotency-Key", "")
+    if key and request.method not in ("GET", "HEAD", "OPTIONS"):
+        fingerprint = request_fingerprint(request.method, request.path, request.body)
+        idempotency_claim(user=user, key=key, fingerprint=fingerprint)
 
 
 class TokenAuth(HttpBearer):
@@ -35,6 +53,7 @@ class TokenAuth(HttpBearer):
         if found is None or not found.user.is_active:
             return None
         request.user = found.user
+        claim_idempotency_key(request, found.user)
         return found.user
 
 
@@ -45,7 +64,10 @@ class SessionUnlessBearer(SessionAuth):
     def __call__(self, request):
         if request.headers.get("Authorization", "").lower().startswith("bearer "):
             return None
-        return super().__call__(request)
+        user = super().__call__(request)
+        if user:
+            claim_idempotency_key(request, user)
+        return user
 
 
 AUTH = [TokenAuth(), SessionUnlessBearer()]
@@ -228,3 +250,17 @@ def on_database_unavailable(request, exc):
 # connection object was already closed under the request.
 api.add_exception_handler(OperationalError, on_database_unavailable)
 api.add_exception_handler(InterfaceError, on_database_unavailable)
+
+
+def server_error(request):
+    """The site's handler500. A database that did not answer (a PostgreSQL restart) is a 503
+    that says to try again — JSON under /api/, else a page that needs no database (the site's
+    layout reads the session and the user); anything else is Django's own 500."""
+    error = sys.exc_info()[1]
+    if not isinstance(error, (OperationalError, InterfaceError)):
+        return defaults.server_error(request)
+    if request.path.startswith("/api/"):
+        return on_database_unavailable(request, error)
+    response = HttpResponse(render_to_string("503.html"), status=503)
+    response["Retry-After"] = "2"
+    return response

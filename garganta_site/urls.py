@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from garganta_site.api import api, page_not_found
+from garganta_site.api import api, page_not_found, server_error
 
 urlpatterns = [
     path("", include("sheets.urls")),
@@ -22,3 +22,4 @@ urlpatterns = [
 ]
 
 handler404 = page_not_found
+handler500 = server_error

@@ -51,7 +51,11 @@ CAMPAIGN = "sheets.campaign"
 USER_SCOPED = {
     "sheets.apitoken": "do usuário, não da campanha: vai com os usuários membros",
 }
-NOT_EXPORTED: dict[str, str] = {}  # global registers (none: every register is per campaign)
+# Not a campaign's: what is kept only while a request may be sent again.
+NOT_EXPORTED: dict[str, str] = {
+    "sheets.idempotencykey": "a que pedido cada Idempotency-Key da API serviu: guarda de "
+    "repetição, do usuário, não registro da campanha",
+}
 
 USER_FIELDS = ("username", "first_name", "last_name", "email", "password", "is_active")
 

@@ -349,3 +349,23 @@ class ApiToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+
+class IdempotencyKey(models.Model):
+    """An API request sent with an ``Idempotency-Key``: the key is its asker's own, and what
+    it asked for (a SHA-256 of the method, the path and the body, keys sorted) is kept, so the
+    same key sent with another request is refused (409) instead of handing back the first
+    request's roll as if it answered the second."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    fingerprint = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="sheets_idempotency_key_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.user})"

@@ -6,6 +6,7 @@ Views and the API call these with plain values; these call ``gurps`` with plain 
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -22,6 +23,7 @@ from sheets.models import (
     Campaign,
     Character,
     CharacterState,
+    IdempotencyKey,
     Item,
     Membership,
     Possession,
@@ -42,6 +44,10 @@ class ServiceError(Exception):
 
 
 # Messages are constants so tests import them instead of repeating them.
+IDEMPOTENCY_KEY_REUSED = (
+    "Esta Idempotency-Key já foi usada para outro pedido (outro caminho ou outro corpo). "
+    "Use uma chave nova para um pedido novo; a mesma chave só repete o mesmo pedido."
+)
 NOT_A_DRAFT = "Só um rascunho pode ser alterado; versão enviada ou homologada não muda."
 NOT_SUBMITTED = "Esta versão não está na fila de homologação (já foi decidida?)."
 RETURN_NEEDS_REASON = "Diga por que a ficha volta: o jogador precisa saber o que corrigir."
@@ -937,3 +943,39 @@ def api_tokens_revoke(*, user) -> int:
     return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
+
+
+def request_fingerprint(method: str, path: str, body: bytes) -> str:
+    """SHA-256 (hex) of what an API request asks for: method, path and body. A JSON body is
+    read and written back with its keys sorted, so a client that re-serialises the same
+    request differently is still asking for the same thing."""
+    try:
+        canonical = json.dumps(json.loads(body or b"null"), sort_keys=True, separators=(",", ":"))
+        content = canonical.encode()
+    except ValueError:
+        content = body
+    return hashlib.sha256(f"{method} {path}\n".encode() + content).hexdigest()
+
+
+def idempotency_claim(*, user, key: str, fingerprint: str) -> None:
+    """Take ``key`` for this request, or check that it was taken for this same request.
+
+    Raises ServiceError (code ``idempotency_conflict``, the API's 409) when the user sent the
+    key before with another request. Two requests racing with one key: the database's unique
+    constraint lets one insert, and the other compares fingerprints."""
+    key = key[:64]
+    try:
+        with transaction.atomic():
+            IdempotencyKey.objects.create(user=user, key=key, fingerprint=fingerprint)
+        return
+    except IntegrityError:
+        pass
+    earlier = (
+        IdempotencyKey.objects.filter(user=user, key=key)
+        .values_list("fingerprint", flat=True)
+        .first()
+    )
+    if earlier != fingerprint:
+        raise ServiceError(
+            IDEMPOTENCY_KEY_REUSED, field="Idempotency-Key", code="idempotency_conflict"
+        )

@@ -366,3 +366,19 @@ def test_the_corrections_of_weekly_reports_are_listed_too(client_for, mestre, ar
     assert rows[0]["target_id"] == str(week.report.code)
     everything = client_for(mestre).get(f"{API}/corrections").json()
     assert everything[0]["target"] == "report"  # the newest first
+
+
+@pytest.mark.parametrize("number", [2_147_483_648, 99_999_999_999_999_999_999])
+def test_a_decision_number_the_database_cannot_hold_names_the_field(
+    client_for, arbitro, demo, number
+):
+    """It used to reach the database and come back a 500 (found by the attacker review)."""
+    from canon.models import Decision
+
+    count = Decision.objects.count()
+    response = post_json(
+        client_for(arbitro), f"{API}/decisions", {"number": number, "title": "x", "text": "y"}
+    )
+    assert response.status_code == 422
+    assert "number" in str(response.json()["detail"])
+    assert Decision.objects.count() == count

@@ -63,3 +63,27 @@ def test_token_lookup_failing_is_a_json_503(client, scene, mestre, bearer):
         response = _roll(client, scene, headers)
     _assert_503(response)
     assert not Roll.objects.exists()
+
+
+def test_a_page_says_to_try_again_without_needing_the_database(client, jogador, jurado):
+    """The same outage on a page: a 503 page that reads nothing from the database (the site's
+    layout reads the session and the user, which would fail again), not Django's 500."""
+    from django.test import Client
+
+    browser = Client(raise_request_exception=False)
+    browser.force_login(jogador)
+    with patch("sheets.services.sheet_versions", side_effect=OperationalError("gone")):
+        response = browser.get(f"/fichas/{jurado.code}/")
+    assert response.status_code == 503
+    assert response["Retry-After"] == "2"
+    assert "O banco de dados não respondeu" in response.content.decode()
+
+
+def test_any_other_error_stays_a_500(client, jogador, jurado):
+    from django.test import Client
+
+    browser = Client(raise_request_exception=False)
+    browser.force_login(jogador)
+    with patch("sheets.services.sheet_versions", side_effect=RuntimeError("bug")):
+        response = browser.get(f"/fichas/{jurado.code}/")
+    assert response.status_code == 500

@@ -101,7 +101,7 @@ def test_creating_shows_the_token_once_and_it_opens_the_api(mestre_client, mestr
     assert response.status_code == 201
     assert "no-store" in response["Cache-Control"]
     page = response.content.decode()
-    token = re.search(r'data-testid="token-value">([^<]+)<', page).group(1)
+    token = re.search(r'data-testid="token-value" value="([^"]+)"', page).group(1)
     assert "Copie este token agora: ele não será mostrado de novo." in page
     stored = ApiToken.objects.get(user=mestre)
     assert stored.prefix == token[:8] and stored.request_key == key
@@ -131,7 +131,7 @@ def test_a_double_click_makes_one_token(mestre_client, mestre):
     assert first.status_code == 201
     assert second.status_code == 409
     stored = ApiToken.objects.get(user=mestre)
-    token = re.search(r'data-testid="token-value">([^<]+)<', first.content.decode()).group(1)
+    token = re.search(r'data-testid="token-value" value="([^"]+)"', first.content.decode()).group(1)
     page = second.content.decode()
     assert TOKEN_ALREADY_CREATED.format(prefix=stored.prefix) in page.replace("&#x27;", "'")
     assert token not in page
