@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
 from gurps import checks, damage, derived, encumbrance
@@ -94,10 +94,13 @@ def sheet_versions(character: Character) -> tuple[SheetVersion | None, list[Shee
     return homologated, pending
 
 
-def possessions_of(character: Character) -> list[Possession]:
-    return list(
-        Possession.objects.filter(character=character).select_related("item").order_by("pk")
-    )
+def possessions_of(character: Character, *, with_items: bool = True) -> list[Possession]:
+    """What the character has, in order; ``with_items=False`` leaves the items (lines of the
+    immutable version) to be fetched later, for a page that may not need them."""
+    possessions = Possession.objects.filter(character=character).order_by("pk")
+    if with_items:
+        possessions = possessions.select_related("item")
+    return list(possessions)
 
 
 def state_of(character: Character) -> CharacterState:
@@ -116,19 +119,16 @@ def sheet_revision(
     version: SheetVersion, state: CharacterState, possessions: list[Possession], *rows
 ) -> str:
     """A fingerprint (hex SHA-256) of everything the sheet's numbers are computed from: the
-    version (immutable, by its code), every column of the state and of each possession (and
-    its item), and of any further ``rows`` (model instances) a block also shows. Equal
-    fingerprints mean equal numbers, so a rendering may be reused by it; nothing has to
-    remember to invalidate anything."""
+    version (immutable, by its code, with its lines — the items possessions point at among
+    them), every column of the state and of each possession, and of any further ``rows``
+    (model instances) a block also shows. Equal fingerprints mean equal numbers, so a
+    rendering may be reused by it; nothing has to remember to invalidate anything."""
 
     def columns(row) -> tuple:
         return tuple(getattr(row, f.attname) for f in row._meta.concrete_fields)
 
     parts = [str(version.code), columns(state)]
-    for possession in possessions:
-        parts.append(columns(possession))
-        if possession.item_id:
-            parts.append(columns(possession.item))
+    parts.extend(columns(possession) for possession in possessions)
     parts.extend(columns(row) for row in rows)
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
@@ -149,6 +149,8 @@ class VersionFacts:
 
 def version_facts(version: SheetVersion) -> VersionFacts:
     def read() -> VersionFacts:
+        # Prefetched on the version itself, so the page drawing its lines reads them no more.
+        prefetch_related_objects([version], "skills", "traits")
         return VersionFacts(
             levels={skill.name.casefold(): skill.level for skill in version.skills.all()},
             trait_keys=frozenset(trait.key for trait in version.traits.all() if trait.key),

@@ -11,7 +11,7 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import FilteredRelation, Q
+from django.db.models import F, FilteredRelation, Q, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -34,16 +34,16 @@ def _get_character(request: HtmxHttpRequest, code) -> tuple[Character, Membershi
     """The character if the user is a member of its campaign; 404 to outsiders.
 
     One query: the asker's membership comes joined to the character (FilteredRelation), and
-    the campaign, owner and state with it."""
+    the campaign and state with it, and the owner's username (not the whole user row)."""
     if not request.user.is_authenticated:
         raise Http404
     viewer = FilteredRelation(
         "campaign__membership", condition=Q(campaign__membership__user=request.user)
     )
     character = get_object_or_404(
-        Character.objects.annotate(viewer_membership=viewer).select_related(
-            "campaign", "owner", "state", "viewer_membership"
-        ),
+        Character.objects.annotate(
+            viewer_membership=viewer, owner_username=F("owner__username")
+        ).select_related("campaign", "state", "viewer_membership"),
         code=code,
     )
     # No membership: the join found no row and Django sets no attribute at all.
@@ -87,6 +87,11 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "sheets/home.html", {"campaigns": campaigns})
 
 
+def _sheet_view(character, version, state, possessions):
+    prefetch_related_objects(possessions, "item")  # one query, and only when a block is drawn
+    return services.sheet_view(character, version, state=state, possessions=possessions)
+
+
 def _sheet_context(request, character, membership, *, loot_form=None, errors=None) -> dict:
     homologated, not_homologated = services.sheet_versions(character)
     own_versions = []
@@ -109,21 +114,17 @@ def _sheet_context(request, character, membership, *, loot_form=None, errors=Non
     if homologated is None:
         return context
     state = services.state_of(character)
-    possessions = services.possessions_of(character)
+    possessions = services.possessions_of(character, with_items=False)
     revision = services.sheet_revision(homologated, state, possessions)
-    owner = [character.owner] if character.owner else []
     context.update(
         # Computed only if a block below is drawn, not when every block comes from the cache.
-        view=SimpleLazyObject(
-            lambda: services.sheet_view(
-                character, homologated, state=state, possessions=possessions
-            )
-        ),
+        view=SimpleLazyObject(lambda: _sheet_view(character, homologated, state, possessions)),
         # Blocks are reused while nothing they are computed from changed (the revision); the
         # play block's key holds the CSRF secret too, as its forms carry this session's token.
         head_cache_key=services.sheet_revision(
-            homologated, state, possessions, character, *owner, *own_versions
-        ),
+            homologated, state, possessions, character, *own_versions
+        )
+        + f":{character.owner_username}",
         play_cache_key=(
             f"{revision}:{request.META.get('CSRF_COOKIE', '')}"
             if not errors and not (loot_form and loot_form.is_bound)
