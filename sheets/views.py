@@ -34,7 +34,7 @@ def _get_character(request: HtmxHttpRequest, code) -> tuple[Character, Membershi
     """The character if the user is a member of its campaign; 404 to outsiders.
 
     One query: the asker's membership comes joined to the character (FilteredRelation), and
-    the campaign and state with it, and the owner's username (not the whole user row)."""
+    the state with it, and the owner's username (not the whole user row)."""
     if not request.user.is_authenticated:
         raise Http404
     viewer = FilteredRelation(
@@ -43,7 +43,7 @@ def _get_character(request: HtmxHttpRequest, code) -> tuple[Character, Membershi
     character = get_object_or_404(
         Character.objects.annotate(
             viewer_membership=viewer, owner_username=F("owner__username")
-        ).select_related("campaign", "state", "viewer_membership"),
+        ).select_related("state", "viewer_membership"),
         code=code,
     )
     # No membership: the join found no row and Django sets no attribute at all.
