@@ -87,3 +87,20 @@ def client_for(client):
         return client
 
     return login
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The permission matrix, the fuzzing, the concurrency, fault, backup and secret tests
+    print one line each of what they tried and what they found: show those lines at the end
+    of every run, passed tests included (pytest keeps a passed test's output to itself)."""
+    lines = [
+        line
+        for report in terminalreporter.stats.get("passed", [])
+        if report.when == "call"
+        for line in report.capstdout.splitlines()
+        if line.strip()
+    ]
+    if lines:
+        terminalreporter.section("what the tests tried")
+        for line in lines:
+            terminalreporter.write_line(line)
