@@ -7,3 +7,17 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# Tests: logs to stderr, so a test's standard output is only what it prints (the one-line
+# summaries tests/conftest.py shows at the end of a run); axes' per-login INFO lines are noise.
+LOGGING = {
+    **LOGGING,  # noqa: F405
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "plain",
+        }
+    },
+    "loggers": {"axes": {"level": "WARNING"}},
+}
