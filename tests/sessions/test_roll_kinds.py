@@ -213,11 +213,12 @@ def test_a_contest_is_in_the_chain(demo, scene, mestre, hoplita, rastreador):
     roll = _contest(scene, mestre, hoplita, rastreador, (3, 3, 3, 4, 4, 4))
     assert '"winner":"a"' in services.roll_canonical_content(roll)
     assert services.rolls_verify(demo).ok
+    # Tamper behind the model's back, in SQL both databases take (jsonb on PostgreSQL).
+    tampered = dict(roll.details, winner="b")
+    details = Roll._meta.get_field("details").get_db_prep_value(tampered, connection)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {Roll._meta.db_table} SET details = REPLACE(details, '\"a\"', '\"b\"') "
-            "WHERE id = %s",
-            [roll.pk],
+            f"UPDATE {Roll._meta.db_table} SET details = %s WHERE id = %s", [details, roll.pk]
         )
     assert services.rolls_verify(demo).first_broken == roll.sequence
 
