@@ -264,6 +264,8 @@ def sheet_view(
         return None
     state = state if state is not None else state_of(character)
     possessions = possessions if possessions is not None else possessions_of(character)
+    # Items read with the possessions cost nothing here; read without them, one query for all.
+    prefetch_related_objects(possessions, "item")
     kg = carried_kg(possessions)
     carried_items = [p.item for p in possessions if p.carried and p.item_id]
     facts = version_facts(version)

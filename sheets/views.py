@@ -11,7 +11,7 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import F, FilteredRelation, Q, prefetch_related_objects
+from django.db.models import F, FilteredRelation, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -87,11 +87,6 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "sheets/home.html", {"campaigns": campaigns})
 
 
-def _sheet_view(character, version, state, possessions):
-    prefetch_related_objects(possessions, "item")  # one query, and only when a block is drawn
-    return services.sheet_view(character, version, state=state, possessions=possessions)
-
-
 def _sheet_context(request, character, membership, *, loot_form=None, errors=None) -> dict:
     homologated, not_homologated = services.sheet_versions(character)
     own_versions = []
@@ -118,7 +113,11 @@ def _sheet_context(request, character, membership, *, loot_form=None, errors=Non
     revision = services.sheet_revision(homologated, state, possessions)
     context.update(
         # Computed only if a block below is drawn, not when every block comes from the cache.
-        view=SimpleLazyObject(lambda: _sheet_view(character, homologated, state, possessions)),
+        view=SimpleLazyObject(
+            lambda: services.sheet_view(
+                character, homologated, state=state, possessions=possessions
+            )
+        ),
         # Blocks are reused while nothing they are computed from changed (the revision); the
         # play block's key holds the CSRF secret too, as its forms carry this session's token.
         head_cache_key=services.sheet_revision(
