@@ -7,13 +7,11 @@ class CanonConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The canon's own register items must exist in every campaign of every database, not
-        # only the demo: after each migrate, and when a campaign is created (canon.signals).
-        from django.db.models.signals import post_migrate, post_save
+        # After each migrate, every campaign gets the canon items and procedure tables that a
+        # new release brings (garganta_site.campaigns); a new campaign gets them from
+        # campaign_create. Connected here once: canon is the last of the project's apps.
+        from django.db.models.signals import post_migrate
 
-        from canon import signals
+        from garganta_site.campaigns import seed_after_migrate
 
-        post_migrate.connect(signals.seed_after_migrate, sender=self)
-        post_save.connect(
-            signals.seed_new_campaign, sender="sheets.Campaign", dispatch_uid="canon_seed"
-        )
+        post_migrate.connect(seed_after_migrate, sender=self)

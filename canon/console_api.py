@@ -20,11 +20,11 @@ from ninja import Field, Header, Query, Router, Schema, Status
 
 from canon import services
 from canon.models import Decision, Divergence
-from garganta_site.api import AUTH
 from garganta_site.api_errors import errors
+from garganta_site.auth import AUTH
+from garganta_site.errors import ServiceError
 from sheets import services as sheet_services
 from sheets.models import Campaign, Character, SheetVersion
-from sheets.services import ServiceError
 
 router = Router(auth=AUTH)
 

@@ -19,8 +19,8 @@ from django.urls import reverse
 from django.utils.functional import cached_property
 
 from canon.seed import CANON
+from garganta_site.records import AppendOnly
 from gurps.house import HOUSE_SETTINGS
-from sessions.models import AppendOnly  # one append-only rule for every register
 from sheets.models import Campaign, Character, SheetVersion
 
 

@@ -18,11 +18,11 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from canon.forms_rules import CALCULATORS
+from garganta_site.http import HtmxHttpRequest
 from gurps.house import HOUSE_SETTINGS
 from gurps.readings import READINGS
 from gurps.rulebook import all_tables
 from gurps.tabular import CanonTable
-from sheets.views import HtmxHttpRequest
 
 # The canon's chapters and sections, by their headings in *Como se joga*: the page groups the
 # tables under them and gives every section an anchor, with or without a table.

@@ -24,10 +24,10 @@ from django.utils import timezone
 
 from canon import seed
 from canon.models import Correction, Decision, Divergence
+from garganta_site.errors import ServiceError
 from gurps.house import HOUSE_SETTINGS
 from sheets import services as sheet_services
 from sheets.models import Campaign, Character, Membership, SheetVersion
-from sheets.services import ServiceError
 
 # Messages are constants so tests import them instead of repeating them.
 ONLY_TABLE_OPENS = (

@@ -26,10 +26,10 @@ from canon.forms import (
     SheetCorrectionForm,
 )
 from canon.models import Correction, Decision, Divergence
+from garganta_site.http import HtmxHttpRequest
 from sheets import services as sheet_services
 from sheets.forms import ReturnForm, SkillFormSet
 from sheets.models import Character, Membership, SheetVersion
-from sheets.views import HtmxHttpRequest
 
 # --- helpers ----------------------------------------------------------------------------------
 

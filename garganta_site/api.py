@@ -17,60 +17,11 @@ from django.views import defaults
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
-from ninja.security import HttpBearer, SessionAuth
 
 from garganta_site.api_errors import ErrorOut, errors
+from garganta_site.auth import AUTH
+from garganta_site.errors import ServiceError
 from gurps.errors import GurpsError, InvalidValue, NoRollAtThreeOrLess, OutsideCanon
-from sheets.models import ApiToken
-from sheets.services import (
-    ServiceError,
-    idempotency_claim,
-    request_fingerprint,
-    token_hash,
-)
-
-
-def claim_idempotency_key(request, user) -> None:
-    """An unsafe request with an ``Idempotency-Key``: the key is taken for what this request
-    asks (method, path, body), once the asker is known, before any operation runs. The same
-    key with another request is a 409; the same request again goes on to the operation, whose
-    service hands back what the first one made."""
-    key = request.headers.get("Idempotency-Key", "")
-    if key and request.method not in ("GET", "HEAD", "OPTIONS"):
-        fingerprint = request_fingerprint(request.method, request.path, request.body)
-        idempotency_claim(user=user, key=key, fingerprint=fingerprint)
-
-
-class TokenAuth(HttpBearer):
-    """``Authorization: Bearer <token>``; only the token's SHA-256 is stored."""
-
-    def authenticate(self, request, token: str):
-        found = (
-            ApiToken.objects.select_related("user")
-            .filter(key_hash=token_hash(token), revoked_at__isnull=True)
-            .first()
-        )
-        if found is None or not found.user.is_active:
-            return None
-        request.user = found.user
-        claim_idempotency_key(request, found.user)
-        return found.user
-
-
-class SessionUnlessBearer(SessionAuth):
-    """Django's session, with its CSRF check — unless the request brings a bearer token: then
-    the token alone decides, and a bad one is a 401, not a confusing CSRF failure."""
-
-    def __call__(self, request):
-        if request.headers.get("Authorization", "").lower().startswith("bearer "):
-            return None
-        user = super().__call__(request)
-        if user:
-            claim_idempotency_key(request, user)
-        return user
-
-
-AUTH = [TokenAuth(), SessionUnlessBearer()]
 
 NUL_REFUSED = "Caracteres nulos não são permitidos."
 NOT_FOUND = "Não encontrado (ou não é de uma campanha sua)."

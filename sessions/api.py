@@ -17,14 +17,15 @@ from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import StrictBool, field_validator
 
-from garganta_site.api import AUTH
 from garganta_site.api_errors import errors
+from garganta_site.auth import AUTH
+from garganta_site.errors import ServiceError
 from gurps.dice import parse_dice
 from gurps.errors import GurpsError
 from sessions import services
 from sessions.models import Declaration, Scene, Week
 from sheets.models import Campaign, Character, Membership
-from sheets.services import ServiceError, membership_for
+from sheets.services import membership_for
 
 router = Router(auth=AUTH)
 weeks_router = Router(auth=AUTH)

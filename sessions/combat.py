@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from garganta_site.errors import ServiceError
 from gurps import checks, damage, defence, injury, tables
 from gurps import combat as engine
 from gurps import fatigue as fatigue_rules
@@ -37,7 +38,7 @@ from gurps.rolling import Modifier
 from sessions import services
 from sessions.models import Combat, Combatant, CombatEvent, Roll, Scene
 from sheets.models import Campaign, Character
-from sheets.services import ServiceError, sheet_view, state_of
+from sheets.services import sheet_view, state_of
 
 # Messages are constants so tests import them instead of repeating them.
 COMBAT_ACTIVE_EXISTS = "Já há um combate em andamento nesta cena: encerre-o antes de outro."

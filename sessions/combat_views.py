@@ -17,6 +17,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 from django_htmx.http import trigger_client_event
 
+from garganta_site.errors import ServiceError
+from garganta_site.http import HtmxHttpRequest
 from gurps.errors import GurpsError
 from sessions import combat as tracker
 from sessions import services
@@ -32,8 +34,6 @@ from sessions.combat_forms import (
 )
 from sessions.models import Combat, Combatant, Scene
 from sessions.views import _get_scene
-from sheets.services import ServiceError
-from sheets.views import HtmxHttpRequest
 
 FORMS = ("start", "creature", "declare", "turn", "maneuver", "attack", "adjust", "end")
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from garganta_site.errors import ServiceError
 from gurps.dice import RandomSource
 from sessions import procedure, procedure_data, services
 from sessions.models import (
@@ -40,7 +41,6 @@ from sessions.models import (
     Scene,
 )
 from sheets.models import Campaign
-from sheets.services import ServiceError
 
 Danger = Exploration.Danger
 

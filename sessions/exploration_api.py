@@ -15,8 +15,8 @@ from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import StrictBool
 
-from garganta_site.api import AUTH
 from garganta_site.api_errors import errors
+from garganta_site.auth import AUTH
 from sessions import exploration as ex
 from sessions.models import Exploration, Scene
 from sheets.services import membership_for

@@ -17,6 +17,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django_htmx.http import trigger_client_event
 
+from garganta_site.errors import ServiceError
+from garganta_site.http import HtmxHttpRequest
 from sessions import exploration as ex
 from sessions.exploration_forms import (
     ConsequenceForm,
@@ -34,8 +36,6 @@ from sessions.exploration_forms import (
 )
 from sessions.models import Exploration, Scene
 from sessions.views import _get_scene
-from sheets.services import ServiceError
-from sheets.views import HtmxHttpRequest
 
 FORMS = {
     "start": StartForm,

@@ -16,23 +16,9 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from garganta_site.records import AppendOnly
 from gurps.house import CombatantKind
 from sheets.models import Campaign, Character
-
-
-class AppendOnly(models.Model):
-    """A row that is written once: ``save`` of a stored row and ``delete`` refuse."""
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise PermissionError(f"{self._meta.verbose_name}: um registro nunca é alterado.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise PermissionError(f"{self._meta.verbose_name}: um registro nunca é apagado.")
 
 
 class Week(models.Model):

@@ -17,6 +17,7 @@ import re
 from django.db import transaction
 from django.utils import timezone
 
+from garganta_site.errors import ServiceError
 from gurps.dice import RandomSource
 from sessions import procedure_data, services
 from sessions.models import RandomTable, RandomTableRow, RandomTableRowChange, Roll, Scene
@@ -27,7 +28,6 @@ from sessions.services import (
     _require_table,
 )
 from sheets.models import Campaign
-from sheets.services import ServiceError
 
 UNKNOWN_PROCEDURE_TABLE = "Tabela do procedimento desconhecida: {key}."
 NOT_ROLLED = "A {name} não se rola: o texto não dá um dado para ela (é de consulta)."

@@ -9,12 +9,13 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from garganta_site.errors import ServiceError
+from garganta_site.http import HtmxHttpRequest
 from sessions import procedure, views
 from sessions.models import RandomTable, RandomTableRowChange
 from sessions.procedure_forms import ProcedureRollForm, RowEditForm
 from sheets.models import Membership
-from sheets.services import ServiceError, membership_for
-from sheets.views import HtmxHttpRequest
+from sheets.services import membership_for
 
 
 def procedure_form(campaign, data=None) -> ProcedureRollForm:

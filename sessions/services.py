@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from garganta_site.errors import ServiceError
 from gurps import checks, house, tables
 from gurps.dice import RandomSource, parse_dice
 from sessions.models import (
@@ -33,7 +34,7 @@ from sessions.models import (
     WorldAction,
 )
 from sheets.models import Campaign, Character, Membership
-from sheets.services import ServiceError, membership_for, sheet_view
+from sheets.services import membership_for, sheet_view
 
 GENESIS_HASH = "0" * 64
 

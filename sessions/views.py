@@ -23,6 +23,8 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 from django_htmx.http import trigger_client_event
 
+from garganta_site.errors import ServiceError
+from garganta_site.http import HtmxHttpRequest
 from gurps.errors import GurpsError
 from sessions import services
 from sessions.forms import (
@@ -42,8 +44,7 @@ from sessions.forms import (
 )
 from sessions.models import Declaration, ModifierAnnouncement, Roll, Scene, Week
 from sheets.models import Campaign, Character, Membership
-from sheets.services import ServiceError, membership_for
-from sheets.views import HtmxHttpRequest
+from sheets.services import membership_for
 
 # --- access -----------------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from garganta_site.campaigns import campaign_seed
 from sheets.models import (
     Campaign,
     Character,
@@ -59,7 +60,16 @@ class SheetVersionAdmin(admin.ModelAdmin):
         return []
 
 
-admin.site.register(Campaign)
+@admin.register(Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    """A campaign made here starts with its registers and tables, as campaign_create does."""
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change:
+            campaign_seed(campaign=obj)
+
+
 admin.site.register(Membership)
 admin.site.register(Character)
 admin.site.register(CharacterState)

@@ -10,8 +10,8 @@ from ninja import Router, Schema
 from ninja.errors import HttpError
 
 from canon.api import DerivedOut, derived_out
-from garganta_site.api import AUTH
 from garganta_site.api_errors import errors
+from garganta_site.auth import AUTH
 from sheets import services
 from sheets.models import Character, Membership
 

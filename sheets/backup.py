@@ -7,9 +7,9 @@ milliseconds). Every model of ``sheets``, ``mesa`` and ``canon`` that hangs from
 non-null foreign keys (found by walking the models, not listed by hand) is exported with its
 primary keys as they are: the roll chain hashes a declaration's id, so ids must survive. The
 canon's registers (divergences, decisions, corrections) and the procedure's tables are per
-campaign too (the seeding of ``canon.signals``/``sessions.signals`` makes them for each
-campaign), so they travel with it; the import saves rows raw, which the seeding receivers
-ignore, and a later ``migrate`` finds the seeded items again by their ``source_key``.
+campaign too (``garganta_site.campaigns.campaign_create`` makes them for each campaign), so
+they travel with it; the import saves the rows as they are, without seeding, and a later
+``migrate`` finds the seeded items again by their ``source_key``.
 
 Users travel by their natural key (the username): the members, and anyone a row names
 (author, rolled_by …), with username, names, email, password hash and is_active (never

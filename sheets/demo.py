@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from garganta_site.campaigns import campaign_create
 from sessions.demo import demo_week_seed
 from sessions.models import Scene
 from sheets import services
@@ -146,7 +147,9 @@ def _version(character, *, number, st, dx, iq, ht, skills, items, traits=(), sta
 @transaction.atomic
 def demo_seed() -> dict[str, str]:
     """Create the demo campaign if missing. Returns the demo logins (username → role)."""
-    campaign, _ = Campaign.objects.get_or_create(slug="a-garganta", defaults={"name": "A Garganta"})
+    campaign = Campaign.objects.filter(slug="a-garganta").first() or campaign_create(
+        slug="a-garganta", name="A Garganta"
+    )
     users = {}
     for username, role in USERS:
         user = _user(username)

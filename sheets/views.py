@@ -12,22 +12,20 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import F, FilteredRelation, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
-from django_htmx.middleware import HtmxDetails
 
+from garganta_site import auth
+from garganta_site.errors import ServiceError
+from garganta_site.http import HtmxHttpRequest
 from sessions.models import Scene, Week
 from sheets import services
 from sheets.forms import DraftForm, LootForm, QuantityForm, SkillFormSet
 from sheets.models import ApiToken, Character, Membership, Possession, SheetVersion
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 def _get_character(request: HtmxHttpRequest, code) -> tuple[Character, Membership]:
@@ -188,7 +186,7 @@ def loot_remove(request: HtmxHttpRequest, code, possession_code) -> HttpResponse
     character, membership, possession = _get_possession(request, code, possession_code)
     try:
         services.loot_remove(possession=possession)
-    except services.ServiceError as error:
+    except ServiceError as error:
         return _play_response(
             request, character, membership, errors={str(possession.code): error.message}
         )
@@ -206,7 +204,7 @@ def loot_add(request: HtmxHttpRequest, code) -> HttpResponse:
         return _play_response(request, character, membership, loot_form=form)
     try:
         services.loot_add(character=character, user=request.user, **form.cleaned_data)
-    except services.ServiceError as error:
+    except ServiceError as error:
         form.add_error(error.field or None, error.message)
         return _play_response(request, character, membership, loot_form=form)
     return _play_response(request, character, membership)
@@ -231,7 +229,7 @@ def draft_edit(request: HtmxHttpRequest, code) -> HttpResponse:
             return render(request, "sheets/draft.html", {"character": character, "draft": None})
         try:
             services.sheet_draft_create(character=character, user=request.user)
-        except services.ServiceError as error:
+        except ServiceError as error:
             messages.error(request, error.message)
             return redirect("sheet", code=character.code)
         return redirect("draft", code=character.code)
@@ -254,7 +252,7 @@ def draft_edit(request: HtmxHttpRequest, code) -> HttpResponse:
                 )
                 if "submit" in request.POST:
                     services.sheet_submit(version=draft, user=request.user)
-            except services.ServiceError as error:
+            except ServiceError as error:
                 messages.error(request, error.message)
                 return redirect("sheet", code=character.code)
             if "submit" in request.POST:
@@ -297,7 +295,7 @@ def draft_submit(request: HtmxHttpRequest, code) -> HttpResponse:
         return redirect("sheet", code=character.code)
     try:
         services.sheet_submit(version=draft, user=request.user)
-    except services.ServiceError as error:
+    except ServiceError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, f"Versão {draft.number} enviada ao Árbitro para homologação.")
@@ -386,10 +384,10 @@ def account_token_create(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "GET":  # the address a no-JS create left in the bar, opened again
         return redirect("account")
     try:
-        token = services.api_token_create(
+        token = auth.api_token_create(
             user=request.user, request_key=request.POST.get("request_key", "")
         )
-    except services.ServiceError as error:
+    except ServiceError as error:
         # The second post of the same form: with htmx a 409 is not swapped in, so the page
         # still shows the token from the first answer; without it, this page says what happened.
         return _account_response(request, notice=error.message, status=409)
@@ -405,7 +403,7 @@ def _own_token(request, code) -> ApiToken:
 @login_required
 def account_token_revoke(request: HtmxHttpRequest, code) -> HttpResponse:
     token = _own_token(request, code)
-    done = services.api_token_revoke(token=token)
+    done = auth.api_token_revoke(token=token)
     notice = (
         f"Token {token.prefix}… revogado: não abre mais a API."
         if done
@@ -420,7 +418,7 @@ def account_token_revoke(request: HtmxHttpRequest, code) -> HttpResponse:
 @require_POST
 @login_required
 def account_tokens_revoke_all(request: HtmxHttpRequest) -> HttpResponse:
-    count = services.api_tokens_revoke(user=request.user)
+    count = auth.api_tokens_revoke(user=request.user)
     notice = f"{count} token(s) revogado(s)." if count else "Nenhum token ativo para revogar."
     if request.htmx:
         return _account_response(request, notice=notice)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from garganta_site.campaigns import campaign_create
 from sessions.models import Scene
 from sheets.demo import DEMO_PASSWORD, demo_seed
 from sheets.models import Campaign, Character, Membership
@@ -52,7 +53,7 @@ def arbitro(demo):
 
 @pytest.fixture
 def outsider(db):
-    other = Campaign.objects.create(slug="outra", name="Outra campanha")
+    other = campaign_create(slug="outra", name="Outra campanha")
     user = get_user_model().objects.create_user("outsider", password=DEMO_PASSWORD)
     Membership.objects.create(user=user, campaign=other, role=Membership.Role.MESTRE)
     return user

@@ -49,13 +49,13 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from canon.models import Correction, Decision, Divergence
+from garganta_site.auth import api_token_create
 from sessions import combat as tracker
 from sessions import demo as demo_play
 from sessions import exploration
 from sessions import services as mesa
 from sessions.models import Combat, Combatant, Declaration, Exploration, Scene
 from sheets.models import Character
-from sheets.services import api_token_create
 
 CHECKS = [
     not_a_server_error,

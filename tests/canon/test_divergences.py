@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from canon import services
 from canon.models import Divergence
-from sheets.services import ServiceError
+from garganta_site.errors import ServiceError
 from tests.sheets.pages import content, text
 
 NEW = "/console/pendencias/nova/"

@@ -8,7 +8,7 @@ import pytest
 from canon import seed
 from canon.models import Divergence
 from canon.services import registers_seed
-from sheets.models import Campaign
+from garganta_site.campaigns import campaign_create
 from tests.gurps.helpers import SHARED
 
 TEXT = (SHARED / "canon" / "sessao-do-mestre.txt").read_text(encoding="utf-8").replace("\\|", "|")
@@ -72,7 +72,7 @@ def test_the_readings_chosen_for_n_in_6_are_registered():
 
 @pytest.mark.django_db
 def test_a_campaign_s_register_has_each_open_and_quoting_the_procedure():
-    campaign = Campaign.objects.create(slug="nova", name="Nova")
+    campaign = campaign_create(slug="nova", name="Nova")
     for item in seed.PROCEDURE_DIVERGENCES:
         divergence = Divergence.objects.get(campaign=campaign, source_key=item.source_key)
         assert divergence.status == Divergence.Status.OPEN
@@ -83,7 +83,7 @@ def test_a_campaign_s_register_has_each_open_and_quoting_the_procedure():
 
 @pytest.mark.django_db
 def test_seeding_twice_adds_no_procedure_divergence():
-    campaign = Campaign.objects.create(slug="nova", name="Nova")
+    campaign = campaign_create(slug="nova", name="Nova")
     before = Divergence.objects.filter(campaign=campaign).count()
     registers_seed(campaign=campaign)
     assert Divergence.objects.filter(campaign=campaign).count() == before

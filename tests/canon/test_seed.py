@@ -11,7 +11,7 @@ from django.apps import apps
 from canon import seed
 from canon.models import Correction, Decision, Divergence
 from canon.services import registers_seed
-from canon.signals import seed_after_migrate
+from garganta_site.campaigns import campaign_create, seed_after_migrate
 from gurps import readings
 from gurps.house import HOUSE_SETTINGS
 from sheets.models import Campaign
@@ -26,7 +26,7 @@ def _divergence(campaign, key) -> Divergence:
 
 
 def test_a_new_campaign_starts_with_the_canons_registers(db):
-    campaign = Campaign.objects.create(slug="nova", name="Nova")
+    campaign = campaign_create(slug="nova", name="Nova")
     assert Decision.objects.filter(campaign=campaign).count() == len(seed.DECISIONS)
     assert Correction.objects.filter(campaign=campaign).count() == len(seed.CORRECTIONS)
     expected = (

@@ -23,6 +23,8 @@ from django.test.utils import CaptureQueriesContext
 
 from canon import services as canon_services
 from canon.models import Decision, Divergence
+from garganta_site.auth import api_token_create
+from garganta_site.campaigns import campaign_create
 from sessions import combat as tracker
 from sessions import exploration as ex
 from sessions import services as table_services
@@ -37,7 +39,7 @@ from sessions.models import Combat, Declaration, Exploration, RandomTable
 from sheets import demo as sheet_demo
 from sheets.demo import DEMO_PASSWORD
 from sheets.models import ApiToken, Campaign, Character, Membership, Possession, SheetVersion
-from sheets.services import api_token_create, loot_add
+from sheets.services import loot_add
 
 ACTORS = ("anon", "owner", "other", "mestre", "arbitro", "outsider")
 ACTOR_USERS = {
@@ -189,7 +191,7 @@ def build_world() -> World:
     # "outra": its mestre is the outsider; its own árbitro and jogador, a homologated sheet
     # with a change submitted, loot, a week with a scene, a declaration, a hidden roll, a
     # fight, an exploration, a written report, a correction.
-    outra = Campaign.objects.create(slug="outra", name="Outra campanha")
+    outra = campaign_create(slug="outra", name="Outra campanha")
     outsider = User.objects.create_user("outsider", password=DEMO_PASSWORD)
     o_arbitro = User.objects.create_user("outra-arbitro", password=DEMO_PASSWORD)
     o_jogador = User.objects.create_user("outra-jogador", password=DEMO_PASSWORD)

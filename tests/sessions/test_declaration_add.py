@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+from garganta_site.errors import ServiceError
 from sessions import services
 from sessions.models import Declaration, Scene
 from sessions.services import (
@@ -16,7 +17,6 @@ from sessions.services import (
     SCENE_CLOSED,
 )
 from sheets.models import Character
-from sheets.services import ServiceError
 from tests.sheets.pages import content
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

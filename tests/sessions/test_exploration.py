@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from garganta_site.errors import ServiceError
 from sessions import combat as tracker
 from sessions import exploration as ex
 from sessions import services
 from sessions.models import Combatant, Exploration, ExplorationEvent, Roll
-from sheets.services import ServiceError
 from tests.sessions.combat_helpers import cavador
 
 RISKY, UNSAFE, DEADLY = "risky", "unsafe", "deadly"

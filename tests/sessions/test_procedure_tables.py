@@ -7,11 +7,11 @@ import re
 
 import pytest
 
+from garganta_site.campaigns import campaign_create
+from garganta_site.errors import ServiceError
 from sessions import procedure, procedure_data, services
 from sessions.models import RandomTable, RandomTableRow, RandomTableRowChange, Roll
 from sessions.procedure_data import TABLES
-from sheets.models import Campaign
-from sheets.services import ServiceError
 from tests.gurps.helpers import SHARED, ScriptedSource
 
 PROCEDURE_PATH = SHARED / "canon" / "sessao-do-mestre.txt"
@@ -194,7 +194,7 @@ def test_the_panic_table_ranges_are_read_from_the_text():
 
 @pytest.mark.django_db
 def test_a_fresh_campaign_gets_every_table_and_every_row():
-    campaign = Campaign.objects.create(slug="nova", name="Nova")
+    campaign = campaign_create(slug="nova", name="Nova")
     tables = procedure.procedure_tables(campaign)
     assert [t.key for t in tables] == [t.key for t in TABLES]
     for data, table in zip(TABLES, tables, strict=True):

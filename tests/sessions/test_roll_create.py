@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from garganta_site.errors import ServiceError
 from gurps.errors import NoRollAtThreeOrLess
 from sessions import services
 from sessions.models import Roll, Scene
@@ -19,7 +20,6 @@ from sessions.services import (
     Modifier,
 )
 from sheets.models import Character
-from sheets.services import ServiceError
 from tests.gurps.helpers import ScriptedSource
 
 

@@ -10,6 +10,7 @@ from django.db import connection
 from django.urls import reverse
 from django.utils.html import escape
 
+from garganta_site.errors import ServiceError
 from sessions import services
 from sessions.models import ModifierAnnouncement, Narration, Roll
 from sessions.services import (
@@ -19,7 +20,6 @@ from sessions.services import (
     NARRATION_EMPTY,
     Modifier,
 )
-from sheets.services import ServiceError
 from tests.sessions.conftest import skill_target
 from tests.sheets.pages import content, text
 

@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+from garganta_site.errors import ServiceError
 from sessions import services
 from sessions.models import ReportCorrection, Roll, WeeklyReport
 from sessions.services import (
@@ -22,7 +23,6 @@ from sessions.services import (
     REPORT_WITH_ARBITRO,
     WEEK_CLOSED_FOR_ENTRIES,
 )
-from sheets.services import ServiceError
 from tests.sessions.conftest import homologate_week
 from tests.sheets.pages import content
 

@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+from garganta_site.errors import ServiceError
 from sessions import services
 from sessions.models import Scene, Week
 from sessions.services import (
@@ -18,7 +19,6 @@ from sessions.services import (
     BULLETIN_NEEDS_HOMOLOGATION,
     WEEK_CLOSED_FOR_ENTRIES,
 )
-from sheets.services import ServiceError
 from tests.sessions.conftest import close_week, homologate_week
 from tests.sheets.pages import content
 

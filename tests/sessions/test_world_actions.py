@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+from garganta_site.errors import ServiceError
 from gurps.house import WORLD_ACTIONS_PER_WEEK
 from sessions import services
 from sessions.models import Scene, WorldAction
@@ -19,7 +20,6 @@ from sessions.services import (
     WORLD_ACTION_EMPTY,
     WORLD_ACTIONS_USED_UP,
 )
-from sheets.services import ServiceError
 from tests.sessions.conftest import close_week
 from tests.sheets.pages import content
 

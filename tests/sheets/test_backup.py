@@ -32,6 +32,8 @@ from django.core.management.base import CommandError
 
 from canon.models import Decision
 from canon.services import correction_create, divergence_create, registers_seed_all
+from garganta_site.auth import api_token_create
+from garganta_site.campaigns import campaign_create
 from sessions import combat as tracker
 from sessions import exploration as ex
 from sessions import services
@@ -41,7 +43,7 @@ from sessions.procedure import procedure_tables_seed_all, random_table_row_edit
 from sheets import backup
 from sheets.demo import DEMO_PASSWORD, demo_seed
 from sheets.models import ApiToken, Campaign, Character, Membership, Possession
-from sheets.services import api_token_create, loot_add
+from sheets.services import loot_add
 from tests.gurps.helpers import ScriptedSource
 from tests.sessions.combat_helpers import HOPLITA_FELLS_A
 
@@ -64,7 +66,7 @@ def play(monkeypatch, *, full: bool = True) -> Campaign:
     users = {u.username: u for u in User.objects.all()}
     mestre, arbitro = users["mestre"], users["arbitro"]
     # another campaign in the same database: none of it may travel with a-garganta
-    other = Campaign.objects.create(slug="outra", name="Outra campanha")
+    other = campaign_create(slug="outra", name="Outra campanha")
     outsider = User.objects.create_user("outsider", password=DEMO_PASSWORD)
     Membership.objects.create(user=outsider, campaign=other, role=Membership.Role.MESTRE)
     api_token_create(user=outsider)

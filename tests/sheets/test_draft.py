@@ -11,10 +11,11 @@ import re
 import pytest
 from django.urls import reverse
 
+from garganta_site.errors import ServiceError
 from sheets import services
 from sheets.forms import ATTRIBUTE_ERRORS
 from sheets.models import SheetVersion
-from sheets.services import DRAFT_EXISTS, NOT_A_DRAFT, NOT_SUBMITTED, PENDING_EXISTS, ServiceError
+from sheets.services import DRAFT_EXISTS, NOT_A_DRAFT, NOT_SUBMITTED, PENDING_EXISTS
 from tests.sheets.pages import content
 
 

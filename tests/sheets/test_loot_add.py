@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+from garganta_site.errors import ServiceError
 from sheets import services
 from sheets.forms import LootForm
 from sheets.models import Possession
@@ -20,7 +21,6 @@ from sheets.services import (
     QUANTITY_TOO_LARGE,
     WEIGHT_NOT_NEGATIVE,
     WEIGHT_TOO_LARGE,
-    ServiceError,
 )
 from tests.sheets.pages import content, stat
 

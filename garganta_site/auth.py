@@ -1,0 +1,162 @@
+"""Who is asking, for the API and the MCP server: per-user bearer tokens (only their SHA-256 is
+stored) and the ``Idempotency-Key`` of unsafe requests, which names one request per user.
+
+The rows are ``sheets.ApiToken`` and ``sheets.IdempotencyKey`` (a user's own); the rules about
+them live here, once, for every app's router.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from ninja.security import HttpBearer, SessionAuth
+
+from garganta_site.errors import ServiceError
+from sheets.models import ApiToken, IdempotencyKey
+
+# Messages are constants so tests import them instead of repeating them.
+IDEMPOTENCY_KEY_REUSED = (
+    "Esta Idempotency-Key já foi usada para outro pedido (outro caminho ou outro corpo). "
+    "Use uma chave nova para um pedido novo; a mesma chave só repete o mesmo pedido."
+)
+
+
+def token_hash(token: str) -> str:
+    """What is stored of an API token: its SHA-256, hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+TOKEN_ALREADY_CREATED = (
+    "Este formulário já criou um token (começa com {prefix}…), e ele não pode ser mostrado de "
+    "novo. Se você não o copiou, revogue-o e crie outro."
+)
+
+
+def api_token_create(*, user, request_key: str = "") -> str:
+    """Create a bearer token for ``user``; return it once. Only its SHA-256 is stored.
+
+    The same ``request_key`` twice (the account form posted twice: a double click, a reload)
+    makes one token: the second call raises ``ServiceError`` (code ``idempotency_conflict``),
+    since the token itself cannot be shown again.
+    """
+    request_key = (request_key or "")[:64]
+    earlier = ApiToken.objects.filter(user=user, request_key=request_key)
+
+    def already_created() -> ServiceError:
+        prefix = earlier.values_list("prefix", flat=True).get()
+        return ServiceError(
+            TOKEN_ALREADY_CREATED.format(prefix=prefix), code="idempotency_conflict"
+        )
+
+    if request_key and earlier.exists():
+        raise already_created()
+    token = secrets.token_urlsafe(32)
+    try:
+        with transaction.atomic():
+            ApiToken.objects.create(
+                user=user, key_hash=token_hash(token), prefix=token[:8], request_key=request_key
+            )
+    except IntegrityError:
+        if not request_key:
+            raise
+        raise already_created() from None  # the same form, posted twice at once
+    return token
+
+
+def api_token_revoke(*, token: ApiToken) -> bool:
+    """Revoke one token at once (its row stays, stamped). False if it was already revoked:
+    the first ``revoked_at`` is kept."""
+    now = timezone.now()
+    done = ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=now)
+    token.refresh_from_db(fields=["revoked_at"])
+    return bool(done)
+
+
+def api_tokens_revoke(*, user) -> int:
+    """Revoke every active token of ``user``; returns how many."""
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+def request_fingerprint(method: str, path: str, body: bytes) -> str:
+    """SHA-256 (hex) of what an API request asks for: method, path and body. A JSON body is
+    read and written back with its keys sorted, so a client that re-serialises the same
+    request differently is still asking for the same thing."""
+    try:
+        canonical = json.dumps(json.loads(body or b"null"), sort_keys=True, separators=(",", ":"))
+        content = canonical.encode()
+    except ValueError:
+        content = body
+    return hashlib.sha256(f"{method} {path}\n".encode() + content).hexdigest()
+
+
+def idempotency_claim(*, user, key: str, fingerprint: str) -> None:
+    """Take ``key`` for this request, or check that it was taken for this same request.
+
+    Raises ServiceError (code ``idempotency_conflict``, the API's 409) when the user sent the
+    key before with another request. Two requests racing with one key: the database's unique
+    constraint lets one insert, and the other compares fingerprints."""
+    key = key[:64]
+    try:
+        with transaction.atomic():
+            IdempotencyKey.objects.create(user=user, key=key, fingerprint=fingerprint)
+        return
+    except IntegrityError:
+        pass
+    earlier = (
+        IdempotencyKey.objects.filter(user=user, key=key)
+        .values_list("fingerprint", flat=True)
+        .first()
+    )
+    if earlier != fingerprint:
+        raise ServiceError(
+            IDEMPOTENCY_KEY_REUSED, field="Idempotency-Key", code="idempotency_conflict"
+        )
+
+
+def claim_idempotency_key(request, user) -> None:
+    """An unsafe request with an ``Idempotency-Key``: the key is taken for what this request
+    asks (method, path, body), once the asker is known, before any operation runs. The same
+    key with another request is a 409; the same request again goes on to the operation, whose
+    service hands back what the first one made."""
+    key = request.headers.get("Idempotency-Key", "")
+    if key and request.method not in ("GET", "HEAD", "OPTIONS"):
+        fingerprint = request_fingerprint(request.method, request.path, request.body)
+        idempotency_claim(user=user, key=key, fingerprint=fingerprint)
+
+
+class TokenAuth(HttpBearer):
+    """``Authorization: Bearer <token>``; only the token's SHA-256 is stored."""
+
+    def authenticate(self, request, token: str):
+        found = (
+            ApiToken.objects.select_related("user")
+            .filter(key_hash=token_hash(token), revoked_at__isnull=True)
+            .first()
+        )
+        if found is None or not found.user.is_active:
+            return None
+        request.user = found.user
+        claim_idempotency_key(request, found.user)
+        return found.user
+
+
+class SessionUnlessBearer(SessionAuth):
+    """Django's session, with its CSRF check — unless the request brings a bearer token: then
+    the token alone decides, and a bad one is a 401, not a confusing CSRF failure."""
+
+    def __call__(self, request):
+        if request.headers.get("Authorization", "").lower().startswith("bearer "):
+            return None
+        user = super().__call__(request)
+        if user:
+            claim_idempotency_key(request, user)
+        return user
+
+
+AUTH = [TokenAuth(), SessionUnlessBearer()]

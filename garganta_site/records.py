@@ -1,0 +1,21 @@
+"""The append-only base of every register row (rolls, announcements, corrections, tracker
+events): written once, never changed, never deleted (DESIGN.md invariants 2 and 6)."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class AppendOnly(models.Model):
+    """A row that is written once: ``save`` of a stored row and ``delete`` refuse."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise PermissionError(f"{self._meta.verbose_name}: um registro nunca é alterado.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError(f"{self._meta.verbose_name}: um registro nunca é apagado.")
