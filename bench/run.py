@@ -41,8 +41,8 @@ from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from gurps import checks, combat, derived, rulebook  # noqa: E402
+from sessions.log.services import roll_create  # noqa: E402
 from sessions.models import Scene  # noqa: E402
-from sessions.services import roll_create  # noqa: E402
 from sheets.demo import demo_seed  # noqa: E402
 from sheets.models import Character, Item, Possession, SheetVersion, Skill  # noqa: E402
 

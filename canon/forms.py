@@ -3,24 +3,19 @@ posted twice makes one row (canon.services)."""
 
 from __future__ import annotations
 
-import uuid
-
 from django import forms
 
 from canon import services
 from canon.models import Decision, Divergence
+from garganta_site.forms import request_key_field
 from gurps.house import HOUSE_SETTINGS
 from sheets.forms import DraftForm
-
-
-def _one_time_key() -> str:
-    return uuid.uuid4().hex
 
 
 class _CampaignChoice(forms.Form):
     """A form with a campaign: a choice only for someone in more than one."""
 
-    request_key = forms.CharField(widget=forms.HiddenInput, required=False, initial=_one_time_key)
+    request_key = request_key_field()
     campaign = forms.ChoiceField(label="Campanha")
 
     def __init__(self, *args, campaigns=(), **kwargs):
@@ -159,7 +154,7 @@ class DecisionForm(_CampaignChoice):
 
 
 class CorrectionForm(forms.Form):
-    request_key = forms.CharField(widget=forms.HiddenInput, required=False, initial=_one_time_key)
+    request_key = request_key_field()
     field = forms.ChoiceField(
         label="Linha corrigida", error_messages={"required": services.UNKNOWN_FIELD}
     )
@@ -188,7 +183,7 @@ class CorrectionForm(forms.Form):
 
 
 class SheetCorrectionForm(DraftForm):
-    request_key = forms.CharField(widget=forms.HiddenInput, required=False, initial=_one_time_key)
+    request_key = request_key_field()
     reason = forms.CharField(
         label="Motivo da correção",
         widget=forms.Textarea(attrs={"rows": 2}),

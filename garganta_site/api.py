@@ -164,8 +164,9 @@ def on_http_error(request, exc: HttpError):
 
 def _register_routers() -> None:
     from canon.api import router as rules_router
-    from sessions.api import rolls_router, weeks_router
-    from sessions.api import router as scenes_router
+    from sessions.log.api import rolls_router
+    from sessions.log.api import router as scenes_router
+    from sessions.weeks.api import router as weeks_router
     from sheets.api import router as sheets_router
 
     api.add_router("/rules", rules_router, tags=["regras"])
@@ -174,8 +175,8 @@ def _register_routers() -> None:
     api.add_router("/weeks", weeks_router, tags=["semanas"])
     api.add_router("/rolls", rolls_router, tags=["rolagens"])
     api.add_router("/console", "canon.console_api.router", tags=["console do Árbitro"])
-    api.add_router("/combats", "sessions.combat_api.router", tags=["combate"])
-    api.add_router("/explorations", "sessions.exploration_api.router", tags=["exploração"])
+    api.add_router("/combats", "sessions.combat.api.router", tags=["combate"])
+    api.add_router("/explorations", "sessions.exploration.api.router", tags=["exploração"])
 
 
 _register_routers()

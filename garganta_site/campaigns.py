@@ -14,7 +14,7 @@ from django.db import connections, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 from canon.services import registers_seed
-from sessions.procedure import procedure_tables_seed
+from sessions.procedure.services import procedure_tables_seed
 from sheets.models import Campaign
 
 

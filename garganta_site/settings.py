@@ -84,7 +84,10 @@ ROOT_URLCONF = "garganta_site.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # The site-wide templates, and each capability folder's own (sessions/<capability>/
+        # templates/<capability>/…): a folder of one app is not an app, so Django's app loader
+        # would not look there.
+        "DIRS": [BASE_DIR / "templates", *sorted(BASE_DIR.glob("sessions/*/templates"))],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

@@ -13,8 +13,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from sessions import services
+from sessions.log import services as log_services
 from sessions.models import Declaration, Scene, Week
+from sessions.weeks import services as weeks_services
 from sheets.models import Campaign, Character
 
 DECLARATION = "Procuro marcas de mordida na rocha da galeria, com a tocha baixa."
@@ -46,17 +47,17 @@ def demo_week_play(campaign: Campaign, *, homologate: bool = False) -> Scene:
     hoplita = Character.objects.get(campaign=campaign, name="Hoplita de Ônfalos")
     jurado = Character.objects.get(campaign=campaign, name="Jurado de Gapheim")
     if not Declaration.objects.filter(scene=scene).exists():
-        declaration = services.declaration_create(
+        declaration = log_services.declaration_create(
             scene=scene, character=rastreador, user=users["rastreadora"], text=DECLARATION
         )
-        services.announcement_create(
+        log_services.announcement_create(
             scene=scene,
             user=mestre,
             declaration=declaration,
-            modifiers=[services.Modifier("penumbra", -2)],
+            modifiers=[log_services.Modifier("penumbra", -2)],
             note="Rola-se Observação.",
         )
-        services.roll_create(
+        log_services.roll_create(
             scene=scene,
             user=mestre,
             label="Observação",
@@ -65,7 +66,7 @@ def demo_week_play(campaign: Campaign, *, homologate: bool = False) -> Scene:
             character=rastreador,
             declaration=declaration,
         )
-        services.roll_create(
+        log_services.roll_create(
             scene=scene,
             user=mestre,
             label="Noção do Perigo",
@@ -74,21 +75,21 @@ def demo_week_play(campaign: Campaign, *, homologate: bool = False) -> Scene:
             character=rastreador,
             hidden=True,
         )
-        services.narration_create(
+        log_services.narration_create(
             scene=scene,
             user=mestre,
             text="A marca é de mordida, e fresca. Ao fundo, a grade de ferro está baixada.",
         )
-        services.contest_create(
+        log_services.contest_create(
             scene=scene,
             user=mestre,
-            a=services.ContestSide(hoplita, "ST", 12, "attribute"),
-            b=services.ContestSide(jurado, "ST", 13, "attribute"),
+            a=log_services.ContestSide(hoplita, "ST", 12, "attribute"),
+            b=log_services.ContestSide(jurado, "ST", 13, "attribute"),
         )
-        services.damage_roll_create(
+        log_services.damage_roll_create(
             scene=scene, user=mestre, expression="1d+2", label="A grade cai", character=jurado
         )
-        services.world_action_create(
+        weeks_services.world_action_create(
             week=week,
             character=jurado,
             user=users["jogador"],
@@ -97,9 +98,9 @@ def demo_week_play(campaign: Campaign, *, homologate: bool = False) -> Scene:
     report = week.report_or_none()
     if homologate and (report is None or not report.is_homologated):
         if report is None or report.is_editable:
-            services.report_write(week=week, user=mestre, text=REPORT)
-            services.report_submit(week=week, user=mestre)
-        services.report_homologate(week=week, user=arbitro)
+            weeks_services.report_write(week=week, user=mestre, text=REPORT)
+            weeks_services.report_submit(week=week, user=mestre)
+        weeks_services.report_homologate(week=week, user=arbitro)
     return scene
 
 
@@ -127,15 +128,15 @@ DEMO_COMBAT_KEY = "demo-combat"
 @transaction.atomic
 def demo_combat_start(campaign: Campaign):
     """Start, once, in the demo scene, a fight of the jurado and the hoplita against two
-    cavadores-cinzentos (demo data), at its first turn, so a new user sees the tracker.
+    cavadores-cinzentos (demo data), at its first turn, so a new user sees the combat_services.
     Idempotent: a scene that already had a fight is left as it is. Returns the combat, or
     None when the scene no longer takes entries (its week's report went to the Árbitro)."""
-    from sessions import combat as tracker
+    from sessions.combat import services as combat_services
 
     mestre = get_user_model().objects.get(username="mestre")
     week = demo_week_seed(campaign)
     scene = Scene.objects.get(week=week, title="A galeria do andar 3")
-    existing = tracker.combat_current(scene)
+    existing = combat_services.combat_current(scene)
     if existing is not None:
         return existing
     if not (scene.is_open and week.accepts_entries):
@@ -144,16 +145,16 @@ def demo_combat_start(campaign: Campaign):
         Character.objects.get(campaign=campaign, name="Jurado de Gapheim"),
         Character.objects.get(campaign=campaign, name="Hoplita de Ônfalos"),
     ]
-    combat = tracker.combat_start(
+    combat = combat_services.combat_start(
         scene=scene, user=mestre, characters=fighters, request_key=DEMO_COMBAT_KEY
     )
     for name in ("Cavador-cinzento A", "Cavador-cinzento B"):
-        tracker.combatant_add(
+        combat_services.combatant_add(
             combat=combat,
             user=mestre,
-            creature=tracker.CreatureSpec(
-                name=name, weapons=(tracker.WeaponSpec(**DEMO_BITE),), **DEMO_CREATURE
+            creature=combat_services.CreatureSpec(
+                name=name, weapons=(combat_services.WeaponSpec(**DEMO_BITE),), **DEMO_CREATURE
             ),
         )
-    tracker.combat_next_turn(combat=combat, user=mestre)
+    combat_services.combat_next_turn(combat=combat, user=mestre)
     return combat

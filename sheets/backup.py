@@ -435,7 +435,7 @@ def _reset_sequences(loaded) -> None:
 
 
 def _verify(document: dict) -> None:
-    from sessions.services import rolls_verify
+    from sessions.log.chain import rolls_verify
 
     campaign = apps.get_model(CAMPAIGN).objects.get(slug=document["campaign"])
     collected = collect(campaign)

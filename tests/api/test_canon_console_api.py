@@ -350,13 +350,13 @@ def test_only_the_arbitro_corrects_a_sheet(client, bearer, django_user_model, ju
 
 
 def test_the_corrections_of_weekly_reports_are_listed_too(client_for, mestre, arbitro, demo):
-    from sessions import services as session_services
+    from sessions.weeks import services as weeks_services
 
     week = demo.weeks.get(number=1)
-    session_services.report_write(week=week, user=mestre, text="Três bichos.")
-    session_services.report_submit(week=week, user=mestre)
-    session_services.report_homologate(week=week, user=arbitro)
-    session_services.report_correct(
+    weeks_services.report_write(week=week, user=mestre, text="Três bichos.")
+    weeks_services.report_submit(week=week, user=mestre)
+    weeks_services.report_homologate(week=week, user=arbitro)
+    weeks_services.report_correct(
         week=week, user=arbitro, new_text="Quatro bichos.", reason="Contei mal."
     )
     rows = client_for(mestre).get(f"{API}/corrections", {"target": "report"}).json()

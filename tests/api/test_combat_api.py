@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from sessions import combat as tracker
-from sessions import services
+from sessions import entries
+from sessions.combat import services as combat_services
+from sessions.log import chain
+from sessions.log import services as log_services
 from sessions.models import Combat, Roll
 from tests.api.conftest import post_json
 from tests.gurps.helpers import ScriptedSource
-from tests.sessions.combat_helpers import B_WOUNDS_JURADO, CAVADOR, HOPLITA_FELLS_A
+from tests.sessions.combat.helpers import B_WOUNDS_JURADO, CAVADOR, HOPLITA_FELLS_A
 
 BASE = "/api/v1/combats"
 CREATURE = {
@@ -23,7 +25,7 @@ CREATURE = {
 def server_dice(monkeypatch):
     def script(*faces: int) -> None:
         source = ScriptedSource(faces)
-        monkeypatch.setattr(services, "_system_random", lambda: source)
+        monkeypatch.setattr(entries, "dice_source", lambda: source)
 
     return script
 
@@ -84,7 +86,7 @@ def test_the_api_plays_the_short_fight(client, started, server_dice, scene):
     rolls = list(Roll.objects.filter(scene=scene).order_by("sequence"))
     assert [r.details["step"] for r in rolls] == [3, 5, 6, 10, 3, 5, 6, 10]
     assert [f for r in rolls for f in r.dice] == [*HOPLITA_FELLS_A, *B_WOUNDS_JURADO]
-    assert services.rolls_verify(scene.week.campaign).ok
+    assert chain.rolls_verify(scene.week.campaign).ok
     ended = post_json(client, f"{BASE}/{code}/end", {"spoils": "couro"}, **headers)
     assert ended.json()["status"] == "ended"
 
@@ -106,7 +108,7 @@ def test_terrain_declared_after_the_first_die_is_refused(client, started, server
     assert late.status_code == 422
     assert late.json() == {
         "code": "declared_too_late",
-        "detail": tracker.TERRAIN_TOO_LATE,
+        "detail": combat_services.TERRAIN_TOO_LATE,
         "field": "terrain",
     }
 
@@ -208,6 +210,6 @@ def test_a_creature_weapon_has_the_scenes_dice_bounds(client, started):
     }
     response = post_json(client, f"{BASE}/{code}/combatants", huge, **headers)
     assert response.status_code == 422
-    assert response.json()["detail"] == services.TOO_MANY_DICE.format(
-        limit=services.MAX_DAMAGE_DICE
+    assert response.json()["detail"] == log_services.TOO_MANY_DICE.format(
+        limit=log_services.MAX_DAMAGE_DICE
     )

@@ -47,7 +47,7 @@ def _assert_503(response):
 )
 def test_roll_while_the_database_is_down_is_a_json_503(client, scene, mestre, bearer, error):
     headers = bearer(mestre)
-    with patch("sessions.services._append_roll", side_effect=error):
+    with patch("sessions.log.chain.append_roll", side_effect=error):
         response = _roll(client, scene, headers)
     _assert_503(response)
     assert not Roll.objects.filter(request_key="db-down-1").exists()

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from sessions import exploration as ex
-from sessions import services
+from sessions import entries
+from sessions.exploration import services as exploration_services
+from sessions.log import chain
 from sessions.models import Roll
 from tests.api.conftest import post_json
 from tests.gurps.helpers import ScriptedSource
@@ -18,7 +19,7 @@ BASE = "/api/v1/explorations"
 def server_dice(monkeypatch):
     def script(*faces: int) -> None:
         source = ScriptedSource(faces)
-        monkeypatch.setattr(services, "_system_random", lambda: source)
+        monkeypatch.setattr(entries, "dice_source", lambda: source)
 
     return script
 
@@ -46,7 +47,7 @@ def test_a_turn_with_a_torch_an_encounter_and_its_arrival(client, started, serve
     assert state["timers"][0]["remaining_turns"] == 2 and not state["encounter_pending"]
     assert any("sala adjacente" in line for line in ended.json()["lines"])
     assert Roll.objects.filter(scene=scene).count() == 2
-    assert services.rolls_verify(scene.week.campaign).ok
+    assert chain.rolls_verify(scene.week.campaign).ok
 
 
 def test_the_same_request_twice_is_one_action(client, started, server_dice):
@@ -77,7 +78,7 @@ def test_a_service_refusal_is_a_4xx_with_code_and_field(client, started, server_
     assert response.status_code == 422
     assert response.json() == {
         "code": "invalid",
-        "detail": ex.MARCHING_DUPLICATE.format(name="hoplita"),
+        "detail": exploration_services.MARCHING_DUPLICATE.format(name="hoplita"),
         "field": "marching_order",
     }
     server_dice(6)

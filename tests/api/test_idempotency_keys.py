@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from sessions.log.services import scene_create
 from sessions.models import Roll, Scene
-from sessions.services import scene_create
 from tests.api.conftest import post_json
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,9 @@ from django.test import Client
 from django.utils import timezone
 
 from gurps.errors import NO_ROLL_AT_THREE_OR_LESS
+from sessions.log.chain import GENESIS_HASH
+from sessions.log.services import CHARACTER_NOT_IN_SCENE, LABEL_EMPTY
 from sessions.models import Roll
-from sessions.services import CHARACTER_NOT_IN_SCENE, GENESIS_HASH, LABEL_EMPTY
 from sheets.models import ApiToken, Character
 from tests.api.conftest import post_json
 

@@ -50,11 +50,12 @@ from schemathesis.specs.openapi.checks import (
 
 from canon.models import Correction, Decision, Divergence
 from garganta_site.auth import api_token_create
-from sessions import combat as tracker
 from sessions import demo as demo_play
-from sessions import exploration
-from sessions import services as mesa
+from sessions.combat import services as combat_services
+from sessions.exploration import services as exploration_services
+from sessions.log import services as log_services
 from sessions.models import Combat, Combatant, Declaration, Exploration, Scene
+from sessions.weeks import services as weeks_services
 from sheets.models import Character
 
 CHECKS = [
@@ -99,36 +100,36 @@ def world(demo):
     mestre, arbitro = users["mestre"], users["arbitro"]
     gallery = demo_play.demo_week_play(demo, homologate=True)
     first = gallery.week
-    mesa.report_correct(
+    weeks_services.report_correct(
         week=first,
         user=arbitro,
         new_text=demo_play.REPORT + "\n\nA grade era de bronze.",
         reason="O Mestre trocou o metal da grade.",
     )
-    mesa.week_publish_bulletin(week=first, user=mestre, text="Boletim: a galeria caiu.")
-    second = mesa.week_open(campaign=demo, user=mestre, number=2)
+    weeks_services.week_publish_bulletin(week=first, user=mestre, text="Boletim: a galeria caiu.")
+    second = weeks_services.week_open(campaign=demo, user=mestre, number=2)
     fighters = list(gallery.characters.all())
-    fight = mesa.scene_create(
+    fight = log_services.scene_create(
         week=second, user=mestre, title="A luta no andar 4", floor=4, characters=fighters
     )
-    combat = tracker.combat_start(scene=fight, user=mestre)
+    combat = combat_services.combat_start(scene=fight, user=mestre)
     for name in ("Cavador-cinzento A", "Cavador-cinzento B"):
-        tracker.combatant_add(
+        combat_services.combatant_add(
             combat=combat,
             user=mestre,
-            creature=tracker.CreatureSpec(
+            creature=combat_services.CreatureSpec(
                 name=name,
-                weapons=(tracker.WeaponSpec(**demo_play.DEMO_BITE),),
+                weapons=(combat_services.WeaponSpec(**demo_play.DEMO_BITE),),
                 **demo_play.DEMO_CREATURE,
             ),
         )
-    tracker.combat_next_turn(combat=combat, user=mestre)
-    descent = mesa.scene_create(
+    combat_services.combat_next_turn(combat=combat, user=mestre)
+    descent = log_services.scene_create(
         week=second, user=mestre, title="A descida ao andar 5", floor=5, characters=fighters
     )
-    exploration.exploration_start(scene=descent, user=mestre, danger="risky")
+    exploration_services.exploration_start(scene=descent, user=mestre, danger="risky")
     jurado = Character.objects.get(name="Jurado de Gapheim")
-    mesa.declaration_create(
+    log_services.declaration_create(
         scene=fight, character=jurado, user=users["jogador"], text="Ergo o escudo e avanço."
     )
 

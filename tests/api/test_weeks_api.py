@@ -10,9 +10,11 @@ import pytest
 from django.db import connection
 
 from gurps.house import WORLD_ACTIONS_PER_WEEK
-from sessions import services
+from sessions.log import services as log_services
+from sessions.log.services import MODIFIERS_NOT_ANNOUNCED
 from sessions.models import ModifierAnnouncement, Narration, Roll, WeeklyReport, WorldAction
-from sessions.services import BULLETIN_FIRST, MODIFIERS_NOT_ANNOUNCED, WORLD_ACTIONS_USED_UP
+from sessions.weeks import services as weeks_services
+from sessions.weeks.services import BULLETIN_FIRST, WORLD_ACTIONS_USED_UP
 from tests.api.conftest import post_json
 from tests.sessions.conftest import close_week, homologate_week
 
@@ -140,8 +142,8 @@ def test_the_report_through_the_api(api, mestre, arbitro, jogador, scene):
 
 
 def test_a_return_needs_a_reason(api, mestre, arbitro, scene):
-    services.report_write(week=scene.week, user=mestre, text="R")
-    services.report_submit(week=scene.week, user=mestre)
+    weeks_services.report_write(week=scene.week, user=mestre, text="R")
+    weeks_services.report_submit(week=scene.week, user=mestre)
     response = api(arbitro).post(f"{WEEK}/report/return", {"reason": ""})
     assert (response.status_code, response.json()["field"]) == (422, "reason")
 
@@ -188,7 +190,7 @@ def test_the_mestres_ai_plays_a_declared_action(api, mestre, rastreadora, rastre
 def test_a_roll_answering_a_declaration_takes_no_typed_modifier(
     api, mestre, rastreadora, rastreador, scene
 ):
-    declaration = services.declaration_create(
+    declaration = log_services.declaration_create(
         scene=scene, character=rastreador, user=rastreadora, text="Subo."
     )
     response = api(mestre).post(
@@ -294,7 +296,7 @@ def test_bad_input_is_refused_naming_the_field(api, mestre, scene, path, body, f
 def test_the_same_idempotency_key_records_one_announcement(
     api, mestre, rastreadora, rastreador, scene
 ):
-    declaration = services.declaration_create(
+    declaration = log_services.declaration_create(
         scene=scene, character=rastreador, user=rastreadora, text="Subo."
     )
     table = api(mestre)
@@ -314,7 +316,7 @@ def test_the_same_idempotency_key_records_one_announcement(
 
 def test_verify_answers_ok_count_and_first_broken(api, jogador, mestre, scene):
     for _ in range(3):
-        services.roll_create(
+        log_services.roll_create(
             scene=scene, user=mestre, label="Força", base_level=12, kind="attribute"
         )
     response = api(jogador).get("/api/v1/rolls/verify")
@@ -348,7 +350,7 @@ def test_verify_requires_authentication(client, scene):
 def test_homologation_through_the_api_reveals_through_the_api(
     api, mestre, arbitro, rastreadora, rastreador, scene
 ):
-    services.roll_create(
+    log_services.roll_create(
         scene=scene,
         user=mestre,
         label="Empatia",

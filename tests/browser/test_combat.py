@@ -9,12 +9,13 @@ import re
 
 from playwright.sync_api import expect
 
-from sessions import services
+from sessions import entries
+from sessions.log import chain
 from sessions.models import Combat, Roll
 from sheets.models import Campaign
 from tests.browser.conftest import login, screenshot
 from tests.gurps.helpers import ScriptedSource
-from tests.sessions.combat_helpers import B_WOUNDS_JURADO, CAVADOR, HOPLITA_FELLS_A
+from tests.sessions.combat.helpers import B_WOUNDS_JURADO, CAVADOR, HOPLITA_FELLS_A
 
 SCENE = "A galeria do andar 3"
 LIVE_MS = 4_000
@@ -68,7 +69,7 @@ def attack(tracker, *, defender, defence, lighting=""):
 
 def test_a_short_fight(new_page, monkeypatch):
     source = ScriptedSource([*HOPLITA_FELLS_A, *B_WOUNDS_JURADO])
-    monkeypatch.setattr(services, "_system_random", lambda: source)
+    monkeypatch.setattr(entries, "dice_source", lambda: source)
     mestre, player = new_page(), new_page()
     tracker = open_scene(mestre, "mestre")
     player_tracker = open_scene(player, "jogador")
@@ -112,4 +113,4 @@ def test_a_short_fight(new_page, monkeypatch):
     log = mestre.locator("#log")
     expect(log.locator("li.entry.roll")).to_have_count(len(rolls), timeout=LIVE_MS)
     expect(log.get_by_test_id("combat-step").first).to_contain_text("§4.10 linha")
-    assert services.rolls_verify(Campaign.objects.get(slug="a-garganta")).ok
+    assert chain.rolls_verify(Campaign.objects.get(slug="a-garganta")).ok

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from sessions import services
+from sessions import entries
+from sessions.log import chain
 from sessions.models import Exploration, Roll
 from sheets.models import Campaign
 from tests.browser.conftest import login, screenshot
@@ -36,7 +37,7 @@ def play_turn(tracker, number):
 
 def test_three_turns_on_a_risky_floor_with_a_torch(new_page, monkeypatch):
     source = ScriptedSource(DICE)
-    monkeypatch.setattr(services, "_system_random", lambda: source)
+    monkeypatch.setattr(entries, "dice_source", lambda: source)
     mestre, player = new_page(), new_page()
     tracker = open_scene(mestre, "mestre")
     player_tracker = open_scene(player, "jogador")
@@ -109,4 +110,4 @@ def test_three_turns_on_a_risky_floor_with_a_torch(new_page, monkeypatch):
     log = mestre.locator("#log")
     expect(log.locator("li.entry.roll")).to_have_count(len(rolls), timeout=LIVE_MS)
     expect(player.locator("#log li.entry.roll")).to_have_count(len(rolls), timeout=LIVE_MS)
-    assert services.rolls_verify(Campaign.objects.get(slug="a-garganta")).ok
+    assert chain.rolls_verify(Campaign.objects.get(slug="a-garganta")).ok

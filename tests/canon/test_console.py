@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from canon import services
 from canon.models import Divergence
-from sessions import services as session_services
+from sessions.weeks import services as weeks_services
 from tests.sheets.pages import content, text
 
 URL = "/console/"
@@ -43,8 +43,8 @@ def test_it_counts_the_submitted_weekly_reports_and_links_the_week(
     html = content(client_for(arbitro).get(URL))
     assert _count(html, "count-reports") == "0"
     week = demo.weeks.get(number=1)
-    session_services.report_write(week=week, user=mestre, text="Semana 1: a galeria do andar 3.")
-    session_services.report_submit(week=week, user=mestre)
+    weeks_services.report_write(week=week, user=mestre, text="Semana 1: a galeria do andar 3.")
+    weeks_services.report_submit(week=week, user=mestre)
     html = content(client_for(arbitro).get(URL))
     assert _count(html, "count-reports") == "1"
     assert "Relatório da Semana 1" in html
@@ -55,10 +55,10 @@ def test_the_corrections_of_a_weekly_report_are_listed_with_the_others(
     client_for, mestre, arbitro, jogador, demo
 ):
     week = demo.weeks.get(number=1)
-    session_services.report_write(week=week, user=mestre, text="Três bichos.")
-    session_services.report_submit(week=week, user=mestre)
-    session_services.report_homologate(week=week, user=arbitro)
-    session_services.report_correct(
+    weeks_services.report_write(week=week, user=mestre, text="Três bichos.")
+    weeks_services.report_submit(week=week, user=mestre)
+    weeks_services.report_homologate(week=week, user=arbitro)
+    weeks_services.report_correct(
         week=week, user=arbitro, new_text="Quatro bichos.", reason="Contei mal."
     )
     for alvo in ("", "relatorios"):

@@ -25,9 +25,7 @@ from canon import services as canon_services
 from canon.models import Decision, Divergence
 from garganta_site.auth import api_token_create
 from garganta_site.campaigns import campaign_create
-from sessions import combat as tracker
-from sessions import exploration as ex
-from sessions import services as table_services
+from sessions.combat import services as combat_services
 from sessions.demo import (
     DEMO_BITE,
     DEMO_CREATURE,
@@ -35,7 +33,10 @@ from sessions.demo import (
     demo_week_play,
     demo_week_seed,
 )
+from sessions.exploration import services as exploration_services
+from sessions.log import services as log_services
 from sessions.models import Combat, Declaration, Exploration, RandomTable
+from sessions.weeks import services as weeks_services
 from sheets import demo as sheet_demo
 from sheets.demo import DEMO_PASSWORD
 from sheets.models import ApiToken, Campaign, Character, Membership, Possession, SheetVersion
@@ -99,7 +100,7 @@ class World:
 
 
 def _second_scene(week, mestre, characters, title):
-    return table_services.scene_create(
+    return log_services.scene_create(
         week=week, user=mestre, title=title, floor=4, terrain="rocha", characters=characters
     )
 
@@ -111,7 +112,7 @@ def _token_of(user) -> ApiToken:
 
 def _place(campaign, *, owner, arbitro, character, mate, scene, combat_scene, xscene) -> Place:
     combat = Combat.objects.filter(scene=combat_scene).order_by("-pk").first()
-    fighter = tracker.current(combat)
+    fighter = combat_services.current(combat)
     foe = combat.combatants.exclude(pk=fighter.pk).order_by("pk").first()
     exploration = Exploration.objects.get(scene=xscene)
     decision = Decision.objects.filter(campaign=campaign).order_by("pk").first()
@@ -175,8 +176,8 @@ def build_world() -> World:
     jurado = Character.objects.get(campaign=demo, name="Jurado de Gapheim")
     hoplita = Character.objects.get(campaign=demo, name="Hoplita de Ônfalos")
     xscene = _second_scene(scene.week, mestre, [jurado, hoplita], "A descida do andar 4")
-    ex.exploration_start(scene=xscene, user=mestre, danger="risky")
-    table_services.report_write(week=scene.week, user=mestre, text="Relatório da semana 1.")
+    exploration_services.exploration_start(scene=xscene, user=mestre, danger="risky")
+    weeks_services.report_write(week=scene.week, user=mestre, text="Relatório da semana 1.")
     demo_place = _place(
         demo,
         owner=people["jogador"],
@@ -223,10 +224,10 @@ def build_world() -> World:
     loot_add(character=sentinela, user=o_jogador, name="Moeda velha", weight_kg="0.1", quantity=1)
     week = demo_week_seed(outra)
     o_scene = _second_scene(week, outsider, [sentinela, companion], "A ponte de outra")
-    table_services.declaration_create(
+    log_services.declaration_create(
         scene=o_scene, character=sentinela, user=o_jogador, text="Atravesso a ponte."
     )
-    table_services.roll_create(
+    log_services.roll_create(
         scene=o_scene,
         user=outsider,
         label="Noção do Perigo",
@@ -235,20 +236,20 @@ def build_world() -> World:
         character=sentinela,
         hidden=True,
     )
-    combat = tracker.combat_start(scene=o_scene, user=outsider, characters=[sentinela])
-    tracker.combatant_add(
+    combat = combat_services.combat_start(scene=o_scene, user=outsider, characters=[sentinela])
+    combat_services.combatant_add(
         combat=combat,
         user=outsider,
-        creature=tracker.CreatureSpec(
+        creature=combat_services.CreatureSpec(
             name="Cavador",
-            weapons=(tracker.WeaponSpec(**DEMO_BITE),),
+            weapons=(combat_services.WeaponSpec(**DEMO_BITE),),
             **DEMO_CREATURE,
         ),
     )
-    tracker.combat_next_turn(combat=combat, user=outsider)
+    combat_services.combat_next_turn(combat=combat, user=outsider)
     o_xscene = _second_scene(week, outsider, [sentinela, companion], "A descida de outra")
-    ex.exploration_start(scene=o_xscene, user=outsider, danger="unsafe")
-    table_services.report_write(week=week, user=outsider, text="Relatório de outra campanha.")
+    exploration_services.exploration_start(scene=o_xscene, user=outsider, danger="unsafe")
+    weeks_services.report_write(week=week, user=outsider, text="Relatório de outra campanha.")
     canon_services.divergence_create(
         campaign=outra, user=outsider, title="Uma pendência de outra", description="Teste."
     )

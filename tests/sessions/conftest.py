@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sessions import services
+from sessions import entries
+from sessions.weeks import services as weeks_services
 from sheets.models import Skill
 from tests.gurps.helpers import ScriptedSource
 
@@ -23,21 +24,21 @@ def server_dice(monkeypatch):
 
     def script(*faces: int) -> None:
         source = ScriptedSource(faces)
-        monkeypatch.setattr(services, "_system_random", lambda: source)
+        monkeypatch.setattr(entries, "dice_source", lambda: source)
 
     return script
 
 
 def homologate_week(week, *, mestre, arbitro, text="A semana 1: a galeria do andar 3.") -> None:
     """The end of a week: the Mestre writes and submits the report, the Árbitro homologates."""
-    services.report_write(week=week, user=mestre, text=text)
-    services.report_submit(week=week, user=mestre)
-    services.report_homologate(week=week, user=arbitro)
+    weeks_services.report_write(week=week, user=mestre, text=text)
+    weeks_services.report_submit(week=week, user=mestre)
+    weeks_services.report_homologate(week=week, user=arbitro)
     week.refresh_from_db()
 
 
 def close_week(week, *, mestre, arbitro, bulletin="Boletim: a galeria caiu.") -> None:
     """Homologate the week's report and publish its Boletim."""
     homologate_week(week, mestre=mestre, arbitro=arbitro)
-    services.week_publish_bulletin(week=week, user=mestre, text=bulletin)
+    weeks_services.week_publish_bulletin(week=week, user=mestre, text=bulletin)
     week.refresh_from_db()

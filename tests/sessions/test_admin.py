@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from sessions import services
+from sessions.log import services as log_services
 from sessions.models import Roll
 
 
@@ -17,7 +17,7 @@ def admin_client_(client, demo, django_user_model):
 
 @pytest.fixture
 def roll(scene, mestre):
-    return services.roll_create(
+    return log_services.roll_create(
         scene=scene, user=mestre, label="Observação", base_level=13, kind="skill"
     )
 

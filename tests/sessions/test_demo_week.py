@@ -7,7 +7,7 @@ from io import StringIO
 
 from django.core.management import call_command
 
-from sessions import services
+from sessions.log import chain
 from sessions.models import Declaration, Roll, WeeklyReport
 
 
@@ -21,7 +21,7 @@ def test_the_demo_week_is_played_once(demo):
     call_command("demo_week", stdout=StringIO())
     assert Roll.objects.count() == 4
     assert Roll.objects.filter(hidden=True).get().name == "semana-01-rolagem-01"
-    assert services.rolls_verify(demo).ok
+    assert chain.rolls_verify(demo).ok
 
 
 def test_homologate_reveals_the_hidden_roll(demo):

@@ -34,18 +34,21 @@ from canon.models import Decision
 from canon.services import correction_create, divergence_create, registers_seed_all
 from garganta_site.auth import api_token_create
 from garganta_site.campaigns import campaign_create
-from sessions import combat as tracker
-from sessions import exploration as ex
-from sessions import services
+from sessions import entries
+from sessions.combat import services as combat_services
 from sessions.demo import demo_combat_start, demo_week_play
+from sessions.exploration import services as exploration_services
+from sessions.log import chain
+from sessions.log import services as log_services
 from sessions.models import Combatant, Roll, Scene, Week
-from sessions.procedure import procedure_tables_seed_all, random_table_row_edit
+from sessions.procedure.services import procedure_tables_seed_all, random_table_row_edit
+from sessions.weeks import services as weeks_services
 from sheets import backup
 from sheets.demo import DEMO_PASSWORD, demo_seed
 from sheets.models import ApiToken, Campaign, Character, Membership, Possession
 from sheets.services import loot_add
 from tests.gurps.helpers import ScriptedSource
-from tests.sessions.combat_helpers import HOPLITA_FELLS_A
+from tests.sessions.combat.helpers import HOPLITA_FELLS_A
 
 ROOT = Path(__file__).resolve().parents[2]
 User = get_user_model()
@@ -56,7 +59,7 @@ User = get_user_model()
 
 def scripted(monkeypatch, *faces: int) -> None:
     source = ScriptedSource(faces)
-    monkeypatch.setattr(services, "_system_random", lambda: source)
+    monkeypatch.setattr(entries, "dice_source", lambda: source)
 
 
 def play(monkeypatch, *, full: bool = True) -> Campaign:
@@ -79,31 +82,31 @@ def play(monkeypatch, *, full: bool = True) -> Campaign:
         combat = demo_combat_start(campaign)
         for _ in range(8):
             combat.refresh_from_db()
-            now = tracker.current(combat)
+            now = combat_services.current(combat)
             if now is not None and now.name == "Hoplita de Ônfalos":
                 break
-            tracker.combat_next_turn(combat=combat, user=mestre)
-        tracker.maneuver_declare(
+            combat_services.combat_next_turn(combat=combat, user=mestre)
+        combat_services.maneuver_declare(
             combat=combat, combatant=now, user=mestre, maneuver="move_and_attack"
         )
         scripted(monkeypatch, *HOPLITA_FELLS_A)
-        tracker.attack_resolve(
+        combat_services.attack_resolve(
             combat=combat,
             attacker=now,
             defender=Combatant.objects.get(combat=combat, name="Cavador-cinzento A"),
             user=mestre,
-            attack=tracker.AttackSpec(weapon=0, lighting=-2),
-            defence_choice=tracker.DefenceSpec(defences=("dodge",)),
+            attack=combat_services.AttackSpec(weapon=0, lighting=-2),
+            defence_choice=combat_services.DefenceSpec(defences=("dodge",)),
         )
-        tracker.combat_end(combat=combat, user=mestre, spoils="Dentes do cavador.")
+        combat_services.combat_end(combat=combat, user=mestre, spoils="Dentes do cavador.")
         # a descent: a torch, two turns (Arriscado checks on turn 2: a 6, nothing)
         scripted(monkeypatch, 6, 6, 6)
-        descent = ex.exploration_start(scene=scene, user=mestre, danger="risky")
-        ex.exploration_timer_add(exploration=descent, user=mestre, name="Tocha", turns=6)
+        descent = exploration_services.exploration_start(scene=scene, user=mestre, danger="risky")
+        exploration_services.exploration_timer_add(exploration=descent, user=mestre, name="Tocha", turns=6)
         for _ in range(2):
-            ex.exploration_turn_start(exploration=descent, user=mestre)
-            ex.exploration_turn_end(exploration=descent, user=mestre)
-        ex.exploration_end(exploration=descent, user=mestre)
+            exploration_services.exploration_turn_start(exploration=descent, user=mestre)
+            exploration_services.exploration_turn_end(exploration=descent, user=mestre)
+        exploration_services.exploration_end(exploration=descent, user=mestre)
         monkeypatch.undo()
         jurado = Character.objects.get(campaign=campaign, name="Jurado de Gapheim")
         loot_add(character=jurado, name="Dente de cavador", weight_kg="0.050", user=mestre)
@@ -120,16 +123,16 @@ def play(monkeypatch, *, full: bool = True) -> Campaign:
         divergence_create(
             campaign=campaign, user=mestre, title="Backup", description="Uma pendência aberta."
         )
-    services.report_write(week=week, user=mestre, text="Semana 1: a galeria do andar 3.")
-    services.report_submit(week=week, user=mestre)
-    services.report_homologate(week=week, user=arbitro)  # reveals the hidden roll
+    weeks_services.report_write(week=week, user=mestre, text="Semana 1: a galeria do andar 3.")
+    weeks_services.report_submit(week=week, user=mestre)
+    weeks_services.report_homologate(week=week, user=arbitro)  # reveals the hidden roll
     if full:
-        services.report_correct(
+        weeks_services.report_correct(
             week=week, user=arbitro, new_text="Semana 1: a galeria.", reason="Mais curto."
         )
-        services.week_publish_bulletin(week=week, user=mestre, text="Boletim: a grade caiu.")
-        week2 = services.week_open(campaign=campaign, user=mestre)
-        services.scene_create(
+        weeks_services.week_publish_bulletin(week=week, user=mestre, text="Boletim: a grade caiu.")
+        week2 = weeks_services.week_open(campaign=campaign, user=mestre)
+        log_services.scene_create(
             week=week2, user=mestre, title="O andar 4", floor=4, characters=[jurado]
         )
     return campaign
@@ -255,13 +258,13 @@ def test_export_flush_import_export_is_identical(tmp_path, monkeypatch):
     max_roll = max(o["pk"] for o in first["objects"] if o["model"] == "mesa.roll")
     jurado = Character.objects.get(campaign=campaign, name="Jurado de Gapheim")
     scene = Scene.objects.get(title="O andar 4")
-    roll = services.roll_create(
+    roll = log_services.roll_create(
         scene=scene, user=mestre, label="Escudo", base_level=14, kind="skill", character=jurado
     )
     assert roll.pk > max_roll and roll.sequence == len(rolls_before) + 1
     newcomer = Character.objects.create(campaign=campaign, name="Recém-chegado")
     assert newcomer.pk > max(o["pk"] for o in first["objects"] if o["model"] == "sheets.character")
-    services.declaration_create(
+    log_services.declaration_create(
         scene=scene,
         character=jurado,
         user=User.objects.get(username="jogador"),
@@ -271,7 +274,7 @@ def test_export_flush_import_export_is_identical(tmp_path, monkeypatch):
     assert loot.pk > max(o["pk"] for o in first["objects"] if o["model"] == "sheets.possession")
     api_token_create(user=mestre)
     assert ApiToken.objects.filter(user=mestre).count() == 2
-    assert services.rolls_verify(campaign).ok
+    assert chain.rolls_verify(campaign).ok
 
     models_with_rows = sum(1 for n in counts.values() if n)
     print(
@@ -457,4 +460,4 @@ def test_a_user_already_there_is_kept_as_it_is(emptied, tmp_path):
     assert set(Roll.objects.filter(campaign=campaign).values_list("rolled_by", flat=True)) == {
         admin.pk
     }
-    assert services.rolls_verify(campaign).ok
+    assert chain.rolls_verify(campaign).ok

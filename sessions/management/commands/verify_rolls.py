@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from sessions.services import rolls_verify
+from sessions.log.chain import rolls_verify
 from sheets.models import Campaign
 
 

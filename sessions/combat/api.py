@@ -1,0 +1,353 @@
+"""The combat tracker through the API, for the Mestre's AI client: start a combat, add
+combatants, declare boss and terrain, pass the turn, declare a maneuver, resolve an attack
+(the server rolls), end it, read the state. The same services, rules and refusals as the page;
+no body takes a die. ``Idempotency-Key`` makes the same request twice one action."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from uuid import UUID
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from ninja import Field, Header, Router, Schema, Status
+from ninja.errors import HttpError
+from pydantic import StrictBool
+
+from garganta_site.api_errors import errors
+from garganta_site.auth import AUTH
+from garganta_site.errors import ServiceError
+from sessions.combat import services
+from sessions.log import services as log_services
+from sessions.log.api import ModifierIn
+from sessions.models import Combat, Combatant, Scene
+from sheets.services import membership_for
+
+router = Router(auth=AUTH)
+
+ONLY_THE_TABLE_RUNS_COMBAT = "Só o Mestre de Cena ou o Árbitro conduzem o combate."
+Key = Header("", alias="Idempotency-Key")
+# What a write of the tracker may answer besides its success (garganta_site.api_errors).
+TABLE_WRITE = errors(401, 403, 404, 409, 422)
+TABLE_WRITE_WITH_BODY = errors(400, 401, 403, 404, 409, 422)  # 400: a body that is not JSON
+
+
+class CombatStartIn(Schema, extra="forbid"):
+    scene: UUID
+    characters: list[UUID] | None = Field(default=None, max_length=50)
+
+
+class CombatWeaponIn(Schema, extra="forbid"):
+    name: str = Field(min_length=1, max_length=100)
+    skill: int = Field(ge=-10, le=40)
+    damage: str = Field(min_length=1, max_length=40)
+    weapon_class: str = Field(default="", max_length=30)
+    attack_kind: str = Field(default="hand_weapon", max_length=20)
+    parry: int | None = Field(default=None, ge=-10, le=30)
+    weight_kg: str | None = Field(default=None, max_length=12)
+
+
+class CombatantIn(Schema, extra="forbid"):
+    """A character of the scene (``character``), or a creature/NPC with its numbers."""
+
+    character: UUID | None = None
+    name: str = Field(default="", max_length=200)
+    kind: Literal["creature", "named_npc"] = "creature"
+    st: int = Field(default=10, ge=1, le=40)
+    dx: int = Field(default=10, ge=1, le=40)
+    iq: int = Field(default=10, ge=1, le=40)
+    ht: int = Field(default=10, ge=1, le=40)
+    hp: int | None = Field(default=None, ge=1, le=400)
+    move: int = Field(default=5, ge=0, le=40)
+    dodge: int = Field(default=5, ge=-10, le=30)
+    block: int | None = Field(default=None, ge=-10, le=30)
+    passive_defense: int = Field(default=0, ge=0, le=20)
+    damage_resistance: int = Field(default=0, ge=0, le=100)
+    combat_reflexes: StrictBool = False
+    flees: StrictBool = False
+    weapons: list[CombatWeaponIn] = Field(default=[], max_length=10)
+    surprise: Literal["", "partial", "total"] = ""
+    demo_note: str = Field(default="", max_length=1000)
+
+
+class CombatDeclareIn(Schema, extra="forbid"):
+    terrain: list[str] | None = Field(default=None, max_length=5)
+    boss: UUID | None = None
+
+
+class ManeuverIn(Schema, extra="forbid"):
+    combatant: UUID
+    maneuver: str = Field(min_length=1, max_length=20)
+    all_out_option: str = Field(default="", max_length=12)
+    posture: str = Field(default="", max_length=10)
+    weapon: int | None = Field(default=None, ge=0, le=20)
+    reloading: StrictBool = False
+    target: UUID | None = None
+    target_sees: StrictBool = True
+
+
+class AdjustIn(Schema, extra="forbid"):
+    combatant: UUID
+    hp_lost: int = Field(ge=-400, le=400)
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class AttackIn(Schema, extra="forbid"):
+    attacker: UUID
+    defender: UUID
+    weapon: int = Field(default=0, ge=0, le=20)
+    lighting: int = Field(default=0, ge=-9, le=0)
+    total_darkness: StrictBool = False
+    bad_footing: int = Field(default=0, ge=-20, le=0)
+    awkward_position: int = Field(default=0, ge=-20, le=0)
+    location: str = Field(default="torso", max_length=10)
+    arm_side: str | None = Field(default=None, max_length=10)
+    distance_m: int | None = Field(default=None, ge=0, le=100_000)
+    modifiers: list[ModifierIn] = Field(default=[], max_length=10)
+    defences: list[Literal["dodge", "block", "parry"]] = Field(default=[], max_length=2)
+    parry_weapon: int | None = Field(default=None, ge=0, le=20)
+    retreat: StrictBool = False
+    dagger: StrictBool = False
+
+
+class EndIn(Schema, extra="forbid"):
+    spoils: str = Field(default="", max_length=4000)
+
+
+class AttackOut(Schema):
+    event: UUID
+    hit: bool
+    hp_lost: int
+    hp_after: int
+    effective_level: int
+    lines: list[str]
+    rolls: list[int]
+    combat: dict[str, Any]
+
+
+def _combat(request, code: UUID, *, table: bool = True) -> tuple[Combat, object]:
+    combat = get_object_or_404(Combat.objects.select_related("scene__week__campaign"), code=code)
+    membership = membership_for(request.user, combat.scene.week.campaign)
+    if membership is None:
+        raise Http404  # as for an id that does not exist: it confirms nothing
+    if table and not membership.runs_the_table:
+        raise HttpError(403, ONLY_THE_TABLE_RUNS_COMBAT)
+    return combat, membership
+
+
+def _state(request, combat: Combat, membership) -> dict:
+    combat.refresh_from_db()
+    view = services.combat_view(combat, membership=membership, user=request.user)
+    return services.combat_data(view)
+
+
+def _combatant(combat: Combat, code: UUID | None, field: str) -> Combatant | None:
+    if code is None:
+        return None
+    found = Combatant.objects.filter(combat=combat, code=code).first()
+    if found is None:
+        raise ServiceError("Combatente não encontrado neste combate.", field=field)
+    return found
+
+
+@router.post(
+    "",
+    response={201: dict[str, Any], **errors(400, 401, 403, 404, 422)},
+    summary="Começa um combate numa cena",
+)
+def combat_start(request, payload: CombatStartIn, idempotency_key: str = Key):
+    scene = get_object_or_404(Scene.objects.select_related("week__campaign"), code=payload.scene)
+    membership = membership_for(request.user, scene.week.campaign)
+    if membership is None:
+        raise Http404  # as for an id that does not exist: it confirms nothing
+    characters = None
+    if payload.characters is not None:
+        present = {c.code: c for c in scene.characters.all()}
+        if any(code not in present for code in payload.characters):
+            raise ServiceError(log_services.CHARACTER_NOT_IN_SCENE, field="characters")
+        characters = [present[code] for code in payload.characters]
+    combat = services.combat_start(
+        scene=scene, user=request.user, characters=characters, request_key=idempotency_key
+    )
+    return Status(201, _state(request, combat, membership))
+
+
+@router.get(
+    "/{uuid:code}",
+    response={200: dict[str, Any], **errors(401, 404)},
+    summary="O estado do combate",
+)
+def combat_read(request, code: UUID):
+    combat, membership = _combat(request, code, table=False)
+    return _state(request, combat, membership)
+
+
+@router.post(
+    "/{uuid:code}/combatants",
+    response={201: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Põe um combatente",
+)
+def combatant_add(request, code: UUID, payload: CombatantIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    character, creature = None, None
+    if payload.character is not None:
+        character = combat.scene.characters.filter(code=payload.character).first()
+        if character is None:
+            raise ServiceError(log_services.CHARACTER_NOT_IN_SCENE, field="character")
+    else:
+        creature = services.CreatureSpec(
+            name=payload.name,
+            kind=payload.kind,
+            st=payload.st,
+            dx=payload.dx,
+            iq=payload.iq,
+            ht=payload.ht,
+            hp=payload.hp,
+            move=payload.move,
+            dodge=payload.dodge,
+            block=payload.block,
+            passive_defense=payload.passive_defense,
+            damage_resistance=payload.damage_resistance,
+            combat_reflexes=payload.combat_reflexes,
+            flees=payload.flees,
+            weapons=tuple(services.WeaponSpec(**w.dict()) for w in payload.weapons),
+            demo_note=payload.demo_note,
+        )
+    added = services.combatant_add(
+        combat=combat,
+        user=request.user,
+        character=character,
+        creature=creature,
+        surprise=payload.surprise,
+        request_key=idempotency_key,
+    )
+    return Status(201, {"id": added.code, "combat": _state(request, combat, membership)})
+
+
+@router.post(
+    "/{uuid:code}/declarations",
+    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Chefe e terreno",
+)
+def combat_declare(request, code: UUID, payload: CombatDeclareIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    services.combat_declare(
+        combat=combat,
+        user=request.user,
+        terrain=payload.terrain,
+        boss=_combatant(combat, payload.boss, "boss"),
+        request_key=idempotency_key,
+    )
+    return _state(request, combat, membership)
+
+
+@router.post(
+    "/{uuid:code}/turns",
+    response={200: dict[str, Any], **TABLE_WRITE},
+    summary="Passa ao próximo turno",
+)
+def combat_turn(request, code: UUID, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    services.combat_next_turn(combat=combat, user=request.user, request_key=idempotency_key)
+    return _state(request, combat, membership)
+
+
+@router.post(
+    "/{uuid:code}/maneuvers",
+    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Declara a manobra",
+)
+def maneuver_declare(request, code: UUID, payload: ManeuverIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    services.maneuver_declare(
+        combat=combat,
+        combatant=_combatant(combat, payload.combatant, "combatant"),
+        user=request.user,
+        maneuver=payload.maneuver,
+        all_out_option=payload.all_out_option,
+        posture=payload.posture,
+        weapon=payload.weapon,
+        reloading=payload.reloading,
+        target=_combatant(combat, payload.target, "target"),
+        target_sees=payload.target_sees,
+        request_key=idempotency_key,
+    )
+    return _state(request, combat, membership)
+
+
+@router.post(
+    "/{uuid:code}/adjustments",
+    response={201: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Ajuste do Mestre: PV que o motor não rola (erro crítico 5/6, §4.8)",
+)
+def combatant_adjust(request, code: UUID, payload: AdjustIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    event = services.combatant_adjust(
+        combat=combat,
+        combatant=_combatant(combat, payload.combatant, "combatant"),
+        user=request.user,
+        hp_lost=payload.hp_lost,
+        reason=payload.reason,
+        request_key=idempotency_key,
+    )
+    return Status(201, {"event": event.code, "combat": _state(request, combat, membership)})
+
+
+@router.post(
+    "/{uuid:code}/attacks",
+    response={201: AttackOut, **TABLE_WRITE_WITH_BODY},
+    summary="Resolve um ataque pela sequência da §4.10: o servidor rola",
+)
+def attack_resolve(request, code: UUID, payload: AttackIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    outcome = services.attack_resolve(
+        combat=combat,
+        attacker=_combatant(combat, payload.attacker, "attacker"),
+        defender=_combatant(combat, payload.defender, "defender"),
+        user=request.user,
+        attack=services.AttackSpec(
+            weapon=payload.weapon,
+            lighting=payload.lighting,
+            total_darkness=payload.total_darkness,
+            bad_footing=payload.bad_footing,
+            awkward_position=payload.awkward_position,
+            location=payload.location,
+            arm_side=payload.arm_side,
+            distance_m=payload.distance_m,
+            modifiers=tuple(log_services.Modifier(m.label, m.value) for m in payload.modifiers),
+        ),
+        defence_choice=services.DefenceSpec(
+            defences=tuple(payload.defences),
+            parry_weapon=payload.parry_weapon,
+            retreat=payload.retreat,
+            dagger=payload.dagger,
+        ),
+        request_key=idempotency_key,
+    )
+    event = outcome if not isinstance(outcome, services.AttackOutcome) else outcome.event
+    return Status(
+        201,
+        {
+            "event": event.code,
+            "hit": event.data["hit"],
+            "hp_lost": event.data["hp_lost"],
+            "hp_after": event.data["hp_after"],
+            "effective_level": event.data["effective_level"],
+            "lines": event.lines,
+            "rolls": event.data["rolls"],
+            "combat": _state(request, combat, membership),
+        },
+    )
+
+
+@router.post(
+    "/{uuid:code}/end",
+    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Encerra o combate",
+)
+def combat_end(request, code: UUID, payload: EndIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    services.combat_end(
+        combat=combat, user=request.user, spoils=payload.spoils, request_key=idempotency_key
+    )
+    return _state(request, combat, membership)

@@ -1,0 +1,200 @@
+"""The combat tracker's forms. No form takes a die: the server rolls."""
+
+from __future__ import annotations
+
+from django import forms
+
+from garganta_site.forms import request_key_field
+from gurps import combat as engine
+from gurps.injury import HitLocation
+from sessions.combat.services import MANEUVER_NAMES, TERRAIN_NAMES
+from sessions.models import Combatant
+
+MANEUVER_CHOICES = [("", "— escolha —")] + list(MANEUVER_NAMES.items())
+ALL_OUT_CHOICES = [("", "—")] + [
+    (row.option.value, f"({row.letter}) {row.text}") for row in engine.ALL_OUT_ATTACK_OPTIONS
+]
+DEFENCE_CHOICES = [
+    ("", "nenhuma (só a PD)"),
+    ("dodge", "Esquiva"),
+    ("block", "Bloquear"),
+    ("parry", "Aparar"),
+]
+LOCATION_CHOICES = [(loc.value, loc.label) for loc in HitLocation]
+
+
+class _Form(forms.Form):
+    request_key = request_key_field()
+
+    def __init__(self, *args, **kwargs):
+        # Ids of their own: the scene page holds these forms beside the log's.
+        kwargs.setdefault("auto_id", f"combat-{type(self).__name__.lower()}-%s")
+        super().__init__(*args, **kwargs)
+
+
+class StartForm(_Form):
+    characters = forms.MultipleChoiceField(
+        choices=[], widget=forms.CheckboxSelectMultiple, label="Quem da cena entra na luta"
+    )
+
+    def __init__(self, *args, character_choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["characters"].choices = list(character_choices)
+        self.fields["characters"].initial = [value for value, _ in character_choices]
+
+
+class TurnForm(_Form):
+    pass
+
+
+class CreatureForm(_Form):
+    name = forms.CharField(max_length=200, label="Nome")
+    kind = forms.ChoiceField(
+        choices=[
+            (Combatant.Kind.CREATURE.value, "Bicho de bestiário"),
+            (Combatant.Kind.NAMED_NPC.value, "NPC nomeado"),
+        ],
+        label="Tipo",
+    )
+    st = forms.IntegerField(min_value=1, max_value=40, label="ST")
+    dx = forms.IntegerField(min_value=1, max_value=40, label="DX")
+    iq = forms.IntegerField(min_value=1, max_value=40, label="IQ")
+    ht = forms.IntegerField(min_value=1, max_value=40, label="HT")
+    hp = forms.IntegerField(min_value=1, max_value=400, required=False, label="PV")
+    move = forms.IntegerField(min_value=0, max_value=40, label="Deslocamento")
+    dodge = forms.IntegerField(min_value=-10, max_value=30, label="Esquiva")
+    block = forms.IntegerField(min_value=-10, max_value=30, required=False, label="Bloquear")
+    passive_defense = forms.IntegerField(min_value=0, max_value=20, initial=0, label="PD")
+    damage_resistance = forms.IntegerField(min_value=0, max_value=100, initial=0, label="RD")
+    weapon_name = forms.CharField(max_length=100, required=False, label="Ataque")
+    weapon_skill = forms.IntegerField(min_value=-10, max_value=40, required=False, label="NH")
+    weapon_damage = forms.CharField(max_length=40, required=False, label="Dano (ex.: 2d cort)")
+    weapon_parry = forms.IntegerField(min_value=-10, max_value=30, required=False, label="Aparar")
+    weapon_weight = forms.CharField(
+        max_length=12, required=False, label="Peso da arma (kg, para a quebra ao aparar)"
+    )
+    weapon_unarmed = forms.BooleanField(required=False, label="Ataque de mão limpa")
+    flees = forms.BooleanField(required=False, label="A espécie foge (o `06` diz)")
+    combat_reflexes = forms.BooleanField(required=False, label="Reflexos em Combate")
+    surprise = forms.ChoiceField(
+        choices=Combatant.Surprise.choices, required=False, label="Surpresa (§5e)"
+    )
+
+
+class DeclareForm(_Form):
+    terrain = forms.MultipleChoiceField(
+        choices=list(TERRAIN_NAMES.items()),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Terreno (§5d)",
+    )
+    boss = forms.ChoiceField(choices=[], required=False, label="Chefe de encontro (§5.4.1)")
+
+    def __init__(self, *args, boss_choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["boss"].choices = [("", "nenhum")] + list(boss_choices)
+
+
+class ManeuverForm(_Form):
+    maneuver = forms.ChoiceField(choices=MANEUVER_CHOICES, label="Manobra (§4.3)")
+    all_out_option = forms.ChoiceField(
+        choices=ALL_OUT_CHOICES, required=False, label="Ataque Total: opção"
+    )
+    posture = forms.ChoiceField(
+        choices=[("", "—")] + list(Combatant.Posture.choices),
+        required=False,
+        label="Nova posição",
+    )
+    weapon = forms.TypedChoiceField(
+        choices=[], required=False, coerce=int, empty_value=None, label="Arma"
+    )
+    reloading = forms.BooleanField(required=False, label="Recarregando arma de projétil")
+    target = forms.ChoiceField(choices=[], required=False, label="Finta contra")
+    target_blind = forms.BooleanField(
+        required=False, label="O alvo da finta não vê o atacante (a finta não vale)"
+    )
+
+    def __init__(self, *args, weapon_choices=(), target_choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["weapon"].choices = [("", "—")] + list(weapon_choices)
+        self.fields["target"].choices = [("", "—")] + list(target_choices)
+
+
+class AttackForm(_Form):
+    attacker = forms.ChoiceField(
+        choices=[], required=False, label="Quem ataca (o do turno, ou quem Aguarda)"
+    )
+    weapon = forms.TypedChoiceField(choices=[], coerce=int, label="Arma")
+    defender = forms.ChoiceField(choices=[], label="Alvo")
+    location = forms.ChoiceField(choices=LOCATION_CHOICES, initial="torso", label="Onde")
+    lighting = forms.IntegerField(
+        min_value=-9, max_value=0, required=False, label="Iluminação ruim (−1 a −9)"
+    )
+    total_darkness = forms.BooleanField(required=False, label="Escuridão total (−10)")
+    bad_footing = forms.IntegerField(
+        max_value=0, min_value=-20, required=False, label="Apoio ruim (−2 ou pior)"
+    )
+    awkward_position = forms.IntegerField(
+        max_value=0, min_value=-20, required=False, label="Posição estranha (−2 ou pior)"
+    )
+    distance_m = forms.IntegerField(
+        min_value=0, max_value=100_000, required=False, label="Distância (m), tiro"
+    )
+    mod_label = forms.CharField(max_length=200, required=False, label="Outro modificador")
+    mod_value = forms.IntegerField(min_value=-50, max_value=50, required=False, label="Valor")
+    defence = forms.ChoiceField(choices=DEFENCE_CHOICES, required=False, label="Defesa")
+    second_defence = forms.ChoiceField(
+        choices=DEFENCE_CHOICES, required=False, label="Segunda defesa (Defesa Total)"
+    )
+    parry_weapon = forms.TypedChoiceField(
+        choices=[], required=False, coerce=int, empty_value=None, label="Apara com"
+    )
+    retreat = forms.BooleanField(required=False, label="Recua (+3, uma vez por rodada)")
+    dagger = forms.BooleanField(required=False, label="Apara com a adaga (§4.14)")
+
+    def __init__(
+        self,
+        *args,
+        weapon_choices=(),
+        defender_choices=(),
+        parry_choices=(),
+        attacker_choices=(),
+        **kwargs,
+    ):
+        super().__init__(*args, **kwargs)
+        self.fields["attacker"].choices = list(attacker_choices)
+        self.fields["weapon"].choices = list(weapon_choices)
+        self.fields["defender"].choices = list(defender_choices)
+        self.fields["parry_weapon"].choices = [("", "a primeira que apara")] + list(parry_choices)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("mod_label") and data.get("mod_value") is None:
+            self.add_error("mod_value", "Diga o valor do modificador (ex.: −2).")
+        if data.get("mod_value") not in (None, 0) and not (data.get("mod_label") or "").strip():
+            # A value without its reason would be dropped; say so before any die (§1.4).
+            self.add_error("mod_label", "Diga o motivo do modificador, antes dos dados (§1.4).")
+        return data
+
+
+class AdjustForm(_Form):
+    combatant = forms.ChoiceField(choices=[], label="Combatente")
+    hp_lost = forms.IntegerField(
+        min_value=-400, max_value=400, label="PV perdidos (negativo devolve)"
+    )
+    reason = forms.CharField(
+        max_length=500, label="Motivo (ex.: erro crítico 5, atingiu a si mesmo na perna)"
+    )
+
+    def __init__(self, *args, combatant_choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["combatant"].choices = list(combatant_choices)
+
+
+class EndForm(_Form):
+    spoils = forms.CharField(
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label="Espólio de carcaça (anotação)",
+    )

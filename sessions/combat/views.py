@@ -1,0 +1,388 @@
+"""The combat tracker's pages: the tracker region of the scene page (and its own page, for a
+browser without JavaScript), and the Mestre's actions on it.
+
+The scene page loads the region with htmx; jogadores' copies poll it (204 while nothing has
+changed), the Mestre's refreshes after each of his actions, and the scene log refreshes with it
+(every die is a roll of the log).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+from django_htmx.http import trigger_client_event
+
+from garganta_site.errors import ServiceError
+from garganta_site.http import HtmxHttpRequest
+from gurps.errors import GurpsError
+from sessions.access import get_scene
+from sessions.combat import services
+from sessions.combat.forms import (
+    AdjustForm,
+    AttackForm,
+    CreatureForm,
+    DeclareForm,
+    EndForm,
+    ManeuverForm,
+    StartForm,
+    TurnForm,
+)
+from sessions.log import services as log_services
+from sessions.models import Combat, Combatant, Scene
+
+FORMS = ("start", "creature", "declare", "turn", "maneuver", "attack", "adjust", "end")
+
+# Fields a service names that live elsewhere in a form.
+FIELD_ALIASES = {
+    "defences": "defence",
+    "retreat": "retreat",
+    "dagger": "dagger",
+    "combatant": None,
+    "characters": None,
+    "attack.location": "location",
+    "attack.skill": "weapon",
+    "attack.damage": "weapon",
+    "modifiers": "mod_label",
+    "weight_kg": "weapon_weight",
+}
+
+
+def _forms(scene: Scene, combat: Combat | None, view, data=None, only: str = "") -> dict:
+    """The Mestre's forms, fresh, except ``only`` bound to ``data``."""
+
+    def bound(key):
+        return data if key == only else None
+
+    present = [(str(c.code), c.name) for c in scene.characters.all()]
+    forms = {
+        "start": StartForm(bound("start"), character_choices=present),
+        "end": EndForm(bound("end")),
+    }
+    if combat is None:
+        return forms
+    combatants = [card.combatant for card in view.cards]
+    forms["creature"] = CreatureForm(bound("creature"))
+    forms["turn"] = TurnForm(bound("turn"))
+    forms["declare"] = DeclareForm(
+        bound("declare"),
+        boss_choices=[
+            (str(c.code), c.name) for c in combatants if c.kind != Combatant.Kind.PLAYER_CHARACTER
+        ],
+        initial={"terrain": combat.terrain},
+    )
+    now = view.current
+    weapons = [(i, w["name"]) for i, w in enumerate(now.weapons)] if now else []
+    waiting = [c for c in combatants if c.waiting and (now is None or c.pk != now.pk)]
+    if waiting:
+        who = [c for c in (now, *waiting) if c is not None]
+        weapons = [
+            (i, " / ".join(f"{c.weapons[i]['name']} ({c.name})" for c in who if len(c.weapons) > i))
+            for i in range(max(len(c.weapons) for c in who))
+        ]
+    targets = [
+        (str(c.code), c.name)
+        for c in combatants
+        if (now is None or c.pk != now.pk)
+        and c.status in (Combatant.Status.FIGHTING, Combatant.Status.UNCONSCIOUS)
+    ]
+    forms["maneuver"] = ManeuverForm(
+        bound("maneuver"),
+        weapon_choices=[(i, w["name"]) for i, w in enumerate(now.weapons)] if now else [],
+        target_choices=targets,
+    )
+    forms["adjust"] = AdjustForm(
+        bound("adjust"), combatant_choices=[(str(c.code), c.name) for c in combatants]
+    )
+    attackers = ([(str(now.code), now.name)] if now else []) + [
+        (str(c.code), f"{c.name} (Aguardar)") for c in waiting
+    ]
+    targets = [
+        (str(c.code), c.name)
+        for c in combatants
+        if (now is None or c.pk != now.pk)
+        and c.status in (Combatant.Status.FIGHTING, Combatant.Status.UNCONSCIOUS)
+    ]
+    most = max((len(c.weapons) for c in combatants), default=0)
+    parry = [
+        (
+            i,
+            f"{i + 1}ª arma ("
+            + " / ".join(c.weapons[i]["name"] for c in combatants if len(c.weapons) > i)
+            + ")",
+        )
+        for i in range(most)
+    ]
+    forms["attack"] = AttackForm(
+        bound("attack"),
+        weapon_choices=[(str(i), w) for i, w in weapons],
+        defender_choices=[
+            (str(c.code), c.name)
+            for c in combatants
+            if c.status in (Combatant.Status.FIGHTING, Combatant.Status.UNCONSCIOUS)
+        ]
+        if waiting
+        else targets,
+        parry_choices=parry,
+        attacker_choices=attackers,
+    )
+    return forms
+
+
+def _context(request, scene: Scene, membership, *, forms=None) -> dict:
+    combat = services.combat_current(scene)
+    view = services.combat_view(combat, membership=membership, user=request.user) if combat else None
+    open_for_entries = scene.is_open and scene.week.accepts_entries
+    context = {
+        "scene": scene,
+        "combat": combat,
+        "view": view,
+        "membership": membership,
+        "can_run": membership.runs_the_table and open_for_entries,
+        "terrain_names": [services.TERRAIN_NAMES[t] for t in combat.terrain] if combat else [],
+    }
+    if context["can_run"]:
+        fresh = _forms(scene, combat, view)
+        fresh.update(forms or {})
+        context["forms"] = fresh
+    return context
+
+
+@login_required
+def combat_panel(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The tracker: the region alone for htmx (204 when the poller already has this
+    revision), the whole page otherwise."""
+    scene, membership = get_scene(request, code)
+    if request.htmx:
+        seen = request.GET.get("v")
+        if seen:
+            combat = services.combat_current(scene)
+            if seen == f"{combat.code}.{combat.revision}" if combat else seen == "none":
+                return HttpResponse(status=204)
+        return render(request, "combat/combat.html#tracker", _context(request, scene, membership))
+    return render(request, "combat/combat.html", _context(request, scene, membership))
+
+
+def _respond(request, scene, membership, *, forms=None, failed=False) -> HttpResponse:
+    if request.htmx:
+        context = _context(request, scene, membership, forms=forms)
+        # The refused form comes back 200 with its errors in the region (base.html also lets
+        # htmx swap a 422, which the scene's own forms use).
+        response = render(request, "combat/combat.html#tracker", context)
+        if not failed:
+            trigger_client_event(response, "log-changed")
+        return response
+    if failed:
+        context = _context(request, scene, membership, forms=forms)
+        return render(request, "combat/combat.html", context, status=422)
+    return redirect("combat", code=scene.code)
+
+
+def _attach(form, error) -> None:
+    name = getattr(error, "field", "") or ""
+    name = FIELD_ALIASES.get(name, name) or ""
+    if name.startswith("weapons.") and name not in form.fields:
+        name = "weapon_" + name.rsplit(".", 1)[-1]
+    elif "." in name and name not in form.fields:
+        name = name.rsplit(".", 1)[-1]
+    form.add_error(name if name in form.fields else None, error.message)
+
+
+def _action(request, code, key: str, act: Callable) -> HttpResponse:
+    scene, membership = get_scene(request, code)
+    if not membership.runs_the_table:
+        raise PermissionDenied
+    combat = services.combat_current(scene)
+    view = services.combat_view(combat, membership=membership, user=request.user) if combat else None
+    form = _forms(scene, combat, view, request.POST, only=key).get(key)
+    if form is None:
+        raise PermissionDenied
+    if not form.is_valid():
+        return _respond(request, scene, membership, forms={key: form}, failed=True)
+    try:
+        act(scene, combat, view, form.cleaned_data)
+    except (ServiceError, GurpsError) as error:
+        _attach(form, error)
+        return _respond(request, scene, membership, forms={key: form}, failed=True)
+    return _respond(request, scene, membership)
+
+
+def _combatant(combat: Combat, code: str) -> Combatant:
+    return get_object_or_404(Combatant, combat=combat, code=code)
+
+
+@require_POST
+@login_required
+def combat_start(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, combat, view, data):
+        chosen = [c for c in scene.characters.all() if str(c.code) in data["characters"]]
+        services.combat_start(
+            scene=scene, user=request.user, characters=chosen, request_key=data["request_key"]
+        )
+
+    return _action(request, code, "start", act)
+
+
+@require_POST
+@login_required
+def combatant_add(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, combat, view, data):
+        weapons = ()
+        if data["weapon_name"]:
+            weapons = (
+                services.WeaponSpec(
+                    name=data["weapon_name"],
+                    skill=data["weapon_skill"] if data["weapon_skill"] is not None else data["dx"],
+                    damage=data["weapon_damage"],
+                    parry=data["weapon_parry"],
+                    weight_kg=data["weapon_weight"] or None,
+                    attack_kind="unarmed" if data["weapon_unarmed"] else "hand_weapon",
+                ),
+            )
+        spec = services.CreatureSpec(
+            name=data["name"],
+            kind=data["kind"],
+            st=data["st"],
+            dx=data["dx"],
+            iq=data["iq"],
+            ht=data["ht"],
+            hp=data["hp"],
+            move=data["move"],
+            dodge=data["dodge"],
+            block=data["block"],
+            passive_defense=data["passive_defense"] or 0,
+            damage_resistance=data["damage_resistance"] or 0,
+            combat_reflexes=data["combat_reflexes"],
+            flees=data["flees"],
+            weapons=weapons,
+        )
+        services.combatant_add(
+            combat=combat,
+            user=request.user,
+            creature=spec,
+            surprise=data["surprise"] or "",
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "creature", act)
+
+
+@require_POST
+@login_required
+def combat_declare(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, combat, view, data):
+        boss = _combatant(combat, data["boss"]) if data["boss"] else None
+        services.combat_declare(
+            combat=combat,
+            user=request.user,
+            terrain=data["terrain"],
+            boss=boss,
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "declare", act)
+
+
+@require_POST
+@login_required
+def combat_turn(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, combat, view, data):
+        services.combat_next_turn(combat=combat, user=request.user, request_key=data["request_key"])
+
+    return _action(request, code, "turn", act)
+
+
+@require_POST
+@login_required
+def maneuver_declare(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, combat, view, data):
+        if view.current is None:
+            raise ServiceError(services.NOT_STARTED, field="maneuver")
+        services.maneuver_declare(
+            combat=combat,
+            combatant=view.current,
+            user=request.user,
+            maneuver=data["maneuver"],
+            all_out_option=data["all_out_option"] or "",
+            posture=data["posture"] or "",
+            weapon=data["weapon"],
+            reloading=data["reloading"],
+            target=_combatant(combat, data["target"]) if data["target"] else None,
+            target_sees=not data["target_blind"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "maneuver", act)
+
+
+@require_POST
+@login_required
+def attack_resolve(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, combat, view, data):
+        if view.current is None:
+            raise ServiceError(services.NOT_STARTED, field="weapon")
+        extra = ()
+        if data["mod_label"]:
+            extra = (log_services.Modifier(data["mod_label"], data["mod_value"]),)
+        defences = tuple(d for d in (data["defence"], data["second_defence"]) if d)
+        attacker = _combatant(combat, data["attacker"]) if data["attacker"] else view.current
+        services.attack_resolve(
+            combat=combat,
+            attacker=attacker,
+            defender=_combatant(combat, data["defender"]),
+            user=request.user,
+            attack=services.AttackSpec(
+                weapon=data["weapon"],
+                lighting=data["lighting"] or 0,
+                total_darkness=data["total_darkness"],
+                bad_footing=data["bad_footing"] or 0,
+                awkward_position=data["awkward_position"] or 0,
+                location=data["location"],
+                distance_m=data["distance_m"],
+                modifiers=extra,
+            ),
+            defence_choice=services.DefenceSpec(
+                defences=defences,
+                parry_weapon=data["parry_weapon"],
+                retreat=data["retreat"],
+                dagger=data["dagger"],
+            ),
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "attack", act)
+
+
+@require_POST
+@login_required
+def combatant_adjust(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, combat, view, data):
+        if combat is None:
+            raise ServiceError(services.COMBAT_ENDED, code="combat_ended")
+        services.combatant_adjust(
+            combat=combat,
+            combatant=_combatant(combat, data["combatant"]),
+            user=request.user,
+            hp_lost=data["hp_lost"],
+            reason=data["reason"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "adjust", act)
+
+
+@require_POST
+@login_required
+def combat_end(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, combat, view, data):
+        if combat is None:
+            raise ServiceError(services.COMBAT_ENDED, code="combat_ended")
+        services.combat_end(
+            combat=combat, user=request.user, spoils=data["spoils"], request_key=data["request_key"]
+        )
+
+    return _action(request, code, "end", act)

@@ -1,0 +1,307 @@
+"""The exploration tracker through the API, for the Mestre's AI client: start a descent, declare
+the danger level, the marching order, a timer; start and end a turn, surprise, sleep, travel;
+the exhaustion's GURPS consequence, treasure found; end it; read the state. The same services
+and refusals as the page; no body takes a die. ``Idempotency-Key`` makes the same request twice
+one action."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from uuid import UUID
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from ninja import Field, Header, Router, Schema, Status
+from ninja.errors import HttpError
+from pydantic import StrictBool
+
+from garganta_site.api_errors import errors
+from garganta_site.auth import AUTH
+from sessions.exploration import services
+from sessions.models import Exploration, Scene
+from sheets.services import membership_for
+
+router = Router(auth=AUTH)
+
+ONLY_THE_TABLE_RUNS_IT = "Só o Mestre de Cena ou o Árbitro conduzem a exploração."
+Key = Header("", alias="Idempotency-Key")
+# What a write of the tracker may answer besides its success (garganta_site.api_errors).
+TABLE_WRITE = errors(401, 403, 404, 409, 422)
+TABLE_WRITE_WITH_BODY = errors(400, 401, 403, 404, 409, 422)  # 400: a body that is not JSON
+DangerIn = Literal["unsafe", "risky", "deadly"]
+
+
+class ExplorationStartIn(Schema, extra="forbid"):
+    scene: UUID
+    danger: DangerIn
+    total_darkness: StrictBool = False
+    region: str = Field(default="", max_length=200)
+    marching_order: list[str] | None = Field(default=None, max_length=services.MAX_MARCHING)
+
+
+class ExplorationDeclareIn(Schema, extra="forbid"):
+    danger: DangerIn
+    total_darkness: StrictBool = False
+
+
+class MarchingIn(Schema, extra="forbid"):
+    marching_order: list[str] = Field(max_length=services.MAX_MARCHING)
+
+
+class TimerIn(Schema, extra="forbid"):
+    name: str = Field(min_length=1, max_length=100)
+    kind: Literal["light", "spell", "other"] = "light"
+    turns: int = Field(ge=1, le=services.MAX_TIMER_TURNS)
+
+
+class TurnEndIn(Schema, extra="forbid"):
+    rested: StrictBool = False
+    note: str = Field(default="", max_length=1000)
+
+
+class SleepIn(Schema, extra="forbid"):
+    hours: int = Field(default=8, ge=1, le=services.MAX_SLEEP_HOURS)
+
+
+class TravelIn(Schema, extra="forbid"):
+    region_row: str = Field(default="", max_length=100)
+
+
+class ConsequenceIn(Schema, extra="forbid"):
+    text: str = Field(min_length=1, max_length=1000)
+
+
+class LootIn(Schema, extra="forbid"):
+    category: Literal["treasure", "item"]
+    kind: str = Field(min_length=1, max_length=100)
+    quantity: int = Field(default=1, ge=1, le=100_000)
+
+
+class EventOut(Schema):
+    event: UUID
+    text: str
+    lines: list[str]
+    rolls: list[int]
+    exploration: dict[str, Any]
+
+
+def _exploration(request, code: UUID, *, table: bool = True) -> Exploration:
+    exploration = get_object_or_404(
+        Exploration.objects.select_related("scene__week__campaign"), code=code
+    )
+    membership = membership_for(request.user, exploration.scene.week.campaign)
+    if membership is None:
+        raise Http404  # as for an id that does not exist: it confirms nothing
+    if table and not membership.runs_the_table:
+        raise HttpError(403, ONLY_THE_TABLE_RUNS_IT)
+    return exploration
+
+
+def _state(exploration: Exploration) -> dict:
+    fresh = Exploration.objects.select_related("scene").get(pk=exploration.pk)
+    return services.exploration_data(services.exploration_view(fresh))
+
+
+def _event_out(event, exploration: Exploration) -> dict:
+    return {
+        "event": event.code,
+        "text": event.text,
+        "lines": event.lines,
+        "rolls": sorted(r.sequence for r in event.rolls.all()),
+        "exploration": _state(exploration),
+    }
+
+
+@router.post(
+    "",
+    response={201: dict[str, Any], **errors(400, 401, 403, 404, 422)},
+    summary="Começa uma exploração numa cena",
+)
+def exploration_start(request, payload: ExplorationStartIn, idempotency_key: str = Key):
+    scene = get_object_or_404(Scene.objects.select_related("week__campaign"), code=payload.scene)
+    if membership_for(request.user, scene.week.campaign) is None:
+        raise Http404  # as for an id that does not exist: it confirms nothing
+    exploration = services.exploration_start(
+        scene=scene,
+        user=request.user,
+        danger=payload.danger,
+        total_darkness=payload.total_darkness,
+        region=payload.region,
+        marching_order=payload.marching_order,
+        request_key=idempotency_key,
+    )
+    return Status(201, _state(exploration))
+
+
+@router.get(
+    "/{uuid:code}",
+    response={200: dict[str, Any], **errors(401, 404)},
+    summary="O estado da exploração",
+)
+def exploration_read(request, code: UUID):
+    return _state(_exploration(request, code, table=False))
+
+
+@router.post(
+    "/{uuid:code}/danger",
+    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Declara o nível de perigo",
+)
+def exploration_declare(
+    request, code: UUID, payload: ExplorationDeclareIn, idempotency_key: str = Key
+):
+    exploration = _exploration(request, code)
+    services.exploration_declare(
+        exploration=exploration,
+        user=request.user,
+        danger=payload.danger,
+        total_darkness=payload.total_darkness,
+        request_key=idempotency_key,
+    )
+    return _state(exploration)
+
+
+@router.post(
+    "/{uuid:code}/marching-order",
+    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Ordem de marcha",
+)
+def exploration_marching(request, code: UUID, payload: MarchingIn, idempotency_key: str = Key):
+    exploration = _exploration(request, code)
+    services.exploration_marching_order(
+        exploration=exploration,
+        user=request.user,
+        names=payload.marching_order,
+        request_key=idempotency_key,
+    )
+    return _state(exploration)
+
+
+@router.post(
+    "/{uuid:code}/timers",
+    response={201: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    summary="Luz ou magia",
+)
+def exploration_timer(request, code: UUID, payload: TimerIn, idempotency_key: str = Key):
+    exploration = _exploration(request, code)
+    timer = services.exploration_timer_add(
+        exploration=exploration,
+        user=request.user,
+        name=payload.name,
+        kind=payload.kind,
+        turns=payload.turns,
+        request_key=idempotency_key,
+    )
+    return Status(201, {"id": timer.code, "exploration": _state(exploration)})
+
+
+@router.post(
+    "/{uuid:code}/turns",
+    response={201: EventOut, **TABLE_WRITE},
+    summary="Começa um turno: o teste de encontro, se devido (o servidor rola)",
+)
+def exploration_turn_start(request, code: UUID, idempotency_key: str = Key):
+    exploration = _exploration(request, code)
+    event = services.exploration_turn_start(
+        exploration=exploration, user=request.user, request_key=idempotency_key
+    )
+    return Status(201, _event_out(event, exploration))
+
+
+@router.post(
+    "/{uuid:code}/turn-end",
+    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
+    summary="Fim do turno: marcadores, descanso, chegada dos monstros",
+)
+def exploration_turn_end(request, code: UUID, payload: TurnEndIn, idempotency_key: str = Key):
+    exploration = _exploration(request, code)
+    event = services.exploration_turn_end(
+        exploration=exploration,
+        user=request.user,
+        rested=payload.rested,
+        note=payload.note,
+        request_key=idempotency_key,
+    )
+    return Status(201, _event_out(event, exploration))
+
+
+@router.post(
+    "/{uuid:code}/surprise", response={201: EventOut, **TABLE_WRITE}, summary="Surpresa (2:6)"
+)
+def exploration_surprise(request, code: UUID, idempotency_key: str = Key):
+    exploration = _exploration(request, code)
+    event = services.exploration_surprise(
+        exploration=exploration, user=request.user, request_key=idempotency_key
+    )
+    return Status(201, _event_out(event, exploration))
+
+
+@router.post(
+    "/{uuid:code}/sleep",
+    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
+    summary="Dormir na masmorra",
+)
+def exploration_sleep(request, code: UUID, payload: SleepIn, idempotency_key: str = Key):
+    exploration = _exploration(request, code)
+    event = services.exploration_sleep(
+        exploration=exploration, user=request.user, hours=payload.hours, request_key=idempotency_key
+    )
+    return Status(201, _event_out(event, exploration))
+
+
+@router.post(
+    "/{uuid:code}/travel",
+    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
+    summary="Rodada de viagem (4 h)",
+)
+def exploration_travel(request, code: UUID, payload: TravelIn, idempotency_key: str = Key):
+    exploration = _exploration(request, code)
+    event = services.exploration_travel(
+        exploration=exploration,
+        user=request.user,
+        region_row=payload.region_row,
+        request_key=idempotency_key,
+    )
+    return Status(201, _event_out(event, exploration))
+
+
+@router.post(
+    "/{uuid:code}/consequences",
+    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
+    summary="A consequência GURPS de um ponto de exaustão do procedimento",
+)
+def exploration_consequence(
+    request, code: UUID, payload: ConsequenceIn, idempotency_key: str = Key
+):
+    exploration = _exploration(request, code)
+    event = services.exploration_consequence(
+        exploration=exploration, user=request.user, text=payload.text, request_key=idempotency_key
+    )
+    return Status(201, _event_out(event, exploration))
+
+
+@router.post(
+    "/{uuid:code}/loot",
+    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
+    summary="Tesouro ou item achado",
+)
+def exploration_loot(request, code: UUID, payload: LootIn, idempotency_key: str = Key):
+    exploration = _exploration(request, code)
+    event = services.exploration_loot(
+        exploration=exploration,
+        user=request.user,
+        category=payload.category,
+        kind=payload.kind,
+        quantity=payload.quantity,
+        request_key=idempotency_key,
+    )
+    return Status(201, _event_out(event, exploration))
+
+
+@router.post(
+    "/{uuid:code}/end", response={200: dict[str, Any], **TABLE_WRITE}, summary="Encerra a descida"
+)
+def exploration_end(request, code: UUID, idempotency_key: str = Key):
+    exploration = _exploration(request, code)
+    services.exploration_end(exploration=exploration, user=request.user, request_key=idempotency_key)
+    return _state(exploration)

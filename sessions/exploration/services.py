@@ -1,0 +1,906 @@
+"""The exploration tracker: a descent run by the dungeon loop of the Mestre's session procedure
+(``sessao-do-mestre.txt``, written for another game; its tables are in
+``sessions.procedure_data``).
+
+The turn loop of the procedure: 1. the Mestre checks for a random encounter, at the cadence the
+danger level sets (Tabela A: Inseguro every 3 turns, Arriscado every 2, Mortal every turn; total
+darkness always makes it Mortal); 2. the players act; 3. the monsters move; 4. end of the turn:
+timers run down (light, spells), the hour without rest is counted, and if an encounter was rolled
+the monsters arrive (1d6: 1–3 the room, 4–6 an adjacent one). Surprise (2:6 for each side; both
+surprised → nobody), sleep (Tabela B: Percalços da Dungeon and Tabela C: 3:6 every 4/2/1 hours),
+rounds of travel (4 hours), the marching order and the closing tally of the descent are here too.
+
+Every die is rolled by the procedure's API (``sessions.procedure``): server dice, one chained
+``Roll`` of the scene each; the ``ExplorationEvent`` of the action names its rolls. Each action
+runs in one transaction under the campaign's lock (the chain's): nothing half-saved. The same
+``request_key`` twice is one action. Only the Mestre or the Árbitro run it.
+
+What the procedure says for another game is recorded as it says it (the exhaustion point); the
+GURPS consequence is the Mestre's choice (e.g. fatigue, canon §6), recorded with it. The floor's
+danger level is the Mestre's declaration: the canon has no floor → danger mapping.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from garganta_site.errors import ServiceError
+from gurps.dice import RandomSource
+from sessions import entries
+from sessions.models import (
+    Combatant,
+    Exploration,
+    ExplorationEvent,
+    ExplorationTimer,
+    Roll,
+    Scene,
+)
+from sessions.procedure import data as procedure_data
+from sessions.procedure import services as procedure_services
+from sheets.models import Campaign
+
+Danger = Exploration.Danger
+
+CADENCE_UNREADABLE = (
+    "A linha «{row}» da {name} não diz de quanto em quanto se testa («a cada N turnos», "
+    "«todo turno»): o Árbitro precisa corrigir a linha."
+)
+
+
+def cadence(exploration: Exploration, key: str) -> tuple[int, int]:
+    """(N of "N:6", every how many turns or hours) for the exploration's danger level, read
+    from the campaign's own copy of the table the Árbitro maintains: "danger_levels" (Tabela
+    A, exploration turns) or "dungeon_rest" (Tabela C, hours of sleep)."""
+    table = procedure_services.procedure_table(key, exploration.scene.week.campaign)
+    label = exploration.effective_danger_label
+    row = table.rows.filter(label=label).first()
+    cell = row.cells[0] if row else ""
+    chance, every = procedure_data.chance_threshold(cell), procedure_data.chance_every(cell)
+    if chance is None or every is None:
+        raise ServiceError(CADENCE_UNREADABLE.format(row=label, name=table.name), field="danger")
+    return chance, every
+
+
+# "A cada 1 hora de exploração, os personagens precisam descansar por um turno de exploração
+# ou sofrer 1 ponto de exaustão": an hour is 6 turns of 10 minutes.
+TURNS_PER_HOUR = 6
+TURN_MINUTES = 10
+TRAVEL_ROUND_TURNS = 24  # a round of travel is 4 hours
+MAX_SLEEP_HOURS = 12
+MAX_TIMER_TURNS = 10_000
+MAX_MARCHING = 20
+
+ARRIVAL_ROOM = "room"
+ARRIVAL_ADJACENT = "adjacent"
+
+# Messages are constants so tests import them instead of repeating them.
+EXPLORATION_ACTIVE_EXISTS = "Já há uma exploração em andamento nesta cena: encerre-a antes."
+EXPLORATION_ENDED = "Esta exploração já terminou; o que está aqui fica como está."
+DANGER_UNKNOWN = "Nível de perigo é Inseguro, Arriscado ou Mortal (Tabela A)."
+TURN_ALREADY_STARTED = "O turno {turn} já começou: encerre-o (Fim do Turno) antes do próximo."
+TURN_NOT_STARTED = "Nenhum turno em curso: comece o turno (teste de encontro) primeiro."
+FINISH_THE_TURN = "Encerre o turno {turn} (Fim do Turno) antes de dormir ou viajar."
+MARCHING_EMPTY = "Diga a ordem de marcha: um nome por linha, de quem vai à frente ao último."
+MARCHING_DUPLICATE = "«{name}» aparece duas vezes na ordem de marcha."
+MARCHING_TOO_LONG = f"No máximo {MAX_MARCHING} nomes na ordem de marcha."
+TIMER_NAME_EMPTY = "Dê um nome ao marcador (ex.: tocha de Jurado, Luz contínua)."
+TIMER_TURNS_BAD = (
+    f"A duração é em turnos de exploração (10 min), de 1 a {MAX_TIMER_TURNS}: "
+    "duração informada pelo Mestre (o cânone não dá nenhuma)."
+)
+TIMER_KIND_UNKNOWN = "Tipo de marcador desconhecido: fonte de luz, magia ou outro."
+SLEEP_HOURS_BAD = f"Horas de sono: de 1 a {MAX_SLEEP_HOURS}."
+CONSEQUENCE_EMPTY = "Diga a consequência GURPS que o Mestre escolhe (ex.: 1 ponto de fadiga, §6)."
+NO_EXHAUSTION_PENDING = "Nenhum ponto de exaustão espera consequência."
+LOOT_KIND_EMPTY = "Diga o tipo (ex.: moedas de prata, poção, corda)."
+LOOT_CATEGORY_UNKNOWN = "Achado é tesouro ou item."
+LOOT_QUANTITY_BAD = "Quantidade de 1 a 100000."
+REGION_UNKNOWN = "Região desconhecida na tabela de encontros por região."
+
+EXHAUSTION_TEXT = (
+    "1 ponto de exaustão, como o procedimento diz («A cada 1 hora de exploração, os "
+    "personagens precisam descansar por um turno de exploração ou sofrer 1 ponto de "
+    "exaustão»). A exaustão é de outro jogo (Tabela I): a consequência GURPS é do Mestre — "
+    "p.ex. fadiga (§6) — e a regra está em divergência aberta para o Árbitro."
+)
+LOOT_CATEGORIES = {"treasure": "Tesouro", "item": "Item"}
+
+
+# --- the procedure's API and the server's dice -----------------------------------------------
+
+
+def _source() -> RandomSource:
+    return entries.dice_source()
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def exploration_current(scene: Scene) -> Exploration | None:
+    """The scene's descent: the one going on, else the last one."""
+    return Exploration.objects.filter(scene=scene).select_related("scene__week__campaign").first()
+
+
+def _ensure_active(exploration: Exploration) -> None:
+    if not exploration.is_active:
+        raise ServiceError(EXPLORATION_ENDED, code="exploration_ended")
+    entries.ensure_scene_accepts_entries(exploration.scene)
+
+
+def _lock(exploration: Exploration) -> Exploration:
+    """Take the campaign's lock (the chain's) and read the exploration afresh under it."""
+    Campaign.objects.select_for_update().get(pk=exploration.scene.week.campaign_id)
+    return Exploration.objects.select_related("scene__week__campaign").get(pk=exploration.pk)
+
+
+def _replayed(exploration: Exploration, user, request_key: str, kind: str):
+    """The event an earlier request with this key made (``entries.entry_replayed``: the asker's
+    own key, for the same kind of action), or None."""
+    events = ExplorationEvent.objects.filter(exploration=exploration)
+    return entries.entry_replayed(events, request_key, user, kind=kind)
+
+
+def _begin(exploration: Exploration, user, request_key: str, kind: str):
+    """Check who asks, lock, replay: (fresh exploration, earlier event or None)."""
+    entries.require_table(user, exploration.scene.week.campaign)
+    fresh = _lock(exploration)
+    earlier = _replayed(fresh, user, (request_key or "")[:64], kind)
+    if earlier is None:
+        _ensure_active(fresh)
+    return fresh, earlier
+
+
+def _event(
+    exploration: Exploration,
+    user,
+    kind: str,
+    text: str,
+    *,
+    lines=(),
+    data=None,
+    rolls=(),
+    request_key="",
+) -> ExplorationEvent:
+    """The event of one action, written after its rolls; the exploration's revision grows."""
+    exploration.revision += 1
+    exploration.save()
+    event = ExplorationEvent.objects.create(
+        exploration=exploration,
+        kind=kind,
+        turn=exploration.turn,
+        text=text,
+        lines=list(lines),
+        data=data or {},
+        author=user,
+        request_key=(request_key or "")[:64],
+    )
+    if rolls:
+        event.rolls.set(rolls)
+    return event
+
+
+def _danger(value: str) -> str:
+    try:
+        return Danger(value).value
+    except ValueError:
+        raise ServiceError(DANGER_UNKNOWN, field="danger") from None
+
+
+def _clean_marching(names) -> list[str]:
+    cleaned = [" ".join(str(n).split())[:100] for n in names or () if str(n).strip()]
+    if not cleaned:
+        raise ServiceError(MARCHING_EMPTY, field="marching_order")
+    if len(cleaned) > MAX_MARCHING:
+        raise ServiceError(MARCHING_TOO_LONG, field="marching_order")
+    seen = set()
+    for name in cleaned:
+        if name.casefold() in seen:
+            raise ServiceError(MARCHING_DUPLICATE.format(name=name), field="marching_order")
+        seen.add(name.casefold())
+    return cleaned
+
+
+def marching_text(order: list[str]) -> str:
+    """The marching order as a line: who goes in front meets the trap and the encounter
+    ahead; the last one, what comes from behind."""
+    if not order:
+        return "Ordem de marcha: não declarada."
+    listed = " → ".join(order)
+    if len(order) == 1:
+        return f"Ordem de marcha: {listed}."
+    return f"Ordem de marcha: {listed} (à frente: {order[0]}; na retaguarda: {order[-1]})."
+
+
+def _roll_ref(roll: Roll) -> str:
+    return f"#{roll.sequence}"
+
+
+def _tick(exploration: Exploration, turns: int) -> list[str]:
+    """Run every lit timer down by ``turns``; a line for each that goes out."""
+    lines = []
+    for timer in exploration.timers.filter(remaining_turns__gt=0).order_by("created_at", "pk"):
+        timer.remaining_turns = max(0, timer.remaining_turns - turns)
+        timer.save(update_fields=["remaining_turns"])
+        if timer.is_out:
+            what = "apagou" if timer.kind == ExplorationTimer.Kind.LIGHT else "acabou"
+            lines.append(f"{timer.name} {what}.")
+        else:
+            lines.append(f"{timer.name}: restam {timer.remaining_turns} turno(s).")
+    return lines
+
+
+def _chance(exploration, user, key: str, row_label: str, source) -> tuple[Roll, bool]:
+    return procedure_services.procedure_chance(
+        scene=exploration.scene, user=user, key=key, row_label=row_label, source=source
+    )
+
+
+# --- starting, declaring ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def exploration_start(
+    *,
+    scene: Scene,
+    user,
+    danger: str,
+    total_darkness: bool = False,
+    region: str = "",
+    marching_order: list[str] | None = None,
+    request_key: str = "",
+) -> Exploration:
+    """Start a descent in ``scene``. The danger level is the Mestre's declaration for the floor
+    (the canon has none); total darkness makes it Mortal. The marching order defaults to the
+    scene's characters. The same ``request_key`` twice starts one."""
+    request_key = (request_key or "")[:64]
+    campaign = scene.week.campaign
+    entries.require_table(user, campaign)
+    if request_key:
+        existing = Exploration.objects.filter(scene=scene, request_key=request_key).first()
+        if existing is not None:
+            return existing
+    entries.ensure_scene_accepts_entries(scene)
+    Campaign.objects.select_for_update().get(pk=campaign.pk)
+    danger = _danger(danger)
+    if marching_order is None:
+        marching_order = [c.name for c in scene.characters.all()]
+    order = _clean_marching(marching_order) if marching_order else []
+    if Exploration.objects.filter(scene=scene, status=Exploration.Status.ACTIVE).exists():
+        raise ServiceError(EXPLORATION_ACTIVE_EXISTS, code="exploration_active")
+    try:
+        with transaction.atomic():
+            exploration = Exploration.objects.create(
+                scene=scene,
+                danger=danger,
+                total_darkness=bool(total_darkness),
+                region=(region or "").strip()[:200],
+                marching_order=order,
+                started_by=user,
+                request_key=request_key,
+            )
+    except IntegrityError:
+        raise ServiceError(EXPLORATION_ACTIVE_EXISTS, code="exploration_active") from None
+    floor = f"andar {scene.floor}" if scene.floor is not None else "andar não declarado"
+    lines = [
+        f"Nível de perigo declarado pelo Mestre: {Danger(danger).label}"
+        + (" — total escuridão: Mortal." if total_darkness else "."),
+        marching_text(order),
+    ]
+    _event(
+        exploration, user, ExplorationEvent.Kind.START, f"Começa a descida ({floor}).", lines=lines
+    )
+    return exploration
+
+
+@transaction.atomic
+def exploration_declare(
+    *,
+    exploration: Exploration,
+    user,
+    danger: str,
+    total_darkness: bool,
+    region: str | None = None,
+    request_key: str = "",
+) -> Exploration:
+    """The Mestre declares the danger level (and whether the party is in total darkness, which
+    makes it Mortal), e.g. when the last torch goes out or the party goes down a floor."""
+    exploration, earlier = _begin(exploration, user, request_key, ExplorationEvent.Kind.DANGER)
+    if earlier is not None:
+        return exploration
+    exploration.danger = _danger(danger)
+    exploration.total_darkness = bool(total_darkness)
+    if region is not None:
+        exploration.region = region.strip()[:200]
+    text = f"Nível de perigo: {exploration.effective_danger_label}"
+    if exploration.total_darkness:
+        text += f" (total escuridão; declarado {Danger(exploration.danger).label})"
+    _event(
+        exploration,
+        user,
+        ExplorationEvent.Kind.DANGER,
+        text + ".",
+        data={"danger": exploration.danger, "total_darkness": exploration.total_darkness},
+        request_key=request_key,
+    )
+    return exploration
+
+
+@transaction.atomic
+def exploration_marching_order(
+    *, exploration: Exploration, user, names: list[str], request_key: str = ""
+) -> Exploration:
+    """The party's marching order, from who goes in front to the last (the players decide it;
+    it matters for traps and encounters)."""
+    exploration, earlier = _begin(exploration, user, request_key, ExplorationEvent.Kind.MARCHING)
+    if earlier is not None:
+        return exploration
+    exploration.marching_order = _clean_marching(names)
+    _event(
+        exploration,
+        user,
+        ExplorationEvent.Kind.MARCHING,
+        marching_text(exploration.marching_order),
+        data={"marching_order": exploration.marching_order},
+        request_key=request_key,
+    )
+    return exploration
+
+
+@transaction.atomic
+def exploration_timer_add(
+    *,
+    exploration: Exploration,
+    user,
+    name: str,
+    turns: int,
+    kind: str = ExplorationTimer.Kind.LIGHT,
+    request_key: str = "",
+) -> ExplorationTimer:
+    """A light source or a spell that runs down with the turns; its length in turns is the
+    Mestre's (the canon gives none)."""
+    exploration, earlier = _begin(exploration, user, request_key, ExplorationEvent.Kind.TIMER)
+    if earlier is not None:
+        return ExplorationTimer.objects.get(code=earlier.data["timer"])
+    name = " ".join((name or "").split())[:100]
+    if not name:
+        raise ServiceError(TIMER_NAME_EMPTY, field="name")
+    if kind not in ExplorationTimer.Kind.values:
+        raise ServiceError(TIMER_KIND_UNKNOWN, field="kind")
+    if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TIMER_TURNS:
+        raise ServiceError(TIMER_TURNS_BAD, field="turns")
+    timer = ExplorationTimer.objects.create(
+        exploration=exploration,
+        name=name,
+        kind=kind,
+        duration_turns=turns,
+        remaining_turns=turns,
+        started_turn=exploration.turn,
+    )
+    _event(
+        exploration,
+        user,
+        ExplorationEvent.Kind.TIMER,
+        f"{timer.get_kind_display()}: {name}, {turns} turno(s) (duração informada pelo Mestre).",
+        data={"timer": str(timer.code), "turns": turns},
+        request_key=request_key,
+    )
+    return timer
+
+
+# --- the turn loop ------------------------------------------------------------------------------
+
+
+def check_due(exploration: Exploration) -> bool:
+    """Whether the turn about to start checks for an encounter (Tabela A's cadence, counted
+    from the last check; a change of level counts from there too)."""
+    _, every = cadence(exploration, "danger_levels")
+    return exploration.turns_since_check + 1 >= every
+
+
+@transaction.atomic
+def exploration_turn_start(
+    *, exploration: Exploration, user, request_key: str = ""
+) -> ExplorationEvent:
+    """1. Random encounters: a new exploration turn (10 minutes); on the cadence of the level
+    (Tabela A) the Mestre's 1:6 check, rolled by the server. An encounter rolled happens at the
+    end of the turn."""
+    kind = ExplorationEvent.Kind.TURN_START
+    exploration, earlier = _begin(exploration, user, request_key, kind)
+    if earlier is not None:
+        return earlier
+    if exploration.phase == Exploration.Phase.IN_TURN:
+        raise ServiceError(TURN_ALREADY_STARTED.format(turn=exploration.turn), code="turn_started")
+    level = exploration.effective_danger_label
+    chance, every = cadence(exploration, "danger_levels")
+    due = check_due(exploration)
+    exploration.turn += 1
+    exploration.phase = Exploration.Phase.IN_TURN
+    lines, rolls, data = [], [], {"check": due, "danger": exploration.effective_danger}
+    if due:
+        roll, happened = _chance(exploration, user, "danger_levels", level, _source())
+        rolls.append(roll)
+        exploration.turns_since_check = 0
+        data["encounter"] = happened
+        if happened:
+            exploration.encounter_pending = True
+            lines.append(
+                f"Teste de encontro ({level}, {chance}:6) {_roll_ref(roll)}: ENCONTRO — os monstros "
+                "surgem no Fim do Turno."
+            )
+            lines.append(marching_text(exploration.marching_order))
+        else:
+            lines.append(f"Teste de encontro ({level}, {chance}:6) {_roll_ref(roll)}: nada.")
+    else:
+        exploration.turns_since_check += 1
+        lines.append(f"Sem teste de encontro neste turno ({level}: a cada {every} turnos).")
+    if exploration.turns_since_rest >= TURNS_PER_HOUR:
+        lines.append(
+            "Uma hora de exploração sem descanso: este turno é de descanso, ou 1 ponto de exaustão."
+        )
+    return _event(
+        exploration,
+        user,
+        kind,
+        f"Turno {exploration.turn} começa.",
+        lines=lines,
+        data=data,
+        rolls=rolls,
+        request_key=request_key,
+    )
+
+
+@transaction.atomic
+def exploration_turn_end(
+    *, exploration: Exploration, user, rested: bool = False, note: str = "", request_key: str = ""
+) -> ExplorationEvent:
+    """4. End of the turn: the timers run down a turn and say when they go out; the hour
+    without rest is counted (a rest turn resets it; a seventh turn without one costs the
+    procedure's exhaustion point); if an encounter was rolled, the monsters arrive (1d6: 1–3
+    the room, 4–6 an adjacent one)."""
+    kind = ExplorationEvent.Kind.TURN_END
+    exploration, earlier = _begin(exploration, user, request_key, kind)
+    if earlier is not None:
+        return earlier
+    if exploration.phase != Exploration.Phase.IN_TURN:
+        raise ServiceError(TURN_NOT_STARTED, code="turn_not_started")
+    note = (note or "").strip()[:1000]
+    lines = [f"O grupo: {note}"] if note else []
+    data: dict = {"rested": bool(rested)}
+    rolls = []
+    lines += _tick(exploration, 1)
+    if rested:
+        exploration.turns_since_rest = 0
+        lines.append("Turno de descanso: a conta da hora recomeça.")
+    else:
+        exploration.turns_since_rest += 1
+        if exploration.turns_since_rest > TURNS_PER_HOUR:
+            exploration.exhaustion_points += 1
+            exploration.turns_since_rest = 1  # this turn opens the next hour
+            data["exhaustion"] = True
+            lines.append(EXHAUSTION_TEXT)
+        elif exploration.turns_since_rest == TURNS_PER_HOUR:
+            lines.append("Uma hora de exploração: o próximo turno é de descanso.")
+    if exploration.encounter_pending:
+        roll = procedure_services.procedure_roll(
+            scene=exploration.scene, user=user, key="monster_arrival", source=_source()
+        )
+        rolls.append(roll)
+        where = ARRIVAL_ROOM if roll.total <= 3 else ARRIVAL_ADJACENT
+        data["arrival"] = where
+        exploration.encounter_pending = False
+        place = "na sala onde o grupo está" if where == ARRIVAL_ROOM else "numa sala adjacente"
+        lines.append(f"Os monstros chegam {place} {_roll_ref(roll)}.")
+        lines.append(marching_text(exploration.marching_order))
+    exploration.phase = Exploration.Phase.BETWEEN
+    return _event(
+        exploration,
+        user,
+        kind,
+        f"Fim do turno {exploration.turn}" + (" (descanso)." if rested else "."),
+        lines=lines,
+        data=data,
+        rolls=rolls,
+        request_key=request_key,
+    )
+
+
+@transaction.atomic
+def exploration_surprise(
+    *, exploration: Exploration, user, request_key: str = ""
+) -> ExplorationEvent:
+    """Each side rolls 1d6 (2:6 surprised); both surprised, nobody has a surprise turn. How a
+    surprised side plays in GURPS (partial or total, §5e) is the Mestre's call."""
+    kind = ExplorationEvent.Kind.SURPRISE
+    exploration, earlier = _begin(exploration, user, request_key, kind)
+    if earlier is not None:
+        return earlier
+    source = _source()
+    party_roll, party = _chance(exploration, user, "surprise", "Cada lado", source)
+    monsters_roll, monsters = _chance(exploration, user, "surprise", "Cada lado", source)
+    if party and monsters:
+        result, text = "nobody", "Os dois lados surpresos: ninguém tem turno de surpresa."
+    elif party:
+        result, text = "party", "O grupo está surpreso."
+    elif monsters:
+        result, text = "monsters", "Os monstros estão surpresos."
+    else:
+        result, text = "none", "Ninguém está surpreso."
+    lines = [
+        f"Grupo {_roll_ref(party_roll)}: {'surpreso' if party else 'atento'}.",
+        f"Monstros {_roll_ref(monsters_roll)}: {'surpresos' if monsters else 'atentos'}.",
+        marching_text(exploration.marching_order),
+    ]
+    if result in ("party", "monsters"):
+        lines.append("Parcial ou total em GURPS (§5e): o Mestre diz, no combate.")
+    return _event(
+        exploration,
+        user,
+        kind,
+        text,
+        lines=lines,
+        data={"party": party, "monsters": monsters, "result": result},
+        rolls=[party_roll, monsters_roll],
+        request_key=request_key,
+    )
+
+
+@transaction.atomic
+def exploration_sleep(
+    *, exploration: Exploration, user, hours: int = 8, request_key: str = ""
+) -> ExplorationEvent:
+    """Sleeping in the dungeon: Tabela B (Percalços da Dungeon, 1d10), then the encounter
+    chance of Tabela C (3:6) every 4/2/1 hours by the level. The timers run down the hours."""
+    kind = ExplorationEvent.Kind.SLEEP
+    exploration, earlier = _begin(exploration, user, request_key, kind)
+    if earlier is not None:
+        return earlier
+    if exploration.phase == Exploration.Phase.IN_TURN:
+        raise ServiceError(FINISH_THE_TURN.format(turn=exploration.turn), code="turn_started")
+    if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= MAX_SLEEP_HOURS:
+        raise ServiceError(SLEEP_HOURS_BAD, field="hours")
+    level = exploration.effective_danger_label
+    chance, every = cadence(exploration, "dungeon_rest")
+    source = _source()
+    mishap = procedure_services.procedure_roll(
+        scene=exploration.scene, user=user, key="dungeon_mishaps", source=source
+    )
+    rolls = [mishap]
+    lines = [f"Percalço {_roll_ref(mishap)}: {mishap.details.get('text', '')}".rstrip(": ")]
+    encounters = []
+    for block in range(hours // every):
+        roll, happened = _chance(exploration, user, "dungeon_rest", level, source)
+        rolls.append(roll)
+        encounters.append(happened)
+        at = (block + 1) * every
+        lines.append(
+            f"{at}ª hora ({level}, {chance}:6) {_roll_ref(roll)}: {'ENCONTRO' if happened else 'nada'}."
+        )
+    if not encounters:
+        lines.append(f"Sono curto demais para o teste de encontro ({level}: a cada {every} h).")
+    if any(encounters):
+        lines.append(marching_text(exploration.marching_order))
+    lines += _tick(exploration, hours * TURNS_PER_HOUR)
+    exploration.hours_slept += hours
+    exploration.turns_since_rest = 0
+    return _event(
+        exploration,
+        user,
+        kind,
+        f"O grupo dorme {hours} h.",
+        lines=lines,
+        data={"hours": hours, "encounters": encounters, "mishap_row": mishap.details.get("row")},
+        rolls=rolls,
+        request_key=request_key,
+    )
+
+
+@transaction.atomic
+def exploration_travel(
+    *, exploration: Exploration, user, region_row: str = "", request_key: str = ""
+) -> ExplorationEvent:
+    """A round of travel (4 hours): the timers run down 24 turns; with a region of the
+    hexcrawl's table, its encounter chance is rolled (1d6 each round of travel)."""
+    kind = ExplorationEvent.Kind.TRAVEL
+    exploration, earlier = _begin(exploration, user, request_key, kind)
+    if earlier is not None:
+        return earlier
+    if exploration.phase == Exploration.Phase.IN_TURN:
+        raise ServiceError(FINISH_THE_TURN.format(turn=exploration.turn), code="turn_started")
+    exploration.travel_rounds += 1
+    lines, rolls, data = [], [], {}
+    region_row = (region_row or "").strip()
+    if region_row:
+        roll, happened = _chance(exploration, user, "encounter_by_region", region_row, _source())
+        rolls.append(roll)
+        data["encounter"] = happened
+        lines.append(
+            f"Encontro por região ({region_row}) {_roll_ref(roll)}: "
+            f"{'ENCONTRO' if happened else 'nada'}."
+        )
+    lines += _tick(exploration, TRAVEL_ROUND_TURNS)
+    return _event(
+        exploration,
+        user,
+        kind,
+        f"Rodada de viagem {exploration.travel_rounds} (4 h).",
+        lines=lines,
+        data=data,
+        rolls=rolls,
+        request_key=request_key,
+    )
+
+
+@transaction.atomic
+def exploration_consequence(
+    *, exploration: Exploration, user, text: str, request_key: str = ""
+) -> ExplorationEvent:
+    """The GURPS consequence the Mestre chooses for a point of the procedure's exhaustion."""
+    kind = ExplorationEvent.Kind.CONSEQUENCE
+    exploration, earlier = _begin(exploration, user, request_key, kind)
+    if earlier is not None:
+        return earlier
+    text = (text or "").strip()[:1000]
+    if not text:
+        raise ServiceError(CONSEQUENCE_EMPTY, field="text")
+    if exploration.exhaustion_undecided <= 0:
+        raise ServiceError(NO_EXHAUSTION_PENDING, field="text")
+    exploration.consequences_decided += 1
+    return _event(
+        exploration,
+        user,
+        kind,
+        f"Exaustão → consequência GURPS escolhida pelo Mestre: {text}",
+        data={"text": text},
+        request_key=request_key,
+    )
+
+
+@transaction.atomic
+def exploration_loot(
+    *,
+    exploration: Exploration,
+    user,
+    category: str,
+    kind: str,
+    quantity: int,
+    request_key: str = "",
+) -> ExplorationEvent:
+    """Treasure or an item found, for the closing tally."""
+    event_kind = ExplorationEvent.Kind.LOOT
+    exploration, earlier = _begin(exploration, user, request_key, event_kind)
+    if earlier is not None:
+        return earlier
+    if category not in LOOT_CATEGORIES:
+        raise ServiceError(LOOT_CATEGORY_UNKNOWN, field="category")
+    kind = " ".join((kind or "").split())[:100]
+    if not kind:
+        raise ServiceError(LOOT_KIND_EMPTY, field="kind")
+    if isinstance(quantity, bool) or not isinstance(quantity, int) or not 1 <= quantity <= 100_000:
+        raise ServiceError(LOOT_QUANTITY_BAD, field="quantity")
+    return _event(
+        exploration,
+        user,
+        event_kind,
+        f"{LOOT_CATEGORIES[category]}: {quantity} × {kind}.",
+        data={"category": category, "kind": kind, "quantity": quantity},
+        request_key=request_key,
+    )
+
+
+@transaction.atomic
+def exploration_end(*, exploration: Exploration, user, request_key: str = "") -> Exploration:
+    """End the descent; its tally, as it stands, goes into the last event."""
+    kind = ExplorationEvent.Kind.END
+    exploration, earlier = _begin(exploration, user, request_key, kind)
+    if earlier is not None:
+        return exploration
+    exploration.status = Exploration.Status.ENDED
+    exploration.phase = Exploration.Phase.BETWEEN
+    exploration.ended_at = timezone.now()
+    tally = exploration_tally(exploration)
+    _event(
+        exploration,
+        user,
+        kind,
+        "Fim da descida.",
+        lines=tally.lines(),
+        data={"tally": tally.data()},
+        request_key=request_key,
+    )
+    return exploration
+
+
+# --- the closing tally --------------------------------------------------------------------------
+
+_DIE = re.compile(r"d(\d+)")
+_TRAILING_MARK = re.compile(r"\s+(?:[A-Z]|\d+)$")
+
+
+def _faces(value) -> list[int]:
+    if isinstance(value, list):
+        return [face for item in value for face in _faces(item)]
+    return [value] if isinstance(value, int) else []
+
+
+def _die_of(roll: Roll) -> str:
+    found = _DIE.search(str((roll.details or {}).get("die", "")))
+    return f"d{found.group(1)}" if found else "d6"  # GURPS rolls d6 only (§1.1)
+
+
+@dataclass
+class Tally:
+    """The form at the end of the procedure: region, creatures defeated, treasure, items,
+    dice used."""
+
+    region: str
+    creatures: list[tuple[str, int]] = field(default_factory=list)
+    treasure: list[tuple[str, int]] = field(default_factory=list)
+    items: list[tuple[str, int]] = field(default_factory=list)
+    dice: list[tuple[str, int]] = field(default_factory=list)
+    spoils: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        def joined(pairs):
+            return "; ".join(f"{name}: {count}" for name, count in pairs) or "nenhum"
+
+        return [
+            f"Região: {self.region or 'não declarada'}",
+            f"Criaturas derrotadas: {joined(self.creatures)}",
+            f"Tesouro: {joined(self.treasure)}",
+            f"Itens: {joined(self.items)}",
+            f"Dados usados: {joined(self.dice)}",
+        ] + [f"Espólio de carcaça: {s}" for s in self.spoils]
+
+    def data(self) -> dict:
+        return {
+            "region": self.region,
+            "creatures": [{"kind": k, "count": n} for k, n in self.creatures],
+            "treasure": [{"kind": k, "quantity": n} for k, n in self.treasure],
+            "items": [{"kind": k, "quantity": n} for k, n in self.items],
+            "dice": [{"die": k, "count": n} for k, n in self.dice],
+            "spoils": self.spoils,
+        }
+
+
+def exploration_tally(exploration: Exploration) -> Tally:
+    """The descent's tally, filled from the log: the dice of every roll of the scene since the
+    descent began (3 queries: rolls, defeated combatants, loot events); the creatures the
+    combats of that time left dead, fled or unconscious (grouped by name without a trailing
+    letter or number: «Cavador A» and «Cavador B» are two cavadores); the treasure and items the
+    Mestre entered; the carcass spoils noted at the end of each fight."""
+    since = exploration.created_at
+    until = exploration.ended_at if not exploration.is_active else None
+    rolls = Roll.objects.filter(scene=exploration.scene, created_at__gte=since)
+    if until is not None:
+        rolls = rolls.filter(created_at__lte=until)
+    dice: Counter = Counter()
+    for roll in rolls.only("dice", "details"):
+        dice[_die_of(roll)] += len(_faces(roll.dice))
+    combatants = (
+        Combatant.objects.filter(
+            combat__scene=exploration.scene,
+            combat__created_at__gte=since,
+            status__in=(Combatant.Status.DEAD, Combatant.Status.FLED, Combatant.Status.UNCONSCIOUS),
+        )
+        .exclude(kind=Combatant.Kind.PLAYER_CHARACTER)
+        .select_related("combat")
+    )
+    creatures: Counter = Counter()
+    spoils = []
+    for c in combatants.order_by("combat__created_at", "declared"):
+        creatures[_TRAILING_MARK.sub("", c.name)] += 1
+        if c.combat.spoils and c.combat.spoils not in spoils:
+            spoils.append(c.combat.spoils)
+    treasure: Counter = Counter()
+    items: Counter = Counter()
+    for event in exploration.events.filter(kind=ExplorationEvent.Kind.LOOT).order_by("pk"):
+        target = treasure if event.data["category"] == "treasure" else items
+        target[event.data["kind"]] += event.data["quantity"]
+    return Tally(
+        region=exploration.region,
+        creatures=list(creatures.items()),
+        treasure=list(treasure.items()),
+        items=list(items.items()),
+        dice=sorted(dice.items(), key=lambda pair: int(pair[0][1:])),
+        spoils=spoils,
+    )
+
+
+# --- what the page and the API show -------------------------------------------------------------
+
+
+@dataclass
+class ExplorationView:
+    exploration: Exploration
+    timers: list[ExplorationTimer]
+    events: list[ExplorationEvent]
+    tally: Tally
+    check_every: int
+    check_due: bool
+    rest_due: bool
+
+    @property
+    def elapsed(self) -> str:
+        e = self.exploration
+        played = e.turn - (1 if e.phase == Exploration.Phase.IN_TURN else 0)
+        minutes = (
+            played * TURN_MINUTES
+            + e.travel_rounds * TRAVEL_ROUND_TURNS * TURN_MINUTES
+            + e.hours_slept * 60
+        )
+        return f"{minutes // 60}h{minutes % 60:02d}"
+
+    @property
+    def turns_to_rest(self) -> int:
+        return max(0, TURNS_PER_HOUR - self.exploration.turns_since_rest)
+
+
+def exploration_view(exploration: Exploration) -> ExplorationView:
+    timers = list(exploration.timers.all())
+    events = list(
+        exploration.events.select_related("author").prefetch_related("rolls").order_by("-pk")
+    )
+    return ExplorationView(
+        exploration=exploration,
+        timers=timers,
+        events=events,
+        tally=exploration_tally(exploration),
+        check_every=cadence(exploration, "danger_levels")[1],
+        check_due=check_due(exploration),
+        rest_due=exploration.turns_since_rest >= TURNS_PER_HOUR,
+    )
+
+
+def exploration_data(view: ExplorationView) -> dict:
+    e = view.exploration
+    return {
+        "id": e.code,
+        "scene": e.scene.code,
+        "status": e.status,
+        "danger": e.danger,
+        "total_darkness": e.total_darkness,
+        "effective_danger": e.effective_danger,
+        "region": e.region,
+        "phase": e.phase,
+        "turn": e.turn,
+        "travel_rounds": e.travel_rounds,
+        "hours_slept": e.hours_slept,
+        "elapsed": view.elapsed,
+        "check_every": view.check_every,
+        "check_due_next_turn": view.check_due,
+        "turns_since_rest": e.turns_since_rest,
+        "rest_due": view.rest_due,
+        "exhaustion_points": e.exhaustion_points,
+        "exhaustion_undecided": e.exhaustion_undecided,
+        "encounter_pending": e.encounter_pending,
+        "marching_order": e.marching_order,
+        "timers": [
+            {
+                "id": t.code,
+                "name": t.name,
+                "kind": t.kind,
+                "duration_turns": t.duration_turns,
+                "remaining_turns": t.remaining_turns,
+                "out": t.is_out,
+            }
+            for t in view.timers
+        ],
+        "events": [
+            {
+                "id": ev.code,
+                "kind": ev.kind,
+                "turn": ev.turn,
+                "text": ev.text,
+                "lines": ev.lines,
+                "rolls": sorted(r.sequence for r in ev.rolls.all()),
+                "created_at": ev.created_at,
+            }
+            for ev in reversed(view.events)
+        ],
+        "tally": view.tally.data(),
+    }

@@ -1,0 +1,308 @@
+"""The exploration tracker's pages: the tracker region of the scene page (and its own page, for
+a browser without JavaScript), and the Mestre's actions on it.
+
+The scene page loads the region with htmx; jogadores' copies poll it (204 while nothing has
+changed), the Mestre's is swapped by each of his actions, and the scene log refreshes with it
+(every die is a roll of the log).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+from django_htmx.http import trigger_client_event
+
+from garganta_site.errors import ServiceError
+from garganta_site.http import HtmxHttpRequest
+from sessions.access import get_scene
+from sessions.exploration import services
+from sessions.exploration.forms import (
+    ConsequenceForm,
+    DeclareForm,
+    EndForm,
+    LootForm,
+    MarchingForm,
+    SleepForm,
+    StartForm,
+    SurpriseForm,
+    TimerForm,
+    TravelForm,
+    TurnEndForm,
+    TurnStartForm,
+)
+from sessions.models import Exploration, Scene
+
+FORMS = {
+    "start": StartForm,
+    "declare": DeclareForm,
+    "marching": MarchingForm,
+    "timer": TimerForm,
+    "turn_start": TurnStartForm,
+    "turn_end": TurnEndForm,
+    "surprise": SurpriseForm,
+    "sleep": SleepForm,
+    "travel": TravelForm,
+    "consequence": ConsequenceForm,
+    "loot": LootForm,
+    "end": EndForm,
+}
+
+
+def _forms(scene: Scene, exploration: Exploration | None, data=None, only: str = "") -> dict:
+    """The Mestre's forms, fresh, except ``only`` bound to ``data``."""
+    names = [c.name for c in scene.characters.all()]
+    order = exploration.marching_order if exploration else names
+    initial = {
+        "start": {"marching_order": "\n".join(names)},
+        "marching": {"marching_order": "\n".join(order)},
+        "declare": {
+            "danger": exploration.danger if exploration else "",
+            "total_darkness": exploration.total_darkness if exploration else False,
+        },
+    }
+    return {
+        key: form(data if key == only else None, initial=initial.get(key))
+        for key, form in FORMS.items()
+    }
+
+
+def _context(request, scene: Scene, membership, *, forms=None) -> dict:
+    exploration = services.exploration_current(scene)
+    open_for_entries = scene.is_open and scene.week.accepts_entries
+    context = {
+        "scene": scene,
+        "exploration": exploration,
+        "view": services.exploration_view(exploration) if exploration else None,
+        "membership": membership,
+        "can_run": membership.runs_the_table and open_for_entries,
+    }
+    if context["can_run"]:
+        fresh = _forms(scene, exploration)
+        fresh.update(forms or {})
+        context["forms"] = fresh
+    return context
+
+
+def _version(exploration: Exploration | None) -> str:
+    return f"{exploration.code}.{exploration.revision}" if exploration else "none"
+
+
+@login_required
+def exploration_panel(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The tracker: the region alone for htmx (204 when the poller already has this
+    revision), the whole page otherwise."""
+    scene, membership = get_scene(request, code)
+    if request.htmx:
+        seen = request.GET.get("v")
+        if seen and seen == _version(services.exploration_current(scene)):
+            return HttpResponse(status=204)
+        context = _context(request, scene, membership)
+        return render(request, "exploration/exploration.html#tracker", context)
+    return render(request, "exploration/exploration.html", _context(request, scene, membership))
+
+
+def _respond(request, scene, membership, *, forms=None, failed=False) -> HttpResponse:
+    if request.htmx:
+        context = _context(request, scene, membership, forms=forms)
+        # The refused form comes back 200 with its errors in the region (base.html also lets
+        # htmx swap a 422, which the scene's own forms use).
+        response = render(request, "exploration/exploration.html#tracker", context)
+        if not failed:
+            trigger_client_event(response, "log-changed")
+        return response
+    if failed:
+        context = _context(request, scene, membership, forms=forms)
+        return render(request, "exploration/exploration.html", context, status=422)
+    return redirect("exploration", code=scene.code)
+
+
+def _action(request, code, key: str, act: Callable) -> HttpResponse:
+    """Bind the Mestre's form ``key``, run ``act``; errors go next to the field."""
+    scene, membership = get_scene(request, code)
+    if not membership.runs_the_table:
+        raise PermissionDenied
+    exploration = services.exploration_current(scene)
+    form = _forms(scene, exploration, request.POST, only=key)[key]
+    if not form.is_valid():
+        return _respond(request, scene, membership, forms={key: form}, failed=True)
+    try:
+        if key != "start" and exploration is None:
+            raise ServiceError(services.EXPLORATION_ENDED, code="exploration_ended")
+        act(scene, exploration, form.cleaned_data)
+    except ServiceError as error:
+        form.add_error(error.field if error.field in form.fields else None, error.message)
+        return _respond(request, scene, membership, forms={key: form}, failed=True)
+    return _respond(request, scene, membership)
+
+
+@require_POST
+@login_required
+def exploration_start(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        services.exploration_start(
+            scene=scene,
+            user=request.user,
+            danger=data["danger"],
+            total_darkness=data["total_darkness"],
+            region=data["region"],
+            marching_order=data["marching_order"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "start", act)
+
+
+@require_POST
+@login_required
+def exploration_declare(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        services.exploration_declare(
+            exploration=exploration,
+            user=request.user,
+            danger=data["danger"],
+            total_darkness=data["total_darkness"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "declare", act)
+
+
+@require_POST
+@login_required
+def exploration_marching(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        services.exploration_marching_order(
+            exploration=exploration,
+            user=request.user,
+            names=data["marching_order"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "marching", act)
+
+
+@require_POST
+@login_required
+def exploration_timer(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        services.exploration_timer_add(
+            exploration=exploration,
+            user=request.user,
+            name=data["name"],
+            kind=data["kind"],
+            turns=data["turns"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "timer", act)
+
+
+@require_POST
+@login_required
+def exploration_turn_start(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        services.exploration_turn_start(
+            exploration=exploration, user=request.user, request_key=data["request_key"]
+        )
+
+    return _action(request, code, "turn_start", act)
+
+
+@require_POST
+@login_required
+def exploration_turn_end(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        services.exploration_turn_end(
+            exploration=exploration,
+            user=request.user,
+            rested=data["rested"],
+            note=data["note"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "turn_end", act)
+
+
+@require_POST
+@login_required
+def exploration_surprise(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        services.exploration_surprise(
+            exploration=exploration, user=request.user, request_key=data["request_key"]
+        )
+
+    return _action(request, code, "surprise", act)
+
+
+@require_POST
+@login_required
+def exploration_sleep(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        services.exploration_sleep(
+            exploration=exploration,
+            user=request.user,
+            hours=data["hours"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "sleep", act)
+
+
+@require_POST
+@login_required
+def exploration_travel(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        services.exploration_travel(
+            exploration=exploration,
+            user=request.user,
+            region_row=data["region_row"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "travel", act)
+
+
+@require_POST
+@login_required
+def exploration_consequence(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        services.exploration_consequence(
+            exploration=exploration,
+            user=request.user,
+            text=data["text"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "consequence", act)
+
+
+@require_POST
+@login_required
+def exploration_loot(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        services.exploration_loot(
+            exploration=exploration,
+            user=request.user,
+            category=data["category"],
+            kind=data["kind"],
+            quantity=data["quantity"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "loot", act)
+
+
+@require_POST
+@login_required
+def exploration_end(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        services.exploration_end(
+            exploration=exploration, user=request.user, request_key=data["request_key"]
+        )
+
+    return _action(request, code, "end", act)

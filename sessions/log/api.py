@@ -1,0 +1,479 @@
+"""The scene log through the API: the Mestre's AI client, and any member who wants to check.
+
+Two routers, mounted in garganta_site.api: ``/scenes`` (the timeline and what is added to it)
+and ``/rolls`` (the chain). No body takes a die: the server rolls.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+from uuid import UUID
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from ninja import Field, Header, Router, Schema, Status
+from ninja.errors import HttpError
+from pydantic import StrictBool, field_validator
+
+from garganta_site.api_errors import errors
+from garganta_site.auth import AUTH
+from garganta_site.errors import ServiceError
+from gurps.dice import parse_dice
+from gurps.errors import GurpsError
+from sessions.log import chain, services, timeline
+from sessions.models import Declaration, Scene
+from sheets.models import Character, Membership
+from sheets.services import membership_for
+
+router = Router(auth=AUTH)
+rolls_router = Router(auth=AUTH)
+
+ONLY_THE_TABLE_ROLLS = "Só o Mestre de Cena ou o Árbitro pedem rolagem."
+
+
+# --- schemas ----------------------------------------------------------------------------------
+
+
+class CharacterRef(Schema):
+    id: UUID
+    name: str
+
+
+class SceneOut(Schema):
+    id: UUID
+    title: str
+    week: int
+    status: str
+    characters: list[CharacterRef]
+
+
+class ModifierIn(Schema, extra="forbid"):
+    label: str = Field(min_length=1, max_length=200)
+    value: int = Field(ge=-50, le=50)
+
+
+class RollIn(Schema, extra="forbid"):
+    character: UUID | None = None
+    declaration: UUID | None = None
+    label: str = Field(min_length=1, max_length=200)
+    base_level: int = Field(ge=-50, le=50)
+    kind: Literal["skill", "attribute", "defence"]
+    modifiers: list[ModifierIn] = Field(default=[], max_length=20)
+    hidden: StrictBool = False
+
+
+class DamageRollIn(Schema, extra="forbid"):
+    expression: str = Field(min_length=1, max_length=20)
+    label: str = Field(default="", max_length=200)
+    character: UUID | None = None
+    declaration: UUID | None = None
+
+    @field_validator("expression")
+    @classmethod
+    def _readable(cls, value: str) -> str:
+        try:
+            parse_dice(value)
+        except GurpsError as error:
+            raise ValueError(error.message) from None
+        return value
+
+
+class TableRollIn(Schema, extra="forbid"):
+    table: str = Field(min_length=1, max_length=40)
+    options: dict[str, StrictBool | int | str] = Field(default={}, max_length=10)
+    character: UUID | None = None
+    declaration: UUID | None = None
+
+
+class ContestSideIn(Schema, extra="forbid"):
+    character: UUID
+    label: str = Field(min_length=1, max_length=90)
+    base_level: int = Field(ge=-50, le=50)
+    kind: Literal["skill", "attribute"] = "skill"
+    modifiers: list[ModifierIn] = Field(default=[], max_length=20)
+
+
+class ContestIn(Schema, extra="forbid"):
+    a: ContestSideIn
+    b: ContestSideIn
+    declaration: UUID | None = None
+
+
+class DeclarationIn(Schema, extra="forbid"):
+    character: UUID
+    text: str = Field(min_length=1, max_length=4000)
+
+
+class AnnouncementIn(Schema, extra="forbid"):
+    declaration: UUID
+    modifiers: list[ModifierIn] = Field(default=[], max_length=20)
+    note: str = Field(default="", max_length=300)
+
+
+class NarrationIn(Schema, extra="forbid"):
+    text: str = Field(min_length=1, max_length=8000)
+
+
+class ModifierOut(Schema):
+    label: str
+    value: int
+
+
+class RollOut(Schema):
+    id: UUID
+    sequence: int
+    name: str
+    label: str
+    kind: str
+    character: UUID | None
+    declaration: UUID | None
+    announcement: UUID | None
+    hidden: bool
+    base_level: int | None
+    modifiers: list[ModifierOut] | None
+    dice: list[int] | None
+    total: int | None
+    effective_level: int | None
+    outcome: str | None
+    outcome_label: str | None
+    margin: int | None
+    details: dict[str, Any] | None
+    hash: str
+    previous_hash: str
+    salt: str | None
+    canonical: str | None
+    rolled_by: str
+    created_at: datetime
+
+
+class EntryOut(Schema):
+    """One entry of the timeline: ``type`` says which; the fields of the others are absent."""
+
+    type: Literal["declaration", "announcement", "roll", "narration"]
+    id: UUID
+    created_at: datetime
+    author: str | None = None
+    text: str | None = None
+    character: CharacterRef | UUID | None = None
+    declaration: UUID | None = None
+    modifiers: list[ModifierOut] | None = None
+    net: int | None = None
+    note: str | None = None
+    roll: RollOut | None = None
+
+
+class EntryCreatedOut(Schema):
+    id: UUID
+    type: str
+    created_at: datetime
+
+
+class ChainOut(Schema):
+    ok: bool
+    count: int
+    first_broken: int | None
+
+
+# --- access -----------------------------------------------------------------------------------
+
+
+def _get_scene(request, code: UUID) -> tuple[Scene, Membership]:
+    scene = get_object_or_404(Scene.objects.select_related("week__campaign"), code=code)
+    membership = membership_for(request.user, scene.week.campaign)
+    if membership is None:
+        raise Http404  # as for an id that does not exist: it confirms nothing
+    return scene, membership
+
+
+def _get_scene_for_table(request, code: UUID) -> Scene:
+    scene, membership = _get_scene(request, code)
+    if not membership.runs_the_table:
+        raise HttpError(403, ONLY_THE_TABLE_ROLLS)
+    return scene
+
+
+def _character(scene: Scene, code: UUID | None, field: str = "character") -> Character | None:
+    if code is None:
+        return None
+    character = scene.characters.filter(code=code).first()
+    if character is None:
+        raise ServiceError(services.CHARACTER_NOT_IN_SCENE, field=field)
+    return character
+
+
+def _declaration(scene: Scene, code: UUID | None) -> Declaration | None:
+    if code is None:
+        return None
+    declaration = (
+        Declaration.objects.filter(scene=scene, code=code).select_related("character").first()
+    )
+    if declaration is None:
+        raise ServiceError(services.DECLARATION_OTHER_SCENE, field="declaration")
+    return declaration
+
+
+def _modifiers(items: list[ModifierIn]) -> list[services.Modifier]:
+    return [services.Modifier(label=m.label, value=m.value) for m in items]
+
+
+def _roll_out(roll) -> dict:
+    return timeline.roll_data(roll, masked=False)
+
+
+def _created(entry, kind: str):
+    return Status(201, {"id": entry.code, "type": kind, "created_at": entry.created_at})
+
+
+def _entry_out(data: dict) -> dict:
+    """A timeline entry of timeline.scene_export as the schema gives it (a roll nested)."""
+    if data["type"] != "roll":
+        return data
+    roll = {k: v for k, v in data.items() if k != "type"}
+    return {"type": "roll", "id": roll["id"], "created_at": roll["created_at"], "roll": roll}
+
+
+# --- /scenes ----------------------------------------------------------------------------------
+
+
+@router.get(
+    "",
+    response={200: list[SceneOut], **errors(401)},
+    summary="As cenas das campanhas de quem pergunta",
+)
+def scene_list(request):
+    campaign_ids = Membership.objects.filter(user=request.user).values("campaign_id")
+    scenes = (
+        Scene.objects.filter(week__campaign_id__in=campaign_ids)
+        .select_related("week")
+        .prefetch_related("characters")
+    )
+    return [
+        {
+            "id": s.code,
+            "title": s.title,
+            "week": s.week.number,
+            "status": s.status,
+            "characters": [{"id": c.code, "name": c.name} for c in s.characters.all()],
+        }
+        for s in scenes
+    ]
+
+
+@router.get(
+    "/{uuid:code}/rolls",
+    response={200: list[RollOut], **errors(401, 404)},
+    summary="As rolagens da cena, em ordem",
+)
+def roll_list(request, code: UUID):
+    scene, membership = _get_scene(request, code)
+    entries = timeline.scene_log_entries(scene, membership=membership, user=request.user)
+    rolls = [e for e in entries if e.kind == "roll"]
+    rolls.sort(key=lambda e: e.roll.sequence)
+    return [timeline.roll_data(e.roll, masked=e.masked) for e in rolls]
+
+
+@router.get(
+    "/{uuid:code}/log",
+    response={200: list[EntryOut], **errors(401, 404)},
+    summary="A linha do tempo da cena: declarações, modificadores anunciados, rolagens, narração",
+)
+def scene_timeline(request, code: UUID):
+    scene, membership = _get_scene(request, code)
+    data = timeline.scene_export(scene, membership=membership, user=request.user)
+    return [_entry_out(entry) for entry in data["entries"]]
+
+
+@router.get(
+    "/{uuid:code}/export",
+    response={200: dict[str, Any], **errors(401, 404)},
+    summary="A cena inteira em JSON, com toda rolagem que quem pergunta pode ver",
+)
+def scene_export(request, code: UUID):
+    scene, membership = _get_scene(request, code)
+    return timeline.scene_export(scene, membership=membership, user=request.user)
+
+
+@router.post(
+    "/{uuid:code}/declarations",
+    response={201: EntryCreatedOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="O jogador declara o que a sua personagem faz, e com quê",
+)
+def declaration_create(
+    request,
+    code: UUID,
+    payload: DeclarationIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene, _ = _get_scene(request, code)
+    character = _character(scene, payload.character)
+    declaration = services.declaration_create(
+        scene=scene,
+        character=character,
+        user=request.user,
+        text=payload.text,
+        request_key=idempotency_key[:64],
+    )
+    return _created(declaration, "declaration")
+
+
+@router.post(
+    "/{uuid:code}/announcements",
+    response={201: EntryCreatedOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="O Mestre anuncia os modificadores de uma declaração, antes dos dados",
+)
+def announcement_create(
+    request,
+    code: UUID,
+    payload: AnnouncementIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene = _get_scene_for_table(request, code)
+    announcement = services.announcement_create(
+        scene=scene,
+        user=request.user,
+        declaration=_declaration(scene, payload.declaration),
+        modifiers=_modifiers(payload.modifiers),
+        note=payload.note,
+        request_key=idempotency_key,
+    )
+    return _created(announcement, "announcement")
+
+
+@router.post(
+    "/{uuid:code}/narrations",
+    response={201: EntryCreatedOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="O Mestre narra",
+)
+def narration_create(
+    request,
+    code: UUID,
+    payload: NarrationIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene = _get_scene_for_table(request, code)
+    narration = services.narration_create(
+        scene=scene, user=request.user, text=payload.text, request_key=idempotency_key
+    )
+    return _created(narration, "narration")
+
+
+@router.post(
+    "/{uuid:code}/rolls",
+    response={201: RollOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="O servidor rola 3d6 (só Mestre ou Árbitro)",
+)
+def roll_create(
+    request,
+    code: UUID,
+    payload: RollIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene = _get_scene_for_table(request, code)
+    roll = services.roll_create(
+        scene=scene,
+        user=request.user,
+        label=payload.label,
+        base_level=payload.base_level,
+        kind=payload.kind,
+        modifiers=_modifiers(payload.modifiers),
+        character=_character(scene, payload.character),
+        declaration=_declaration(scene, payload.declaration),
+        hidden=payload.hidden,
+        request_key=idempotency_key,
+    )
+    return Status(201, _roll_out(roll))
+
+
+@router.post(
+    "/{uuid:code}/damage-rolls",
+    response={201: RollOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="O servidor rola uma expressão de dano (2d+1, 1d−1…)",
+)
+def damage_roll_create(
+    request,
+    code: UUID,
+    payload: DamageRollIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene = _get_scene_for_table(request, code)
+    roll = services.damage_roll_create(
+        scene=scene,
+        user=request.user,
+        expression=payload.expression,
+        label=payload.label,
+        character=_character(scene, payload.character),
+        declaration=_declaration(scene, payload.declaration),
+        request_key=idempotency_key,
+    )
+    return Status(201, _roll_out(roll))
+
+
+@router.post(
+    "/{uuid:code}/table-rolls",
+    response={201: RollOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="O servidor rola numa tabela do motor (erro crítico, golpe fulminante, pânico…)",
+)
+def table_roll_create(
+    request,
+    code: UUID,
+    payload: TableRollIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene = _get_scene_for_table(request, code)
+    roll = services.table_roll_create(
+        scene=scene,
+        user=request.user,
+        table_key=payload.table,
+        options=payload.options,
+        character=_character(scene, payload.character),
+        declaration=_declaration(scene, payload.declaration),
+        request_key=idempotency_key,
+    )
+    return Status(201, _roll_out(roll))
+
+
+@router.post(
+    "/{uuid:code}/contests",
+    response={201: RollOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="O servidor rola uma Disputa Rápida entre duas personagens da cena",
+)
+def contest_create(
+    request,
+    code: UUID,
+    payload: ContestIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene = _get_scene_for_table(request, code)
+    sides = [
+        services.ContestSide(
+            character=_character(scene, side.character, f"{name}.character"),
+            label=side.label,
+            base_level=side.base_level,
+            kind=side.kind,
+            modifiers=tuple(_modifiers(side.modifiers)),
+        )
+        for name, side in (("a", payload.a), ("b", payload.b))
+    ]
+    roll = services.contest_create(
+        scene=scene,
+        user=request.user,
+        a=sides[0],
+        b=sides[1],
+        declaration=_declaration(scene, payload.declaration),
+        request_key=idempotency_key,
+    )
+    return Status(201, _roll_out(roll))
+
+
+# --- /rolls -----------------------------------------------------------------------------------
+
+
+@rolls_router.get(
+    "/verify",
+    response={200: ChainOut, **errors(401, 404, 422)},
+    summary="Recalcula a cadeia de rolagens da campanha: íntegra, ou o primeiro elo quebrado",
+)
+def rolls_verify(request, campaign: str | None = None):
+    report = chain.rolls_verify(chain.campaign_for_verify(request.user, campaign))
+    return {"ok": report.ok, "count": report.count, "first_broken": report.first_broken}

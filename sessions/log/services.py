@@ -1,0 +1,627 @@
+"""Services of the scene log: scenes, players' declarations, the Mestre's announced modifiers,
+the server's rolls (tests of success, damage, tables, quick contests) and narration.
+
+No die comes from a client (DESIGN.md invariant 1): every ``*_create`` that rolls takes levels,
+modifiers, an expression or a table's key, never a dice value, and asks ``gurps`` to roll with
+the server's source (``sessions.entries.dice_source``). The rules themselves (what a roll's
+outcome is, who wins a contest, what a table says) come from ``gurps`` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+
+from garganta_site.errors import ServiceError
+from gurps import checks, tables
+from gurps.dice import RandomSource, parse_dice
+from sessions import entries
+from sessions.entries import (
+    SCENE_CLOSED,
+    ensure_scene_accepts_entries,
+    ensure_week_accepts_entries,
+    entry_replayed,
+    require_table,
+)
+from sessions.log.chain import append_with_retries
+from sessions.models import (
+    Declaration,
+    ModifierAnnouncement,
+    Narration,
+    Roll,
+    Scene,
+    Week,
+)
+from sheets.models import Character
+
+CHARACTER_NOT_IN_SCENE = "Esta personagem não está na cena."
+NOT_YOUR_CHARACTER = "Você só declara ações das suas próprias personagens."
+DECLARATION_EMPTY = "Diga o que a personagem faz, e com quê."
+LABEL_EMPTY = "Diga contra o quê se rola (a perícia, o atributo ou a defesa)."
+MODIFIER_LABEL_EMPTY = "Todo modificador precisa de um nome (o que ele cobra ou dá)."
+LEVEL_OUT_OF_RANGE = "Nível fora do intervalo aceito (−50 a 50)."
+NO_SHEET = "Esta personagem não tem ficha homologada."
+HIDDEN_NEEDS_CHARACTER = (
+    "Rolagem escondida é de uma personagem: ela vai para a pasta do jogador (§1.6)."
+)
+IDEMPOTENCY_CONFLICT = (
+    "Esta chave de idempotência já foi usada por outra rolagem, com outro pedido."
+)
+DECLARATION_OTHER_SCENE = "A declaração é de outra cena."
+DECLARATION_OTHER_CHARACTER = (
+    "A declaração é de {name}: a rolagem que responde a ela é dessa personagem."
+)
+ANNOUNCEMENT_NEEDS_DECLARATION = (
+    "O modificador se anuncia para uma ação declarada (§1.4): escolha a declaração."
+)
+MODIFIERS_NOT_ANNOUNCED = (
+    "Esta rolagem responde a uma declaração: os modificadores dela são os anunciados antes, "
+    "numa entrada própria (§1.4). Anuncie-os primeiro e deixe estes campos vazios."
+)
+NARRATION_EMPTY = "Escreva a narração."
+SCENE_TITLE_EMPTY = "Dê um título à cena."
+SCENE_CHARACTER_OUTSIDE = "Esta personagem não é desta campanha."
+TOO_MANY_DICE = "No máximo {limit} dados numa rolagem."
+DAMAGE_ADDS_TOO_LARGE = "O que se soma aos dados vai de −{limit} a +{limit}."
+CONTEST_NEEDS_CHARACTER = "Cada lado da Disputa Rápida é uma personagem da cena."
+CONTEST_SAME_CHARACTER = "A Disputa Rápida é entre duas personagens diferentes."
+CONTEST_KIND = "Numa Disputa Rápida cada lado testa uma perícia ou um atributo (§1.5)."
+UNKNOWN_TABLE = "Tabela desconhecida."
+
+MAX_MODIFIERS = 20
+MAX_DAMAGE_DICE = 30
+MAX_DAMAGE_ADDS = 200
+
+
+@dataclass(frozen=True)
+class Modifier:
+    label: str
+    value: int
+
+
+@transaction.atomic
+def scene_create(
+    *,
+    week: Week,
+    user,
+    title: str,
+    floor: int | None = None,
+    terrain: str = "",
+    boss: str = "",
+    characters: Iterable[Character] = (),
+    request_key: str = "",
+) -> Scene:
+    """A new scene of the week (free scenes are unlimited, §8). Terrain and boss are said
+    here, before the first die (§5.4.1, §5d). The same ``request_key`` twice opens one."""
+    request_key = (request_key or "")[:64]
+    require_table(user, week.campaign)
+    title = (title or "").strip()
+    existing = entry_replayed(Scene.objects.filter(week=week), request_key, user, title=title[:200])
+    if existing is not None:
+        return existing
+    ensure_week_accepts_entries(week)
+    if not title:
+        raise ServiceError(SCENE_TITLE_EMPTY, field="title")
+    characters = list(characters)
+    if any(c.campaign_id != week.campaign_id for c in characters):
+        raise ServiceError(SCENE_CHARACTER_OUTSIDE, field="characters")
+    try:
+        with transaction.atomic():
+            scene = Scene.objects.create(
+                week=week,
+                title=title[:200],
+                floor=floor,
+                terrain=(terrain or "").strip()[:200],
+                boss=(boss or "").strip()[:200],
+                request_key=request_key,
+            )
+    except IntegrityError:
+        # The same form, posted twice at once: the other request opened it.
+        return entry_replayed(Scene.objects.filter(week=week), request_key, user, title=title[:200])
+    scene.characters.set(characters)
+    return scene
+
+
+# --- the scene log: declarations, announced modifiers, narration -------------------------------
+
+
+def declaration_create(
+    *, scene: Scene, character: Character, user, text: str, request_key: str = ""
+) -> Declaration:
+    """Record what a jogador's character does. The same ``request_key`` twice records once."""
+    text = (text or "").strip()
+    if not character.is_owned_by(user):
+        raise ServiceError(NOT_YOUR_CHARACTER, field="character", code="forbidden")
+    same = {"character_id": character.pk, "text": text}
+    existing = entry_replayed(Declaration.objects.filter(scene=scene), request_key, user, **same)
+    if existing is not None:
+        return existing
+    if not scene.is_open:
+        raise ServiceError(SCENE_CLOSED, code="scene_closed")
+    if not text:
+        raise ServiceError(DECLARATION_EMPTY, field="text")
+    if not scene.characters.filter(pk=character.pk).exists():
+        raise ServiceError(CHARACTER_NOT_IN_SCENE, field="character")
+    ensure_week_accepts_entries(scene.week)
+    try:
+        with transaction.atomic():
+            return Declaration.objects.create(
+                scene=scene, character=character, author=user, text=text, request_key=request_key
+            )
+    except IntegrityError:
+        return entry_replayed(Declaration.objects.filter(scene=scene), request_key, user, **same)
+
+
+def clean_modifiers(raw: Iterable[Modifier]) -> list[Modifier]:
+    modifiers = []
+    for modifier in raw:
+        label = (modifier.label or "").strip()
+        if not label:
+            raise ServiceError(MODIFIER_LABEL_EMPTY, field="modifiers")
+        if not -50 <= modifier.value <= 50:
+            raise ServiceError(LEVEL_OUT_OF_RANGE, field="modifiers")
+        modifiers.append(Modifier(label=label[:200], value=int(modifier.value)))
+    if len(modifiers) > MAX_MODIFIERS:
+        raise ServiceError(f"No máximo {MAX_MODIFIERS} modificadores.", field="modifiers")
+    return modifiers
+
+
+def _modifier_dicts(modifiers: Iterable[Modifier]) -> list[dict]:
+    return [{"label": m.label, "value": m.value} for m in modifiers]
+
+
+def announcement_create(
+    *,
+    scene: Scene,
+    user,
+    declaration: Declaration | None,
+    modifiers: Iterable[Modifier] = (),
+    note: str = "",
+    request_key: str = "",
+) -> ModifierAnnouncement:
+    """The Mestre says the modifiers of a declared action before any die (§1.4).
+
+    Its own entry in the log; a roll that answers the declaration afterwards carries exactly
+    these (an empty list says "sem modificadores"). It never touches a roll already made.
+    """
+    request_key = (request_key or "")[:64]
+    require_table(user, scene.week.campaign)
+    same = {"declaration_id": declaration.pk if declaration else None}
+    existing = entry_replayed(
+        ModifierAnnouncement.objects.filter(scene=scene), request_key, user, **same
+    )
+    if existing is not None:
+        return existing
+    ensure_scene_accepts_entries(scene)
+    if declaration is None:
+        raise ServiceError(ANNOUNCEMENT_NEEDS_DECLARATION, field="declaration")
+    if declaration.scene_id != scene.pk:
+        raise ServiceError(DECLARATION_OTHER_SCENE, field="declaration")
+    modifiers = clean_modifiers(modifiers)
+    try:
+        with transaction.atomic():
+            return ModifierAnnouncement.objects.create(
+                scene=scene,
+                declaration=declaration,
+                modifiers=_modifier_dicts(modifiers),
+                note=(note or "").strip()[:300],
+                author=user,
+                request_key=request_key,
+            )
+    except IntegrityError:
+        return entry_replayed(
+            ModifierAnnouncement.objects.filter(scene=scene), request_key, user, **same
+        )
+
+
+def narration_create(*, scene: Scene, user, text: str, request_key: str = "") -> Narration:
+    """The Mestre narrates what the dice made happen."""
+    request_key = (request_key or "")[:64]
+    require_table(user, scene.week.campaign)
+    text = (text or "").strip()
+    existing = entry_replayed(Narration.objects.filter(scene=scene), request_key, user, text=text)
+    if existing is not None:
+        return existing
+    ensure_scene_accepts_entries(scene)
+    if not text:
+        raise ServiceError(NARRATION_EMPTY, field="text")
+    try:
+        with transaction.atomic():
+            return Narration.objects.create(
+                scene=scene, author=user, text=text, request_key=request_key
+            )
+    except IntegrityError:
+        return entry_replayed(Narration.objects.filter(scene=scene), request_key, user, text=text)
+
+
+def latest_announcement(declaration: Declaration) -> ModifierAnnouncement | None:
+    return declaration.announcements.order_by("-created_at", "-pk").first()
+
+
+def _answering(
+    scene: Scene,
+    declaration: Declaration | None,
+    character: Character | None,
+    modifiers: list[Modifier],
+) -> tuple[ModifierAnnouncement | None, list[Modifier]]:
+    """The announcement a roll answering ``declaration`` uses, and its modifiers.
+
+    A roll that answers a declaration carries exactly the modifiers announced for it (the
+    latest announcement; none if none was made) and no others (§1.4).
+    """
+    if declaration is None:
+        return None, modifiers
+    if declaration.scene_id != scene.pk:
+        raise ServiceError(DECLARATION_OTHER_SCENE, field="declaration")
+    if character is not None and declaration.character_id != character.pk:
+        raise ServiceError(
+            DECLARATION_OTHER_CHARACTER.format(name=declaration.character.name),
+            field="declaration",
+        )
+    if modifiers:
+        raise ServiceError(MODIFIERS_NOT_ANNOUNCED, field="modifiers")
+    announcement = latest_announcement(declaration)
+    if announcement is None:
+        return None, []
+    return announcement, [Modifier(m["label"], m["value"]) for m in announcement.modifiers]
+
+
+def _conflict_unless(roll: Roll, asked: dict) -> Roll:
+    made = {key: getattr(roll, key) for key in asked}
+    if asked != made:
+        raise ServiceError(IDEMPOTENCY_CONFLICT, code="idempotency_conflict")
+    return roll
+
+
+# --- rolls: a test of success -----------------------------------------------------------------
+
+
+def roll_create(
+    *,
+    scene: Scene,
+    user,
+    label: str,
+    base_level: int,
+    kind: str,
+    modifiers: Iterable[Modifier] = (),
+    character: Character | None = None,
+    declaration: Declaration | None = None,
+    hidden: bool = False,
+    source: RandomSource | None = None,
+    request_key: str = "",
+) -> Roll:
+    """Roll 3d6 on the server against ``base_level`` plus ``modifiers`` and append it.
+
+    The modifiers are fixed before the dice (canon §1.4): a roll that answers a declaration
+    takes exactly the modifiers announced for it and no others. The roll is refused at
+    effective level 3 or less unless it is a defence (§1.1; raises
+    ``gurps.errors.NoRollAtThreeOrLess``). Rolls are numbered per campaign without gaps and
+    chained (DESIGN.md invariant 2). The same ``request_key`` twice (a form posted twice)
+    returns the first roll, unrolled.
+    """
+    campaign = scene.week.campaign
+    request_key = (request_key or "")[:64]
+    label = (label or "").strip()
+    modifiers = list(modifiers)
+    if request_key:
+        existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
+        if existing is not None:
+            return _same_request(existing, label, base_level, kind, modifiers, character, hidden)
+    require_table(user, campaign)
+    if not label:
+        raise ServiceError(LABEL_EMPTY, field="label")
+    ensure_scene_accepts_entries(scene)
+    if not -50 <= base_level <= 50:
+        raise ServiceError(LEVEL_OUT_OF_RANGE, field="base_level")
+    roll_kind = checks.RollKind(kind)
+    if character is not None and not scene.characters.filter(pk=character.pk).exists():
+        raise ServiceError(CHARACTER_NOT_IN_SCENE, field="character")
+    if hidden and character is None:
+        raise ServiceError(HIDDEN_NEEDS_CHARACTER, field="hidden")
+    modifiers = clean_modifiers(modifiers)
+    announcement, modifiers = _answering(scene, declaration, character, modifiers)
+    effective = checks.effective_level(base_level, [m.value for m in modifiers])
+    checks.ensure_rollable(effective, roll_kind)
+    result = checks.roll_success(source or entries.dice_source(), effective, roll_kind)
+    fields = {
+        "scene": scene,
+        "user": user,
+        "label": label[:200],
+        "kind": roll_kind,
+        "base_level": base_level,
+        "modifiers": modifiers,
+        "character": character,
+        "declaration": declaration,
+        "announcement": announcement,
+        "hidden": hidden,
+        "result": result,
+    }
+    return append_with_retries(
+        campaign,
+        request_key,
+        _test_fields(**fields),
+        lambda existing: _same_request(
+            existing, label, base_level, kind, modifiers, character, hidden
+        ),
+    )
+
+
+def _test_fields(*, result: checks.SuccessRoll, user, kind, modifiers, **fields) -> dict:
+    return {
+        **fields,
+        "kind": str(kind),
+        "modifiers": _modifier_dicts(modifiers),
+        "effective_level": result.effective_level,
+        "dice": list(result.dice),
+        "total": result.total,
+        "outcome": str(result.outcome),
+        "margin": result.margin,
+        "rolled_by": user,
+    }
+
+
+def _same_request(roll: Roll, label, base_level, kind, modifiers, character, hidden) -> Roll:
+    """The roll already made for this request key, if the request is the same one."""
+    asked = {
+        "label": label[:200],
+        "base_level": base_level,
+        "kind": str(kind),
+        "character": character.pk if character else None,
+        "hidden": hidden,
+    }
+    made = {
+        "label": roll.label,
+        "base_level": roll.base_level,
+        "kind": roll.kind,
+        "character": roll.character_id,
+        "hidden": roll.hidden,
+    }
+    # Modifiers typed in must match; a roll answering a declaration took the announced ones.
+    if roll.announcement_id is None:
+        asked["modifiers"] = [{"label": m.label.strip(), "value": m.value} for m in modifiers]
+        made["modifiers"] = roll.modifiers
+    if asked != made:
+        raise ServiceError(IDEMPOTENCY_CONFLICT, code="idempotency_conflict")
+    return roll
+
+
+# --- rolls: damage, the engine's tables, quick contests ---------------------------------------
+
+
+def damage_roll_create(
+    *,
+    scene: Scene,
+    user,
+    expression: str,
+    label: str = "",
+    character: Character | None = None,
+    declaration: Declaration | None = None,
+    source: RandomSource | None = None,
+    request_key: str = "",
+) -> Roll:
+    """Roll a damage expression (``2d+1``, ``1d-1``, ``3d``) on the server (§4.9).
+
+    The total is the faces plus the expression's adds, as rolled; the minimums and the
+    wounding of §4.9 are the engine's (``gurps.damage.injury``), applied where the injury is.
+    Raises ``gurps.errors.InvalidDiceExpression`` for an unreadable expression.
+    """
+    campaign = scene.week.campaign
+    request_key = (request_key or "")[:64]
+    parsed = parse_dice(expression)
+    label = (label or "").strip()[:200] or f"Dano {parsed.display}"
+    asked = {"kind": Roll.Kind.DAMAGE.value, "label": label, "details": {"expression": str(parsed)}}
+    if request_key:
+        existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
+        if existing is not None:
+            return _conflict_unless(existing, asked)
+    require_table(user, campaign)
+    ensure_scene_accepts_entries(scene)
+    if parsed.count > MAX_DAMAGE_DICE:
+        raise ServiceError(TOO_MANY_DICE.format(limit=MAX_DAMAGE_DICE), field="expression")
+    if abs(parsed.modifier) > MAX_DAMAGE_ADDS:
+        raise ServiceError(DAMAGE_ADDS_TOO_LARGE.format(limit=MAX_DAMAGE_ADDS), field="expression")
+    if character is not None and not scene.characters.filter(pk=character.pk).exists():
+        raise ServiceError(CHARACTER_NOT_IN_SCENE, field="character")
+    announcement, _ = _answering(scene, declaration, character, [])
+    faces, total = parsed.roll(source or entries.dice_source())
+    fields = {
+        "scene": scene,
+        "character": character,
+        "declaration": declaration,
+        "announcement": announcement,
+        "label": label,
+        "kind": Roll.Kind.DAMAGE.value,
+        "dice": list(faces),
+        "total": total,
+        "details": {"expression": str(parsed)},
+        "rolled_by": user,
+    }
+    return append_with_retries(
+        campaign, request_key, fields, lambda existing: _conflict_unless(existing, asked)
+    )
+
+
+def table_choices() -> list[tuple[str, str]]:
+    """The engine's tables the Mestre can roll on: (key, title)."""
+    return list(tables.TABLE_TITLES.items())
+
+
+def table_roll_create(
+    *,
+    scene: Scene,
+    user,
+    table_key: str,
+    options: dict | None = None,
+    character: Character | None = None,
+    declaration: Declaration | None = None,
+    source: RandomSource | None = None,
+    request_key: str = "",
+) -> Roll:
+    """Roll on one of the engine's tables (critical miss, critical hit, critical hit to the
+    head, spell critical failure, fright check) and append what it says, rerolls included.
+
+    ``options`` go to ``gurps.tables.roll_on_table`` as they are (the fright check needs
+    ``margin_of_failure``; a critical miss ``unarmed``, ``impaling`` …): the engine says what
+    each table takes and refuses the rest (``gurps.errors.InvalidValue`` naming the option).
+    """
+    campaign = scene.week.campaign
+    request_key = (request_key or "")[:64]
+    options = dict(options or {})
+    if table_key not in tables.TABLE_TITLES:
+        raise ServiceError(UNKNOWN_TABLE, field="table")
+    asked = {"kind": Roll.Kind.TABLE.value, "label": tables.TABLE_TITLES[table_key][:200]}
+    if request_key:
+        existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
+        if existing is not None:
+            return _conflict_unless(existing, asked)
+    require_table(user, campaign)
+    ensure_scene_accepts_entries(scene)
+    if character is not None and not scene.characters.filter(pk=character.pk).exists():
+        raise ServiceError(CHARACTER_NOT_IN_SCENE, field="character")
+    announcement, _ = _answering(scene, declaration, character, [])
+    result = tables.roll_on_table(table_key, source or entries.dice_source(), **options)
+    details = {
+        "table": result.table_key,
+        "title": result.title,
+        "rolls": list(result.rolls),
+        "faces": [list(faces) for faces in result.faces],
+        "row": result.row.label,
+        "effect": result.effect,
+        "text": result.text,
+        "readings": list(result.readings),
+        "options": {
+            key: str(value) if not isinstance(value, bool | int) else value
+            for key, value in options.items()
+        },
+    }
+    fields = {
+        "scene": scene,
+        "character": character,
+        "declaration": declaration,
+        "announcement": announcement,
+        "label": result.title[:200],
+        "kind": Roll.Kind.TABLE.value,
+        "dice": [face for faces in result.faces for face in faces],
+        "total": result.total,
+        "details": details,
+        "rolled_by": user,
+    }
+    return append_with_retries(
+        campaign, request_key, fields, lambda existing: _conflict_unless(existing, asked)
+    )
+
+
+@dataclass(frozen=True)
+class ContestSide:
+    """One side of a quick contest: who, against what level, with which modifiers."""
+
+    character: Character | None
+    label: str
+    base_level: int
+    kind: str = "skill"
+    modifiers: tuple[Modifier, ...] = ()
+
+
+def _contest_side_dict(side: ContestSide, modifiers, result: checks.SuccessRoll) -> dict:
+    return {
+        "character": str(side.character.code),
+        "name": side.character.name,
+        "label": side.label,
+        "kind": str(side.kind),
+        "base_level": side.base_level,
+        "modifiers": _modifier_dicts(modifiers),
+        "effective_level": result.effective_level,
+        "dice": list(result.dice),
+        "total": result.total,
+        "outcome": str(result.outcome),
+        "margin": result.margin,
+    }
+
+
+def contest_create(
+    *,
+    scene: Scene,
+    user,
+    a: ContestSide,
+    b: ContestSide,
+    declaration: Declaration | None = None,
+    source: RandomSource | None = None,
+    request_key: str = "",
+) -> Roll:
+    """A quick contest between two characters of the scene (§1.5), as one logged roll.
+
+    Each side rolls 3d6 against its own level plus its modifiers; ``gurps.checks.
+    quick_contest`` says who won (or nobody). Side A's roll fills the roll's own fields;
+    both sides and the winner are in ``details``. A contest answering a declaration is side
+    A's, with the modifiers announced for it.
+    """
+    campaign = scene.week.campaign
+    request_key = (request_key or "")[:64]
+    labels = [(side.label or "").strip()[:90] for side in (a, b)]
+    label = f"{labels[0]} × {labels[1]}"
+    asked = {"kind": Roll.Kind.CONTEST.value, "label": label}
+    if request_key:
+        existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
+        if existing is not None:
+            return _conflict_unless(existing, asked)
+    require_table(user, campaign)
+    ensure_scene_accepts_entries(scene)
+    in_scene = set(scene.characters.values_list("pk", flat=True))
+    cleaned = []
+    for prefix, side, side_label in (("a", a, labels[0]), ("b", b, labels[1])):
+        if side.character is None or side.character.pk not in in_scene:
+            raise ServiceError(CONTEST_NEEDS_CHARACTER, field=f"{prefix}.character")
+        if not side_label:
+            raise ServiceError(LABEL_EMPTY, field=f"{prefix}.label")
+        if not -50 <= side.base_level <= 50:
+            raise ServiceError(LEVEL_OUT_OF_RANGE, field=f"{prefix}.base_level")
+        if side.kind not in (checks.RollKind.SKILL, checks.RollKind.ATTRIBUTE):
+            raise ServiceError(CONTEST_KIND, field=f"{prefix}.kind")
+        try:
+            modifiers = clean_modifiers(side.modifiers)
+        except ServiceError as error:
+            raise ServiceError(error.message, field=f"{prefix}.modifiers") from None
+        cleaned.append(modifiers)
+    if a.character.pk == b.character.pk:
+        raise ServiceError(CONTEST_SAME_CHARACTER, field="b.character")
+    announcement, cleaned[0] = _answering(scene, declaration, a.character, cleaned[0])
+    source = source or entries.dice_source()
+    results = []
+    for side, modifiers in zip((a, b), cleaned, strict=True):
+        effective = checks.effective_level(side.base_level, [m.value for m in modifiers])
+        checks.ensure_rollable(effective, side.kind)
+        results.append((side, modifiers, effective))
+    rolled = [checks.roll_success(source, eff, side.kind) for side, _, eff in results]
+    winner = checks.quick_contest(rolled[0], rolled[1])
+    details = {
+        "a": _contest_side_dict(a, cleaned[0], rolled[0]),
+        "b": _contest_side_dict(b, cleaned[1], rolled[1]),
+        "winner": winner,
+    }
+    first = rolled[0]
+    fields = {
+        "scene": scene,
+        "character": a.character,
+        "declaration": declaration,
+        "announcement": announcement,
+        "label": label,
+        "kind": Roll.Kind.CONTEST.value,
+        "base_level": a.base_level,
+        "modifiers": _modifier_dicts(cleaned[0]),
+        "effective_level": first.effective_level,
+        "dice": list(first.dice),
+        "total": first.total,
+        "outcome": str(first.outcome),
+        "margin": first.margin,
+        "details": details,
+        "rolled_by": user,
+    }
+    return append_with_retries(
+        campaign, request_key, fields, lambda existing: _conflict_unless(existing, asked)
+    )
+
+
+# --- who sees what of a roll ------------------------------------------------------------------
+

@@ -1,0 +1,453 @@
+"""The scene page: its timeline and the forms that add to it (declarations, announced
+modifiers, the server's rolls, narration), the scene's exports and the verification of the
+roll chain.
+
+Everyone on a scene page sees new entries without a reload: the log region polls every second
+and the server answers 204 (no swap) when nothing is new.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_POST
+from django_htmx.http import trigger_client_event
+
+from garganta_site.errors import ServiceError
+from garganta_site.http import HtmxHttpRequest
+from gurps.errors import GurpsError
+from sessions.access import get_scene, get_scene_for_table
+from sessions.exports import as_json, download, tidy_markdown
+from sessions.log import chain, services, timeline
+from sessions.log.forms import (
+    AnnouncementForm,
+    ContestForm,
+    DamageRollForm,
+    DeclarationForm,
+    NarrationForm,
+    RollForm,
+    TableRollForm,
+)
+from sessions.log.targets import UNKNOWN_TARGET, roll_target, roll_targets
+from sessions.models import Declaration, ModifierAnnouncement, Roll, Scene
+from sheets.models import Character, Membership
+
+# --- the scene page ---------------------------------------------------------------------------
+
+# The Mestre's forms with a "responde à declaração" list, in the page's order.
+DECLARATION_FORMS = ("announcement_form", "roll_form", "damage_form", "table_form", "contest_form")
+
+
+class _SceneTable:
+    """What the Mestre's forms offer, read once per request: the scene's characters, the
+    lines of their homologated sheets and the latest declarations."""
+
+    def __init__(self, scene: Scene):
+        self.characters = list(scene.characters.all())
+        self.targets = [(c, roll_targets(c)) for c in self.characters]
+        declarations = (
+            Declaration.objects.filter(scene=scene)
+            .select_related("character")
+            .order_by("-created_at")[:20]
+        )
+        latest = {}
+        for announcement in ModifierAnnouncement.objects.filter(scene=scene).order_by(
+            "created_at", "pk"
+        ):
+            latest[announcement.declaration_id] = announcement
+        self.declaration_choices = [
+            (str(d.pk), _declaration_text(d, latest.get(d.pk))) for d in declarations
+        ]
+        self.character_choices = [(str(c.code), c.name) for c in self.characters]
+
+    def target_choices(self, *, tests_only=False):
+        groups = []
+        for character, targets in self.targets:
+            options = [
+                (f"{character.code}|{t.key}", f"{t.label} ({t.level})")
+                for t in targets
+                if not tests_only or t.kind != "defence"
+            ]
+            if options:
+                groups.append((character.name, options))
+        return groups
+
+    def character(self, code: str) -> Character | None:
+        return next((c for c in self.characters if str(c.code) == code), None)
+
+    def target(self, value: str):
+        """``<character code>|<key>`` → (character, RollTarget); ServiceError if not offered."""
+        character_code, _, key = value.partition("|")
+        character = self.character(character_code)
+        if character is None:
+            raise ServiceError(UNKNOWN_TARGET, field="target")
+        return character, roll_target(character, key)
+
+
+def _declaration_text(declaration: Declaration, announcement) -> str:
+    """The option a declaration gets in the Mestre's lists, with what was announced for it."""
+    text = f"{declaration.character.name}: {declaration.text[:60]}"
+    if announcement is None:
+        return f"{text} · sem anúncio"
+    modifiers = announcement.modifiers
+    said = ", ".join(f"{m['label']} {m['value']:+d}".replace("-", "−") for m in modifiers)
+    return f"{text} · anunciado: {said or 'sem modificadores'}"
+
+
+def _declaration_select(form, name: str) -> dict:
+    field = form[name]
+    return {
+        "name": field.html_name,
+        "id": field.auto_id,
+        "choices": form.fields[name].choices,
+        "value": str(field.value() or ""),
+    }
+
+
+def _table_forms(table: _SceneTable, data=None, *, only=None) -> dict:
+    """The Mestre's forms, fresh, except ``only`` (a key) which is bound to ``data``."""
+    makers = {
+        "announcement_form": lambda d: AnnouncementForm(
+            d, declaration_choices=table.declaration_choices
+        ),
+        "roll_form": lambda d: RollForm(
+            d,
+            target_choices=table.target_choices(),
+            declaration_choices=table.declaration_choices,
+            character_choices=table.character_choices,
+        ),
+        "narration_form": lambda d: NarrationForm(d),
+        "damage_form": lambda d: DamageRollForm(
+            d,
+            character_choices=table.character_choices,
+            declaration_choices=table.declaration_choices,
+        ),
+        "table_form": lambda d: TableRollForm(
+            d,
+            character_choices=table.character_choices,
+            declaration_choices=table.declaration_choices,
+        ),
+        "contest_form": lambda d: ContestForm(
+            d,
+            target_choices=table.target_choices(tests_only=True),
+            declaration_choices=table.declaration_choices,
+        ),
+    }
+    return {key: make(data if key == only else None) for key, make in makers.items()}
+
+
+def _context(request, scene, membership, *, forms=None, panel="", error=""):
+    own = [c for c in scene.characters.all() if c.is_owned_by(request.user)]
+    entries = timeline.scene_log_entries(scene, membership=membership, user=request.user)
+    open_for_entries = scene.is_open and scene.week.accepts_entries
+    context = {
+        "scene": scene,
+        "week": scene.week,
+        "membership": membership,
+        "entries": entries,
+        "log_token": timeline.scene_log_token(scene, entries),
+        "own_characters": own,
+        "open_for_entries": open_for_entries,
+        "panel": panel,
+        "error": error,
+    }
+    forms = forms or {}
+    if own and open_for_entries:
+        context["declaration_form"] = forms.get("declaration_form") or DeclarationForm(
+            characters=own
+        )
+    if membership.runs_the_table and open_for_entries:
+        table = _SceneTable(scene)
+        fresh = _table_forms(table)
+        fresh.update({k: v for k, v in forms.items() if k != "declaration_form"})
+        context.update(fresh)
+        context["declaration_selects"] = [
+            _declaration_select(context[key], "declaration") for key in DECLARATION_FORMS
+        ]
+        if "procedure_form" not in context:
+            # The procedure's tables panel (sessions.procedure_views); imported here because
+            # that module builds on this one.
+            from sessions.procedure.views import procedure_form
+
+            context["procedure_form"] = procedure_form(scene.week.campaign)
+    return context
+
+
+@login_required
+def scene_detail(request: HtmxHttpRequest, code) -> HttpResponse:
+    scene, membership = get_scene(request, code)
+    return render(request, "log/scene.html", _context(request, scene, membership))
+
+
+@login_required
+def scene_log(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The log region alone, for polling: 204 when the client already has every entry."""
+    scene, membership = get_scene(request, code)
+    entries = timeline.scene_log_entries(scene, membership=membership, user=request.user)
+    token = timeline.scene_log_token(scene, entries)
+    if request.GET.get("n") == token:
+        return HttpResponse(status=204)
+    context = {"scene": scene, "entries": entries, "log_token": token, "membership": membership}
+    response = render(request, "log/scene.html#log", context)
+    if membership.runs_the_table and scene.is_open and scene.week.accepts_entries:
+        # New declarations reach the Mestre's "responde à declaração" lists too; the page
+        # keeps what is chosen in them (keepChoice in the template).
+        forms = _table_forms(_SceneTable(scene))
+        for key in DECLARATION_FORMS:
+            select = _declaration_select(forms[key], "declaration")
+            fragment = render(
+                request,
+                "log/scene.html#declaration-select",
+                {"select": select, "oob": True},
+            )
+            response.content += fragment.content
+    return response
+
+
+def scene_respond(request, scene, membership, *, status=200, forms=None, panel="") -> HttpResponse:
+    if request.htmx:
+        context = _context(request, scene, membership, forms=forms, panel=panel)
+        response = render(request, "log/scene.html#workspace", context, status=status)
+        if status == 200:
+            # The log refreshes at once for the one who wrote; others see it on their poll.
+            trigger_client_event(response, "log-changed")
+        return response
+    if status != 200:
+        context = _context(request, scene, membership, forms=forms, panel=panel)
+        return render(request, "log/scene.html", context, status=status)
+    return redirect("scene", code=scene.code)
+
+
+# Fields a service names that live elsewhere in a form.
+FIELD_ALIASES = {
+    "modifiers": "mod_label_0",
+    "a.modifiers": "a_mod_label_0",
+    "b.modifiers": "b_mod_label_0",
+    "a.character": "a_target",
+    "b.character": "b_target",
+    "a.label": "a_target",
+    "b.label": "b_target",
+    "a.base_level": "a_target",
+    "b.base_level": "b_target",
+    "a.kind": "a_target",
+    "b.kind": "b_target",
+    "hidden": "hidden",
+}
+
+
+def _attach_error(form, error) -> None:
+    name = getattr(error, "field", "") or ""
+    name = FIELD_ALIASES.get(name, name)
+    form.add_error(name if name in form.fields else None, error.message)
+
+
+def _table_action(
+    request, code, key: str, panel: str, act: Callable[[Scene, _SceneTable, dict], object]
+) -> HttpResponse:
+    """Bind the Mestre's form ``key``, run ``act`` on its data; errors go next to fields."""
+    scene, membership = get_scene_for_table(request, code)
+    table = _SceneTable(scene)
+    form = _table_forms(table, request.POST, only=key)[key]
+    if not form.is_valid():
+        return scene_respond(request, scene, membership, status=422, forms={key: form}, panel=panel)
+    try:
+        act(scene, table, form.cleaned_data)
+    except (ServiceError, GurpsError) as error:
+        _attach_error(form, error)
+        return scene_respond(request, scene, membership, status=422, forms={key: form}, panel=panel)
+    return scene_respond(request, scene, membership, panel=panel)
+
+
+def _declaration(scene: Scene, value: str) -> Declaration | None:
+    if not value:
+        return None
+    return Declaration.objects.filter(scene=scene, pk=value).select_related("character").first()
+
+
+@require_POST
+@login_required
+def declaration_add(request: HtmxHttpRequest, code) -> HttpResponse:
+    scene, membership = get_scene(request, code)
+    own = [c for c in scene.characters.all() if c.is_owned_by(request.user)]
+    if not own:
+        raise PermissionDenied
+    form = DeclarationForm(request.POST, characters=own)
+    forms = {"declaration_form": form}
+    if not form.is_valid():
+        return scene_respond(request, scene, membership, status=422, forms=forms)
+    character = next(c for c in own if str(c.code) == form.cleaned_data["character"])
+    try:
+        services.declaration_create(
+            scene=scene,
+            character=character,
+            user=request.user,
+            text=form.cleaned_data["text"],
+            request_key=form.cleaned_data["request_key"],
+        )
+    except ServiceError as error:
+        form.add_error(error.field or None, error.message)
+        return scene_respond(request, scene, membership, status=422, forms=forms)
+    return scene_respond(request, scene, membership)
+
+
+@require_POST
+@login_required
+def announcement_add(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, table, data):
+        services.announcement_create(
+            scene=scene,
+            user=request.user,
+            declaration=_declaration(scene, data["declaration"]),
+            modifiers=data["modifiers"],
+            note=data["note"],
+            request_key=data["request_key"],
+        )
+
+    return _table_action(request, code, "announcement_form", "announce", act)
+
+
+@require_POST
+@login_required
+def roll_add(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, table, data):
+        declaration = _declaration(scene, data.get("declaration"))
+        if data["target"] == "custom":
+            label, level, kind = data["label"], data["base_level"], data["kind"]
+            character = table.character(data.get("custom_character") or "")
+            if character is None and declaration is not None:
+                character = declaration.character
+        else:
+            character, target = table.target(data["target"])
+            label, level, kind = target.label, target.level, target.kind
+        services.roll_create(
+            scene=scene,
+            user=request.user,
+            label=label,
+            base_level=level,
+            kind=kind,
+            modifiers=data["modifiers"],
+            character=character,
+            declaration=declaration,
+            hidden=data["hidden"],
+            request_key=data["request_key"],
+        )
+
+    return _table_action(request, code, "roll_form", "roll", act)
+
+
+@require_POST
+@login_required
+def narration_add(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, table, data):
+        services.narration_create(
+            scene=scene, user=request.user, text=data["text"], request_key=data["request_key"]
+        )
+
+    return _table_action(request, code, "narration_form", "narrate", act)
+
+
+@require_POST
+@login_required
+def damage_roll_add(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, table, data):
+        services.damage_roll_create(
+            scene=scene,
+            user=request.user,
+            expression=data["expression"],
+            label=data["label"],
+            character=table.character(data["character"]),
+            declaration=_declaration(scene, data["declaration"]),
+            request_key=data["request_key"],
+        )
+
+    return _table_action(request, code, "damage_form", "damage", act)
+
+
+@require_POST
+@login_required
+def table_roll_add(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, table, data):
+        services.table_roll_create(
+            scene=scene,
+            user=request.user,
+            table_key=data["table"],
+            options=data["options"],
+            character=table.character(data["character"]),
+            declaration=_declaration(scene, data["declaration"]),
+            request_key=data["request_key"],
+        )
+
+    return _table_action(request, code, "table_form", "table", act)
+
+
+@require_POST
+@login_required
+def contest_add(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, table, data):
+        sides = []
+        for prefix in ("a", "b"):
+            character, target = table.target(data[f"{prefix}_target"])
+            sides.append(
+                services.ContestSide(
+                    character=character,
+                    label=target.label,
+                    base_level=target.level,
+                    kind=target.kind,
+                    modifiers=tuple(data[f"{prefix}_modifiers"]),
+                )
+            )
+        services.contest_create(
+            scene=scene,
+            user=request.user,
+            a=sides[0],
+            b=sides[1],
+            declaration=_declaration(scene, data["declaration"]),
+            request_key=data["request_key"],
+        )
+
+    return _table_action(request, code, "contest_form", "contest", act)
+
+
+def _scene_filename(scene: Scene, ext: str) -> str:
+    return f"{scene.week.campaign.slug}-semana-{scene.week.number:02d}-cena-{str(scene.code)[:8]}.{ext}"
+
+
+@login_required
+def scene_export_json(request: HtmxHttpRequest, code) -> HttpResponse:
+    scene, membership = get_scene(request, code)
+    data = timeline.scene_export(scene, membership=membership, user=request.user)
+    return download(as_json(data), _scene_filename(scene, "json"), "application/json")
+
+
+@login_required
+def scene_export_markdown(request: HtmxHttpRequest, code) -> HttpResponse:
+    scene, membership = get_scene(request, code)
+    data = timeline.scene_export(scene, membership=membership, user=request.user)
+    text = render_to_string("log/export.md", {"scenes": [data], "week": None})
+    return download(tidy_markdown(text), _scene_filename(scene, "md"), "text/markdown; charset=utf-8")
+
+
+@login_required
+def rolls_verify_page(request: HtmxHttpRequest) -> HttpResponse:
+    """The chain of each campaign of the user, recomputed now: intact, or the first broken
+    link. Read-only and open to every member: the promise is that anyone can check."""
+    memberships = Membership.objects.filter(user=request.user).select_related("campaign")
+    reports = []
+    for membership in memberships:
+        report = chain.rolls_verify(membership.campaign)
+        broken = None
+        if not report.ok:
+            broken = (
+                Roll.objects.filter(campaign=membership.campaign, sequence=report.first_broken)
+                .select_related("scene")
+                .first()
+            )
+        reports.append((membership.campaign, report, broken))
+    if not reports:
+        raise Http404
+    return render(request, "log/verify.html", {"reports": reports})

@@ -1,0 +1,154 @@
+"""Pages of the procedure's tables: the Mestre's roll from the scene page, the list every
+member reads (/mesa/tabelas/), a table's page, and the Árbitro's change of a row."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from garganta_site.errors import ServiceError
+from garganta_site.http import HtmxHttpRequest
+from sessions.access import get_scene_for_table
+from sessions.log.views import scene_respond
+from sessions.models import RandomTable, RandomTableRowChange
+from sessions.procedure import services
+from sessions.procedure.forms import ProcedureRollForm, RowEditForm
+from sheets.models import Membership
+from sheets.services import membership_for
+
+
+def procedure_form(campaign, data=None) -> ProcedureRollForm:
+    """The scene page's panel: every rolled table of the campaign, by table (2 queries)."""
+    choices = services.procedure_choices(services.procedure_tables(campaign))
+    return ProcedureRollForm(data, choices=choices)
+
+
+@require_POST
+@login_required
+def procedure_roll_add(request: HtmxHttpRequest, code) -> HttpResponse:
+    scene, membership = get_scene_for_table(request, code)
+    form = procedure_form(scene.week.campaign, request.POST)
+    forms = {"procedure_form": form}
+    if not form.is_valid():
+        return scene_respond(
+            request, scene, membership, status=422, forms=forms, panel="procedure"
+        )
+    data = form.cleaned_data
+    try:
+        if data["row_label"]:
+            services.procedure_chance(
+                scene=scene,
+                user=request.user,
+                key=data["key"],
+                row_label=data["row_label"],
+                column=data["column"] or None,
+                request_key=data["request_key"],
+            )
+        else:
+            services.procedure_roll(
+                scene=scene,
+                user=request.user,
+                key=data["key"],
+                column=data["column"] or None,
+                modifier=data["modifier"],
+                die=data["die"] or None,
+                request_key=data["request_key"],
+            )
+    except ServiceError as error:
+        form.add_error("modifier" if error.field == "modifier" else "choice", error.message)
+        return scene_respond(
+            request, scene, membership, status=422, forms=forms, panel="procedure"
+        )
+    return scene_respond(request, scene, membership, panel="procedure")
+
+
+def _memberships(request) -> list[Membership]:
+    return list(
+        Membership.objects.filter(user=request.user)
+        .select_related("campaign")
+        .order_by("campaign__name")
+    )
+
+
+@login_required
+def procedure_tables_page(request: HtmxHttpRequest) -> HttpResponse:
+    """Every table of the procedure, with its source, for every member of the campaign."""
+    memberships = _memberships(request)
+    if not memberships:
+        raise Http404
+    slug = request.GET.get("campanha")
+    membership = next((m for m in memberships if m.campaign.slug == slug), memberships[0])
+    tables = services.procedure_tables(membership.campaign)
+    return render(
+        request,
+        "procedure/procedure_tables.html",
+        {
+            "campaign": membership.campaign,
+            "membership": membership,
+            "memberships": memberships,
+            "tables": tables,
+        },
+    )
+
+
+def _get_table(request, code) -> tuple[RandomTable, Membership]:
+    table = get_object_or_404(RandomTable.objects.select_related("campaign"), code=code)
+    membership = membership_for(request.user, table.campaign)
+    if membership is None:
+        raise Http404
+    return table, membership
+
+
+def _table_context(table, membership, *, bound=None):
+    rows = list(table.rows.all())
+    changes = list(
+        RandomTableRowChange.objects.filter(row__table=table)
+        .select_related("by", "row")
+        .order_by("-at", "-pk")
+    )
+    is_arbitro = membership.role == Membership.Role.ARBITRO
+    forms = {}
+    if is_arbitro:
+        for row in rows:
+            forms[row.pk] = (
+                bound if bound is not None and bound.prefix == f"row-{row.position}" else None
+            ) or RowEditForm(table=table, row=row)
+    return {
+        "table": table,
+        "campaign": table.campaign,
+        "membership": membership,
+        "is_arbitro": is_arbitro,
+        "rows": [(row, forms.get(row.pk)) for row in rows],
+        "changes": changes,
+    }
+
+
+@login_required
+def procedure_table_page(request: HtmxHttpRequest, code) -> HttpResponse:
+    table, membership = _get_table(request, code)
+    return render(request, "procedure/procedure_table.html", _table_context(table, membership))
+
+
+@require_POST
+@login_required
+def procedure_row_edit(request: HtmxHttpRequest, code, position: int) -> HttpResponse:
+    table, membership = _get_table(request, code)
+    if membership.role != Membership.Role.ARBITRO:
+        raise PermissionDenied
+    row = get_object_or_404(table.rows, position=position)
+    form = RowEditForm(request.POST, table=table, row=row)
+    if form.is_valid():
+        try:
+            services.random_table_row_edit(
+                row=row, user=request.user, cells=form.cells(), reason=form.cleaned_data["reason"]
+            )
+        except ServiceError as error:
+            name = "reason" if error.field == "reason" else None
+            form.add_error(name, error.message)
+        else:
+            return redirect("procedure-table", code=table.code)
+    context = _table_context(table, membership, bound=form)
+    return render(request, "procedure/procedure_table.html", context, status=422)

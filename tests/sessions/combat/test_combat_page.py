@@ -1,0 +1,105 @@
+"""The tracker region of the scene page: who sees it, who runs it, errors next to the field."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from sessions.combat import services as combat_services
+from sessions.models import Combat
+
+
+def _url(scene, name="combat"):
+    return reverse(name, kwargs={"code": scene.code})
+
+
+def test_it_works(client_for, mestre, scene):
+    response = client_for(mestre).get(_url(scene))
+    assert response.status_code == 200
+    assert "Começar o combate" in response.content.decode()
+
+
+def test_it_requires_login(client, scene):
+    assert client.get(_url(scene)).status_code == 302
+
+
+def test_it_checks_membership(client_for, outsider, scene):
+    assert client_for(outsider).get(_url(scene)).status_code == 404
+
+
+def test_a_jogador_sees_it_read_only(client_for, mestre, jogador, scene):
+    combat_services.combat_start(scene=scene, user=mestre)
+    html = client_for(jogador).get(_url(scene)).content.decode()
+    assert "Jurado de Gapheim" in html
+    assert "Próximo turno" not in html and "Primeiro turno" not in html
+    assert client_for(jogador).post(_url(scene, "combat-turn")).status_code == 403
+
+
+def test_the_mestre_starts_a_combat_once_for_a_form_posted_twice(client_for, mestre, scene):
+    client = client_for(mestre)
+    codes = [str(c.code) for c in scene.characters.all()]
+    data = {"request_key": "k1", "characters": codes}
+    for _ in range(2):
+        client.post(_url(scene, "combat-start"), data, HTTP_HX_REQUEST="true")
+    assert Combat.objects.count() == 1
+
+
+def test_bad_input_comes_back_next_to_the_field(client_for, mestre, scene):
+    combat_services.combat_start(scene=scene, user=mestre)
+    response = client_for(mestre).post(
+        _url(scene, "combatant-add"),
+        {
+            "name": "Cavador",
+            "kind": "creature",
+            "st": 9,
+            "dx": 11,
+            "iq": 3,
+            "ht": 9,
+            "move": 6,
+            "dodge": 5,
+            "passive_defense": 0,
+            "damage_resistance": 0,
+            "weapon_name": "Mordida",
+            "weapon_skill": 12,
+            "weapon_damage": "2d",
+        },
+    )
+    assert response.status_code == 422
+    assert combat_services.DAMAGE_TYPE_NEEDED in response.content.decode()
+
+
+def test_the_poller_gets_204_while_nothing_changed(client_for, mestre, jogador, scene):
+    combat = combat_services.combat_start(scene=scene, user=mestre)
+    combat.refresh_from_db()
+    client = client_for(jogador)
+    seen = f"{combat.code}.{combat.revision}"
+    response = client.get(_url(scene) + f"?v={seen}", HTTP_HX_REQUEST="true")
+    assert response.status_code == 204
+
+
+def test_a_feint_without_a_target_comes_back_next_to_the_field(client_for, mestre, scene):
+    combat = combat_services.combat_start(scene=scene, user=mestre)
+    combat_services.combat_next_turn(combat=combat, user=mestre)
+    response = client_for(mestre).post(
+        _url(scene, "combat-maneuver"), {"maneuver": "feint", "weapon": "0", "request_key": "f1"}
+    )
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert combat_services.FEINT_TARGET_NEEDED in html
+    assert not combat.events.filter(kind="maneuver").exists()
+
+
+def test_the_card_shows_what_the_tables_left(client_for, mestre, scene):
+    combat = combat_services.combat_start(scene=scene, user=mestre)
+    combat.combatants.filter(name="Jurado de Gapheim").update(
+        off_balance=True, blind="one_eye", dx_penalty=-2
+    )
+    html = client_for(mestre).get(_url(scene)).content.decode()
+    assert "Perdeu o equilíbrio" in html and "Cego de um olho: DX -2" in html
+
+
+def test_a_modifier_value_without_its_reason_is_refused_not_dropped():
+    from sessions.combat.forms import AttackForm
+
+    form = AttackForm({"mod_value": "-3", "mod_label": ""})
+    form.is_valid()
+    assert form.errors["mod_label"] == ["Diga o motivo do modificador, antes dos dados (§1.4)."]

@@ -1,0 +1,97 @@
+"""The exploration region of the scene page: who sees it, who runs it, errors next to the
+field, the same form twice is one action."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from sessions.exploration import services as exploration_services
+from sessions.models import Exploration, ExplorationEvent, Roll
+
+
+def _url(scene, name="exploration"):
+    return reverse(name, kwargs={"code": scene.code})
+
+
+def test_it_works(client_for, mestre, scene):
+    response = client_for(mestre).get(_url(scene))
+    assert response.status_code == 200
+    assert "Começar a exploração" in response.content.decode()
+
+
+def test_it_requires_login(client, scene):
+    assert client.get(_url(scene)).status_code == 302
+
+
+def test_it_checks_membership(client_for, outsider, scene):
+    assert client_for(outsider).get(_url(scene)).status_code == 404
+
+
+def test_the_scene_page_loads_it(client_for, mestre, scene):
+    html = client_for(mestre).get(reverse("scene", kwargs={"code": scene.code})).content.decode()
+    assert _url(scene) in html
+
+
+def test_a_jogador_sees_it_read_only(client_for, mestre, jogador, scene):
+    exploration = exploration_services.exploration_start(scene=scene, user=mestre, danger="risky")
+    exploration_services.exploration_timer_add(exploration=exploration, user=mestre, name="Tocha", turns=6)
+    client = client_for(jogador)
+    html = client.get(_url(scene), HTTP_HX_REQUEST="true").content.decode()
+    assert "Arriscado" in html and "Tocha" in html and "Jurado de Gapheim" in html
+    assert "Começar o turno" not in html and "<form" not in html
+    assert client.post(_url(scene, "exploration-turn-start")).status_code == 403
+
+
+def test_a_poll_with_nothing_new_gets_204(client_for, mestre, jogador, scene):
+    exploration = exploration_services.exploration_start(scene=scene, user=mestre, danger="risky")
+    seen = f"{exploration.code}.{Exploration.objects.get().revision}"
+    response = client_for(jogador).get(_url(scene), {"v": seen}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 204
+
+
+def test_the_mestre_starts_once_for_a_form_posted_twice(client_for, mestre, scene):
+    client = client_for(mestre)
+    data = {"request_key": "k1", "danger": "risky", "marching_order": "Jurado de Gapheim"}
+    for _ in range(2):
+        client.post(_url(scene, "exploration-start"), data, HTTP_HX_REQUEST="true")
+    assert Exploration.objects.count() == 1
+
+
+def test_a_turn_posted_twice_is_one_turn(client_for, mestre, scene, server_dice):
+    server_dice(6)
+    exploration_services.exploration_start(scene=scene, user=mestre, danger="deadly")
+    client = client_for(mestre)
+    for _ in range(2):
+        response = client.post(
+            _url(scene, "exploration-turn-start"), {"request_key": "t1"}, HTTP_HX_REQUEST="true"
+        )
+        assert response.status_code == 200
+    assert Exploration.objects.get().turn == 1 and Roll.objects.count() == 1
+
+
+def test_bad_input_comes_back_next_to_the_field_and_nothing_is_saved(client_for, mestre, scene):
+    exploration_services.exploration_start(scene=scene, user=mestre, danger="risky")
+    response = client_for(mestre).post(
+        _url(scene, "exploration-timer"),
+        {"request_key": "x", "name": "Tocha", "kind": "light", "turns": "0"},
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'class="error"' in html and "Tocha" in html
+    assert not ExplorationEvent.objects.filter(kind=ExplorationEvent.Kind.TIMER).exists()
+
+
+def test_a_service_refusal_comes_back_next_to_the_field(client_for, mestre, scene):
+    exploration_services.exploration_start(scene=scene, user=mestre, danger="risky")
+    response = client_for(mestre).post(
+        _url(scene, "exploration-marching"),
+        {"request_key": "m", "marching_order": "Hoplita\nhoplita"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert exploration_services.MARCHING_DUPLICATE.format(name="hoplita") in response.content.decode()
+
+
+def test_without_javascript_a_refusal_is_a_422_page(client_for, mestre, scene):
+    response = client_for(mestre).post(_url(scene, "exploration-start"), {"danger": ""})
+    assert response.status_code == 422
