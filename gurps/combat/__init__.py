@@ -4,7 +4,7 @@ One module per section of the canon: ``turns`` (§4.2 turn order), ``maneuvers``
 the defences each leaves), ``weapons`` (readiness, §4.3 notes), ``aim``, ``feints``,
 ``dropped_weapons`` (§4.8 head 14), ``close_combat`` (§5c), ``terrains`` (§5d), ``surprise``
 (§5e), ``modifiers`` (§4.5), ``sequence`` (§4.10: the Mestre's table as data, and
-``resolve_attack``) and ``pages`` (the rules pages' tables). Distances
+``resolve_attack``, one function a step) and ``pages`` (the rules pages' tables). Distances
 are metres (one hex is one metre, as §4.3 counts a step); Move, skills and defences are
 levels.
 
@@ -83,6 +83,7 @@ from gurps.combat.modifiers import (
     attack_situation,
 )
 from gurps.combat.pages import CANON_TABLES
+from gurps.combat.sequence.attack_steps import RANGED_ATTACK_KINDS
 from gurps.combat.sequence.inputs import (
     ATTACK_MANEUVERS,
     AttackInput,
@@ -90,7 +91,7 @@ from gurps.combat.sequence.inputs import (
     DefenceInput,
     TargetInput,
 )
-from gurps.combat.sequence.resolve import RANGED_ATTACK_KINDS, resolve_attack
+from gurps.combat.sequence.resolve import resolve_attack
 from gurps.combat.sequence.results import AttackResolution, Consequences, SequenceStep
 from gurps.combat.sequence.table import (
     COMBAT_SEQUENCE,
@@ -348,8 +349,9 @@ __all__ = [
     "AttackResolution",
     "Consequences",
     "SequenceStep",
-    # sequence.resolve
+    # sequence.attack_steps
     "RANGED_ATTACK_KINDS",
+    # sequence.resolve
     "resolve_attack",
     # pages
     "CANON_TABLES",

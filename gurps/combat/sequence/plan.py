@@ -156,6 +156,9 @@ def _target_plan(target: TargetInput) -> CombatantKind:
 
 
 def plan_attack(attack: AttackInput, defence: DefenceInput, target: TargetInput) -> Plan:
+    """Check the three inputs of one attack and work out its ``Plan``, before any die.
+    Raises InvalidValue("attack.<field>", "defence.<field>", "target.<field>") for bad input
+    and NoRollAtThreeOrLess for an attack at effective level 3 or less (§1.1)."""
     level, modifiers, damage_bonus = _prefixed("attack", _attack_plan, attack)
     damage_type = _prefixed("attack", wound_multiplier, attack.damage_type).damage_type
     attack_kind = enum_member(
