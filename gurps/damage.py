@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from gurps._validate import check_attribute, require_at_least, require_int
 from gurps.dice import DiceExpression, parse_dice
@@ -21,17 +21,14 @@ from gurps.errors import (
     NEGATIVE_DR,
     ST_ABOVE_DAMAGE_TABLE,
     UNKNOWN_DAMAGE_TYPE,
-    UNKNOWN_HIT_LOCATION,
     UNKNOWN_OBJECT,
     WEAPON_IN_HAND_DR_NOT_IN_CANON,
     InvalidDiceExpression,
     InvalidValue,
     OutsideCanon,
 )
+from gurps.hit_locations import HitLocation, hit_location
 from gurps.tabular import CanonTable, signed
-
-if TYPE_CHECKING:
-    from gurps.injury import HitLocation
 
 
 @dataclass(frozen=True)
@@ -221,17 +218,7 @@ def _through_dr(row: WoundMultiplier, basic: int, dr: int) -> tuple[int, int, in
 
 
 # --- Where the blow lands (§5.5, p. 203) and the caps of §4.13 (Decision 29) -----------------
-# Locations are the values of gurps.injury.HitLocation ("torso", "vitals"…). gurps.injury
-# imports this module, so HitLocation itself is imported only when a function needs it.
-
-
-def _location(value: HitLocation | str) -> HitLocation:
-    from gurps.injury import HitLocation  # late: gurps.injury imports gurps.damage
-
-    try:
-        return HitLocation(value)
-    except ValueError:
-        raise InvalidValue("location", UNKNOWN_HIT_LOCATION) from None
+# Locations are the values of gurps.hit_locations.HitLocation ("torso", "vitals"…).
 
 
 @dataclass(frozen=True)
@@ -270,7 +257,7 @@ def location_multiplier(location: HitLocation | str, damage_type: DamageType | s
     (×1, +50%, ×2), or ×3 for impaling into the vitals (reading
     ``vitals_triple_replaces_double``). Raises InvalidValue("location"/"damage_type")."""
     row = wound_multiplier(damage_type)
-    special = _location_multiplier(_location(location), row.damage_type)
+    special = _location_multiplier(hit_location(location), row.damage_type)
     return row.multiplier if special is None else special.multiplier
 
 
@@ -339,7 +326,7 @@ def overpenetration_cap(
     ``ht`` in levels, 1 or more. Raises InvalidValue("ht"/"location").
     """
     check_attribute("ht", ht)
-    where = _location(location)
+    where = hit_location(location)
     rule = next((rule for rule in OVERPENETRATION_RULES if where in rule.locations), None)
     if rule is None or rule.ht_multiple is None:
         return None
@@ -424,7 +411,7 @@ def wound(
     "ht").
     """
     row = wound_multiplier(damage_type)
-    where = _location(location)
+    where = hit_location(location)
     cap = overpenetration_cap(where, ht, thrust=thrust, beam=beam)
     rolled, least, penetrating = _through_dr(row, basic, dr)
     special = _location_multiplier(where, row.damage_type)

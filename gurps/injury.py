@@ -4,7 +4,9 @@ target of §5e; book p. 97, 126–128, 203). The campaign's house rule on who di
 (§5.4.1) is in ``gurps.house``.
 
 All HP are whole hit points; "hp_lost" is what came off the HP in one blow (after DR and the
-wound multiplier, §4.9), and "hp" is what remains (0 and negative included).
+wound multiplier, §4.9), and "hp" is what remains (0 and negative included). The hit
+locations themselves live in ``gurps.hit_locations`` (below ``gurps.damage``, which reads them
+too) and are re-exported here.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from gurps.checks import Outcome
 from gurps.damage import DamageType, wound_multiplier
 from gurps.dice import RandomSource, parse_dice
 from gurps.errors import (
-    ARM_SIDE_REQUIRED,
     EYES_CRIPPLING_OUTSIDE_CANON,
     EYES_KNOCKOUT_OUTSIDE_CANON,
     HP_AFTER_ABOVE_HP_BEFORE,
@@ -28,13 +29,21 @@ from gurps.errors import (
     NEGATIVE_SKILL,
     NEGATIVE_WILL_LEVEL,
     PHYSICIAN_WEEKLY_OUTSIDE_CANON,
-    UNKNOWN_ARM_SIDE,
     UNKNOWN_HIT_LOCATION,
     UNKNOWN_STUN_KIND,
     UNKNOWN_TARGET_CONDITION,
     InvalidValue,
     OutsideCanon,
 )
+from gurps.hit_locations import (
+    ARM_PENALTIES,
+    HIT_LOCATION_PAGE,
+    ArmSide,
+    HitLocation,
+    hit_location,
+    hit_location_penalty,
+)
+from gurps.hit_locations import HIT_LOCATION_SECTION as HIT_LOCATION_SECTION  # re-exported
 from gurps.rolling import Modifier, require_outcome
 from gurps.tabular import CanonTable, signed
 
@@ -175,7 +184,7 @@ def stun_causes(
         causes.append(StunCause.MAJOR_WOUND)
     if critical_hit_received:
         causes.append(StunCause.CRITICAL_HIT_RECEIVED)
-    if location is not None and _hit_location(location) is HitLocation.BRAIN:
+    if location is not None and hit_location(location) is HitLocation.BRAIN:
         if is_stunned_by_brain_blow(ht, hp_lost):
             causes.append(StunCause.BRAIN_BLOW)
     if crippled:
@@ -210,50 +219,6 @@ def stun_recovery_level(
 # --- §5.3 Nocaute (p. 127) ----------------------------------------------------------------------
 
 
-class HitLocation(StrEnum):
-    """The locations the canon names, in its order, each with its Portuguese ``label`` and
-    the ``penalty`` to the attacker's NH for choosing it (§5.5, p. 203). The arm's penalty
-    depends on the side (``ARM_PENALTIES``), so its ``penalty`` is None: use
-    ``hit_location_penalty``."""
-
-    BRAIN = "brain", "cérebro", -7
-    HEAD = "head", "cabeça", -5
-    EYES = "eyes", "olhos", -9
-    ARM = "arm", "braço", None
-    HAND = "hand", "mão", -4
-    LEG = "leg", "perna", -2
-    FOOT = "foot", "pé", -4
-    VITALS = "vitals", "órgãos vitais", -3
-    TORSO = "torso", "tronco", 0
-
-    label: str
-    penalty: int | None
-
-    def __new__(cls, value: str, label: str, penalty: int | None) -> HitLocation:
-        member = str.__new__(cls, value)
-        member._value_ = value
-        member.label = label
-        member.penalty = penalty
-        return member
-
-
-HIT_LOCATION_SECTION = "5.5"
-HIT_LOCATION_PAGE = "203"
-
-
-class ArmSide(StrEnum):
-    """Which arm a blow aims at: the one holding the weapon, or the other."""
-
-    WEAPON = "weapon"
-    OTHER = "other"
-
-
-# §5.5: "braço −4 ou −2 conforme o lado". Reading arm_penalty_by_side: −2 for the weapon arm,
-# −4 for the other one. ("Órgãos vitais recebem dano triplo de perfurante" is applied by
-# gurps.damage.location_multiplier.)
-ARM_PENALTIES: dict[ArmSide, int] = {ArmSide.WEAPON: -2, ArmSide.OTHER: -4}
-
-
 class KnockoutCheck(StrEnum):
     """What a blow asks for under §5.3: nothing, an HT roll (failed → unconscious), or an
     automatic knockout."""
@@ -261,13 +226,6 @@ class KnockoutCheck(StrEnum):
     NONE = "none"
     HT_ROLL = "ht_roll"
     AUTOMATIC = "automatic"
-
-
-def _hit_location(value: HitLocation | str) -> HitLocation:
-    try:
-        return HitLocation(value)
-    except ValueError:
-        raise InvalidValue("location", UNKNOWN_HIT_LOCATION) from None
 
 
 def knockout_check(
@@ -286,7 +244,7 @@ def knockout_check(
     """
     check_attribute("ht", ht)
     require_at_least("hp_lost", hp_lost, 0, NEGATIVE_HP_LOST)
-    where = _hit_location(location)
+    where = hit_location(location)
     kind = wound_multiplier(damage_type).damage_type
     if where is HitLocation.EYES:
         raise OutsideCanon("5.3", EYES_KNOCKOUT_OUTSIDE_CANON)
@@ -528,33 +486,8 @@ UNAWARE_TARGET_HIT_BONUS = 4
 UNAWARE_TARGET_HAS_ACTIVE_DEFENCE = False
 
 
-# --- §5.5 Lesões incapacitantes, and the price of choosing where (p. 127 and 203) ------------
-
-
-def _arm_side(value: ArmSide | str | None) -> ArmSide:
-    if value is None:
-        raise InvalidValue("arm_side", ARM_SIDE_REQUIRED)
-    try:
-        return ArmSide(value)
-    except ValueError:
-        raise InvalidValue("arm_side", UNKNOWN_ARM_SIDE) from None
-
-
-def hit_location_penalty(
-    location: HitLocation | str, *, arm_side: ArmSide | str | None = None
-) -> int:
-    """The modifier to the attacker's NH for aiming at ``location`` (§5.5, p. 203): brain
-    −7, head −5, eyes −9, arm −2 or −4 by side, hand −4, leg −2, foot −4, vital organs −3,
-    torso 0.
-
-    ``arm_side`` ("weapon" or "other") is needed for the arm and ignored elsewhere; reading
-    ``arm_penalty_by_side``: the weapon arm is −2, the other −4. Raises
-    InvalidValue("location"), and InvalidValue("arm_side") for an arm without a known side.
-    """
-    where = _hit_location(location)
-    if where is HitLocation.ARM:
-        return ARM_PENALTIES[_arm_side(arm_side)]
-    return where.penalty  # type: ignore[return-value]
+# --- §5.5 Lesões incapacitantes (p. 127 and 203); the price of choosing where is in
+# gurps.hit_locations --------------------------------------------------------------------------
 
 
 def unaware_target_modifiers(
@@ -565,7 +498,7 @@ def unaware_target_modifiers(
     as for the canon's sentry. She has no active defence
     (``UNAWARE_TARGET_HAS_ACTIVE_DEFENCE``), and it is not instant death
     (``instant_death``). Raises InvalidValue("location"/"arm_side")."""
-    where = _hit_location(location)
+    where = hit_location(location)
     return (
         Modifier(UNAWARE_TARGET_HIT_BONUS, "alvo parado que não te vê"),
         Modifier(hit_location_penalty(where, arm_side=arm_side), where.label),
@@ -601,7 +534,7 @@ CRIPPLING_RULES: tuple[CripplingRule, ...] = (
 
 
 def _crippling_rule(location: HitLocation | str) -> CripplingRule | None:
-    where = _hit_location(location)
+    where = hit_location(location)
     if where is HitLocation.EYES:
         raise OutsideCanon("5.5", EYES_CRIPPLING_OUTSIDE_CANON)
     return next((rule for rule in CRIPPLING_RULES if where in rule.locations), None)
@@ -671,7 +604,7 @@ class CripplingEffects:
 def crippling_effects(location: HitLocation | str) -> CripplingEffects:
     """The effects of crippling ``location`` (§5.5, p. 127). Raises InvalidValue("location")
     for a location that is not a limb, OutsideCanon("5.5") for the eyes."""
-    where = _hit_location(location)
+    where = hit_location(location)
     if _crippling_rule(where) is None:
         raise InvalidValue("location", UNKNOWN_HIT_LOCATION)
     return CripplingEffects(
