@@ -1,10 +1,43 @@
-"""The request type of the site's views: Django's request with django-htmx's ``htmx``."""
+"""What every page shares about its requests: the request type of the site's views (Django's
+request with django-htmx's ``htmx``) and the one answer to a form posted from a region."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django_htmx.http import trigger_client_event
 from django_htmx.middleware import HtmxDetails
 
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
+
+
+def region_response(
+    request: HtmxHttpRequest,
+    *,
+    template: str,
+    region: str,
+    context: Callable[[], dict],
+    redirect_to: str,
+    failed: bool = False,
+    htmx_failed_status: int = 422,
+) -> HttpResponse:
+    """The answer to a form posted from a region of a page (the scene's workspace, a tracker).
+
+    With htmx: the region alone (``template#region``) — with its errors when ``failed``
+    (``htmx_failed_status``; base.html lets htmx swap a 422), else with a ``log-changed`` event
+    so the scene's log refreshes at once for the one who wrote. Without JavaScript: the whole
+    page again with the errors (422), or a redirect to ``redirect_to`` when it worked.
+    ``context`` is called only when something is drawn."""
+    if request.htmx:
+        status = htmx_failed_status if failed else 200
+        response = render(request, f"{template}#{region}", context(), status=status)
+        if not failed:
+            trigger_client_event(response, "log-changed")
+        return response
+    if failed:
+        return render(request, template, context(), status=422)
+    return redirect(redirect_to)

@@ -39,6 +39,7 @@ from sessions import entries
 from sessions.log import chain
 from sessions.log import services as log_services
 from sessions.models import Combat, Combatant, CombatEvent, Roll, Scene
+from sessions.tracker import tracker_begin, tracker_event
 from sheets.models import Campaign, Character
 from sheets.services import sheet_view, state_of
 
@@ -245,42 +246,36 @@ def _between(value: int, low: int, high: int, field_name: str) -> int:
     return value
 
 
-def _ensure_active(combat: Combat) -> None:
-    if not combat.is_active:
-        raise ServiceError(COMBAT_ENDED, code="combat_ended")
-    entries.ensure_scene_accepts_entries(combat.scene)
-
-
-def _lock(combat: Combat) -> Combat:
-    """Take the campaign's lock (the chain's) and read the combat afresh under it."""
-    Campaign.objects.select_for_update().get(pk=combat.scene.week.campaign_id)
-    return Combat.objects.select_related("scene__week__campaign", "first_roll").get(pk=combat.pk)
-
-
-def _replayed(combat: Combat, user, request_key: str, kind: str) -> CombatEvent | None:
-    """The event an earlier request with this key made (``entries.entry_replayed``: the asker's
-    own key, for the same kind of action), or None."""
-    events = CombatEvent.objects.filter(combat=combat)
-    return entries.entry_replayed(events, request_key, user, kind=kind)
+def _begin(combat: Combat, user, request_key: str, kind: str):
+    """Check who asks, lock, replay (``sessions.tracker``): (fresh combat, earlier event or
+    None)."""
+    return tracker_begin(
+        combat,
+        user=user,
+        request_key=request_key,
+        kind=kind,
+        ended=COMBAT_ENDED,
+        code="combat_ended",
+        related=("first_roll",),
+    )
 
 
 def _event(
     combat: Combat, user, kind: str, text: str, *, lines=(), data=None, request_key="", code=None
 ):
     """The event of one action, written after its rolls (which name its ``code``)."""
-    combat.revision += 1
-    combat.save(update_fields=["revision", "round", "turn", "terrain", "first_roll", "status"])
-    return CombatEvent.objects.create(
-        code=code or uuid.uuid4(),
-        combat=combat,
+    return tracker_event(
+        combat,
+        user=user,
         kind=kind,
+        text=text,
+        lines=lines,
+        data=data,
+        request_key=request_key,
+        code=code,
+        update_fields=["round", "turn", "terrain", "first_roll", "status"],
         round=combat.round,
         turn=combat.turn,
-        text=text,
-        lines=list(lines),
-        data=data or {},
-        author=user,
-        request_key=(request_key or "")[:64],
     )
 
 
@@ -311,7 +306,9 @@ def _weapon(
     # The same bounds as a damage roll of the scene: no million-die weapon in the chain.
     if read.expression.count > log_services.MAX_DAMAGE_DICE:
         limit = log_services.MAX_DAMAGE_DICE
-        raise ServiceError(log_services.TOO_MANY_DICE.format(limit=limit), field=f"{field_name}.damage")
+        raise ServiceError(
+            log_services.TOO_MANY_DICE.format(limit=limit), field=f"{field_name}.damage"
+        )
     if abs(read.expression.modifier) > log_services.MAX_DAMAGE_ADDS:
         limit = log_services.MAX_DAMAGE_ADDS
         message = log_services.DAMAGE_ADDS_TOO_LARGE.format(limit=limit)
@@ -827,12 +824,9 @@ def combatant_add(
 ) -> Combatant:
     """Add a character of the scene, or a bestiary creature or named NPC with its numbers,
     before the first turn. ``surprise`` "partial" or "total" (§5e)."""
-    entries.require_table(user, combat.scene.week.campaign)
-    combat = _lock(combat)
-    replay = _replayed(combat, user, request_key, CombatEvent.Kind.COMBATANT)
+    combat, replay = _begin(combat, user, request_key, CombatEvent.Kind.COMBATANT)
     if replay is not None:
         return Combatant.objects.get(code=replay.data["combatant"])
-    _ensure_active(combat)
     if combat.round > 0:
         raise ServiceError(ADD_BEFORE_FIRST_TURN, code="combat_started")
     if surprise and surprise not in {kind.value for kind in engine.Surprise}:
@@ -869,11 +863,9 @@ def combat_declare(
 ) -> Combat:
     """Declare the terrain (§5d) and the encounter boss (§5.4.1) — only before the first die
     of the combat (invariant 8, ``gurps.combat.declared_in_time``)."""
-    entries.require_table(user, combat.scene.week.campaign)
-    combat = _lock(combat)
-    if _replayed(combat, user, request_key, CombatEvent.Kind.DECLARATION) is not None:
+    combat, replay = _begin(combat, user, request_key, CombatEvent.Kind.DECLARATION)
+    if replay is not None:
         return combat
-    _ensure_active(combat)
     last = Roll.objects.filter(campaign=combat.scene.week.campaign).aggregate(n=Max("sequence"))
     first = combat.first_roll.sequence if combat.first_roll_id else None
     if not engine.declared_in_time(last["n"] or 0, first):
@@ -912,11 +904,9 @@ def combat_next_turn(*, combat: Combat, user, request_key: str = "") -> Combat:
     """Pass to the next turn (the first: the order of §4.2 is worked out and stored, and never
     reshuffles). At the start of the turn the rolls the canon asks are made: HT to leave a
     stun (§5.2), IQ under total surprise (§5e), HT at 0 HP or less (§5.4)."""
-    entries.require_table(user, combat.scene.week.campaign)
-    combat = _lock(combat)
-    if _replayed(combat, user, request_key, CombatEvent.Kind.TURN) is not None:
+    combat, replay = _begin(combat, user, request_key, CombatEvent.Kind.TURN)
+    if replay is not None:
         return combat
-    _ensure_active(combat)
     everyone = list(combat.combatants.all())
     lines: list[str] = []
     if combat.round == 0:
@@ -1085,12 +1075,9 @@ def maneuver_declare(
     dark (terrain "Escuro") or when the target cannot see him (``target_sees`` False) the
     feint is worth nothing and no die is rolled. Aguardar leaves one attack out of turn,
     before his next turn (§4.3)."""
-    entries.require_table(user, combat.scene.week.campaign)
-    combat = _lock(combat)
-    replay = _replayed(combat, user, request_key, CombatEvent.Kind.MANEUVER)
+    combat, replay = _begin(combat, user, request_key, CombatEvent.Kind.MANEUVER)
     if replay is not None:
         return replay
-    _ensure_active(combat)
     c = Combatant.objects.get(pk=combatant.pk)
     _ensure_turn_of(combat, c)
     if c.stunned:
@@ -1646,12 +1633,9 @@ def attack_resolve(
     the scene, in order, and the fight's state changes — all in this one transaction.
     Returns the earlier event when the same ``request_key`` comes again.
     """
-    entries.require_table(user, combat.scene.week.campaign)
-    combat = _lock(combat)
-    replay = _replayed(combat, user, request_key, CombatEvent.Kind.ATTACK)
+    combat, replay = _begin(combat, user, request_key, CombatEvent.Kind.ATTACK)
     if replay is not None:
         return replay
-    _ensure_active(combat)
     a = Combatant.objects.select_related("character").get(pk=attacker.pk, combat=combat)
     d = Combatant.objects.select_related("character").get(pk=defender.pk, combat=combat)
     out_of_turn = _waits_out_of_turn(combat, a)
@@ -1882,12 +1866,9 @@ def combatant_adjust(
     """The Mestre's logged adjustment: HP lost (or, negative, given back) that the engine does
     not roll — the critical miss's "atinge a si mesmo" and "1D−3 na mão ou no pé" (§4.8). It
     is a labelled event of the fight, with its reason, never a die."""
-    entries.require_table(user, combat.scene.week.campaign)
-    combat = _lock(combat)
-    replay = _replayed(combat, user, request_key, CombatEvent.Kind.ADJUSTMENT)
+    combat, replay = _begin(combat, user, request_key, CombatEvent.Kind.ADJUSTMENT)
     if replay is not None:
         return replay
-    _ensure_active(combat)
     reason = (reason or "").strip()
     if not reason:
         raise ServiceError(ADJUST_REASON_NEEDED, field="reason")
@@ -1919,16 +1900,9 @@ def combat_end(*, combat: Combat, user, spoils: str = "", request_key: str = "")
     """End the fight: HP and fatigue lost carry into each character's state (a fight of more
     than 10 seconds costs its fatigue to whoever crossed weapons, §6.1); the dead and the
     fled are recorded; the spoils of a carcass noted (§5.4.1: the same at 0 or at −60)."""
-    entries.require_table(user, combat.scene.week.campaign)
-    combat = _lock(combat)
-    if (
-        _replayed(combat, user, request_key, CombatEvent.Kind.END) is not None
-        or not combat.is_active
-    ):
-        if combat.is_active:
-            return combat
-        raise ServiceError(COMBAT_ENDED, code="combat_ended")
-    entries.ensure_scene_accepts_entries(combat.scene)
+    combat, replay = _begin(combat, user, request_key, CombatEvent.Kind.END)
+    if replay is not None:
+        return combat
     seconds = combat.round  # one round is one second (§4.1)
     lines = [f"Duração: {seconds} segundo(s) ({seconds} rodada(s), §4.1)."]
     for c in combat.combatants.select_related("character"):

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
-from django_htmx.http import trigger_client_event
 
 from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
+from garganta_site.http import HtmxHttpRequest, region_response
 from gurps.errors import GurpsError
 from sessions.access import get_scene
 from sessions.combat import services
@@ -135,7 +135,9 @@ def _forms(scene: Scene, combat: Combat | None, view, data=None, only: str = "")
 
 def _context(request, scene: Scene, membership, *, forms=None) -> dict:
     combat = services.combat_current(scene)
-    view = services.combat_view(combat, membership=membership, user=request.user) if combat else None
+    view = (
+        services.combat_view(combat, membership=membership, user=request.user) if combat else None
+    )
     open_for_entries = scene.is_open and scene.week.accepts_entries
     context = {
         "scene": scene,
@@ -168,18 +170,16 @@ def combat_panel(request: HtmxHttpRequest, code) -> HttpResponse:
 
 
 def _respond(request, scene, membership, *, forms=None, failed=False) -> HttpResponse:
-    if request.htmx:
-        context = _context(request, scene, membership, forms=forms)
-        # The refused form comes back 200 with its errors in the region (base.html also lets
-        # htmx swap a 422, which the scene's own forms use).
-        response = render(request, "combat/combat.html#tracker", context)
-        if not failed:
-            trigger_client_event(response, "log-changed")
-        return response
-    if failed:
-        context = _context(request, scene, membership, forms=forms)
-        return render(request, "combat/combat.html", context, status=422)
-    return redirect("combat", code=scene.code)
+    # A refused form comes back 200 with its errors in the region.
+    return region_response(
+        request,
+        template="combat/combat.html",
+        region="tracker",
+        context=lambda: _context(request, scene, membership, forms=forms),
+        redirect_to=reverse("combat", kwargs={"code": scene.code}),
+        failed=failed,
+        htmx_failed_status=200,
+    )
 
 
 def _attach(form, error) -> None:
@@ -197,7 +197,9 @@ def _action(request, code, key: str, act: Callable) -> HttpResponse:
     if not membership.runs_the_table:
         raise PermissionDenied
     combat = services.combat_current(scene)
-    view = services.combat_view(combat, membership=membership, user=request.user) if combat else None
+    view = (
+        services.combat_view(combat, membership=membership, user=request.user) if combat else None
+    )
     form = _forms(scene, combat, view, request.POST, only=key).get(key)
     if form is None:
         raise PermissionDenied

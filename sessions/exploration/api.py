@@ -303,5 +303,7 @@ def exploration_loot(request, code: UUID, payload: LootIn, idempotency_key: str 
 )
 def exploration_end(request, code: UUID, idempotency_key: str = Key):
     exploration = _exploration(request, code)
-    services.exploration_end(exploration=exploration, user=request.user, request_key=idempotency_key)
+    services.exploration_end(
+        exploration=exploration, user=request.user, request_key=idempotency_key
+    )
     return _state(exploration)

@@ -42,6 +42,7 @@ from sessions.models import (
 )
 from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
+from sessions.tracker import tracker_begin, tracker_event
 from sheets.models import Campaign
 
 Danger = Exploration.Danger
@@ -126,33 +127,17 @@ def exploration_current(scene: Scene) -> Exploration | None:
     return Exploration.objects.filter(scene=scene).select_related("scene__week__campaign").first()
 
 
-def _ensure_active(exploration: Exploration) -> None:
-    if not exploration.is_active:
-        raise ServiceError(EXPLORATION_ENDED, code="exploration_ended")
-    entries.ensure_scene_accepts_entries(exploration.scene)
-
-
-def _lock(exploration: Exploration) -> Exploration:
-    """Take the campaign's lock (the chain's) and read the exploration afresh under it."""
-    Campaign.objects.select_for_update().get(pk=exploration.scene.week.campaign_id)
-    return Exploration.objects.select_related("scene__week__campaign").get(pk=exploration.pk)
-
-
-def _replayed(exploration: Exploration, user, request_key: str, kind: str):
-    """The event an earlier request with this key made (``entries.entry_replayed``: the asker's
-    own key, for the same kind of action), or None."""
-    events = ExplorationEvent.objects.filter(exploration=exploration)
-    return entries.entry_replayed(events, request_key, user, kind=kind)
-
-
 def _begin(exploration: Exploration, user, request_key: str, kind: str):
-    """Check who asks, lock, replay: (fresh exploration, earlier event or None)."""
-    entries.require_table(user, exploration.scene.week.campaign)
-    fresh = _lock(exploration)
-    earlier = _replayed(fresh, user, (request_key or "")[:64], kind)
-    if earlier is None:
-        _ensure_active(fresh)
-    return fresh, earlier
+    """Check who asks, lock, replay (``sessions.tracker``): (fresh exploration, earlier event
+    or None)."""
+    return tracker_begin(
+        exploration,
+        user=user,
+        request_key=request_key,
+        kind=kind,
+        ended=EXPLORATION_ENDED,
+        code="exploration_ended",
+    )
 
 
 def _event(
@@ -167,17 +152,15 @@ def _event(
     request_key="",
 ) -> ExplorationEvent:
     """The event of one action, written after its rolls; the exploration's revision grows."""
-    exploration.revision += 1
-    exploration.save()
-    event = ExplorationEvent.objects.create(
-        exploration=exploration,
+    event = tracker_event(
+        exploration,
+        user=user,
         kind=kind,
-        turn=exploration.turn,
         text=text,
-        lines=list(lines),
-        data=data or {},
-        author=user,
-        request_key=(request_key or "")[:64],
+        lines=lines,
+        data=data,
+        request_key=request_key,
+        turn=exploration.turn,
     )
     if rolls:
         event.rolls.set(rolls)

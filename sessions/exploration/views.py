@@ -13,12 +13,12 @@ from collections.abc import Callable
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
-from django_htmx.http import trigger_client_event
 
 from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
+from garganta_site.http import HtmxHttpRequest, region_response
 from sessions.access import get_scene
 from sessions.exploration import services
 from sessions.exploration.forms import (
@@ -107,18 +107,16 @@ def exploration_panel(request: HtmxHttpRequest, code) -> HttpResponse:
 
 
 def _respond(request, scene, membership, *, forms=None, failed=False) -> HttpResponse:
-    if request.htmx:
-        context = _context(request, scene, membership, forms=forms)
-        # The refused form comes back 200 with its errors in the region (base.html also lets
-        # htmx swap a 422, which the scene's own forms use).
-        response = render(request, "exploration/exploration.html#tracker", context)
-        if not failed:
-            trigger_client_event(response, "log-changed")
-        return response
-    if failed:
-        context = _context(request, scene, membership, forms=forms)
-        return render(request, "exploration/exploration.html", context, status=422)
-    return redirect("exploration", code=scene.code)
+    # A refused form comes back 200 with its errors in the region.
+    return region_response(
+        request,
+        template="exploration/exploration.html",
+        region="tracker",
+        context=lambda: _context(request, scene, membership, forms=forms),
+        redirect_to=reverse("exploration", kwargs={"code": scene.code}),
+        failed=failed,
+        htmx_failed_status=200,
+    )
 
 
 def _action(request, code, key: str, act: Callable) -> HttpResponse:

@@ -13,13 +13,12 @@ from collections.abc import Callable
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
-from django_htmx.http import trigger_client_event
 
 from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
+from garganta_site.http import HtmxHttpRequest, region_response
 from gurps.errors import GurpsError
 from sessions.access import get_scene, get_scene_for_table
 from sessions.exports import as_json, download, tidy_markdown
@@ -35,6 +34,7 @@ from sessions.log.forms import (
 )
 from sessions.log.targets import UNKNOWN_TARGET, roll_target, roll_targets
 from sessions.models import Declaration, ModifierAnnouncement, Roll, Scene
+from sessions.procedure.forms import procedure_form
 from sheets.models import Character, Membership
 
 # --- the scene page ---------------------------------------------------------------------------
@@ -170,10 +170,6 @@ def _context(request, scene, membership, *, forms=None, panel="", error=""):
             _declaration_select(context[key], "declaration") for key in DECLARATION_FORMS
         ]
         if "procedure_form" not in context:
-            # The procedure's tables panel (sessions.procedure_views); imported here because
-            # that module builds on this one.
-            from sessions.procedure.views import procedure_form
-
             context["procedure_form"] = procedure_form(scene.week.campaign)
     return context
 
@@ -210,17 +206,15 @@ def scene_log(request: HtmxHttpRequest, code) -> HttpResponse:
 
 
 def scene_respond(request, scene, membership, *, status=200, forms=None, panel="") -> HttpResponse:
-    if request.htmx:
-        context = _context(request, scene, membership, forms=forms, panel=panel)
-        response = render(request, "log/scene.html#workspace", context, status=status)
-        if status == 200:
-            # The log refreshes at once for the one who wrote; others see it on their poll.
-            trigger_client_event(response, "log-changed")
-        return response
-    if status != 200:
-        context = _context(request, scene, membership, forms=forms, panel=panel)
-        return render(request, "log/scene.html", context, status=status)
-    return redirect("scene", code=scene.code)
+    """The scene's workspace after a form of it was posted (``garganta_site.http``)."""
+    return region_response(
+        request,
+        template="log/scene.html",
+        region="workspace",
+        context=lambda: _context(request, scene, membership, forms=forms, panel=panel),
+        redirect_to=scene.get_absolute_url(),
+        failed=status != 200,
+    )
 
 
 # Fields a service names that live elsewhere in a form.
@@ -429,7 +423,9 @@ def scene_export_markdown(request: HtmxHttpRequest, code) -> HttpResponse:
     scene, membership = get_scene(request, code)
     data = timeline.scene_export(scene, membership=membership, user=request.user)
     text = render_to_string("log/export.md", {"scenes": [data], "week": None})
-    return download(tidy_markdown(text), _scene_filename(scene, "md"), "text/markdown; charset=utf-8")
+    return download(
+        tidy_markdown(text), _scene_filename(scene, "md"), "text/markdown; charset=utf-8"
+    )
 
 
 @login_required

@@ -7,6 +7,7 @@ from django import forms
 
 from garganta_site.forms import request_key_field
 from sessions.models import RandomTable
+from sessions.procedure import services as procedure_services
 
 CHOICE_UNKNOWN = "Escolha uma tabela da lista."
 
@@ -70,3 +71,9 @@ class RowEditForm(forms.Form):
 
     def cell_fields(self):
         return [self[f"cell_{i}"] for i in range(self.column_count)]
+
+
+def procedure_form(campaign, data=None) -> ProcedureRollForm:
+    """The scene page's panel: every rolled table of the campaign, by table (2 queries)."""
+    choices = procedure_services.procedure_choices(procedure_services.procedure_tables(campaign))
+    return ProcedureRollForm(data, choices=choices)

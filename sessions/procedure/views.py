@@ -15,15 +15,9 @@ from sessions.access import get_scene_for_table
 from sessions.log.views import scene_respond
 from sessions.models import RandomTable, RandomTableRowChange
 from sessions.procedure import services
-from sessions.procedure.forms import ProcedureRollForm, RowEditForm
+from sessions.procedure.forms import RowEditForm, procedure_form
 from sheets.models import Membership
 from sheets.services import membership_for
-
-
-def procedure_form(campaign, data=None) -> ProcedureRollForm:
-    """The scene page's panel: every rolled table of the campaign, by table (2 queries)."""
-    choices = services.procedure_choices(services.procedure_tables(campaign))
-    return ProcedureRollForm(data, choices=choices)
 
 
 @require_POST
@@ -33,9 +27,7 @@ def procedure_roll_add(request: HtmxHttpRequest, code) -> HttpResponse:
     form = procedure_form(scene.week.campaign, request.POST)
     forms = {"procedure_form": form}
     if not form.is_valid():
-        return scene_respond(
-            request, scene, membership, status=422, forms=forms, panel="procedure"
-        )
+        return scene_respond(request, scene, membership, status=422, forms=forms, panel="procedure")
     data = form.cleaned_data
     try:
         if data["row_label"]:
@@ -59,9 +51,7 @@ def procedure_roll_add(request: HtmxHttpRequest, code) -> HttpResponse:
             )
     except ServiceError as error:
         form.add_error("modifier" if error.field == "modifier" else "choice", error.message)
-        return scene_respond(
-            request, scene, membership, status=422, forms=forms, panel="procedure"
-        )
+        return scene_respond(request, scene, membership, status=422, forms=forms, panel="procedure")
     return scene_respond(request, scene, membership, panel="procedure")
 
 

@@ -165,7 +165,9 @@ def world_action_create(
                 )
         except IntegrityError:
             # Another request took the same number (or the same key) first: look again.
-            existing = entry_replayed(WorldAction.objects.filter(week=week), request_key, user, **same)
+            existing = entry_replayed(
+                WorldAction.objects.filter(week=week), request_key, user, **same
+            )
             if existing is not None:
                 return existing
             if attempt == 2:

@@ -102,7 +102,9 @@ def play(monkeypatch, *, full: bool = True) -> Campaign:
         # a descent: a torch, two turns (Arriscado checks on turn 2: a 6, nothing)
         scripted(monkeypatch, 6, 6, 6)
         descent = exploration_services.exploration_start(scene=scene, user=mestre, danger="risky")
-        exploration_services.exploration_timer_add(exploration=descent, user=mestre, name="Tocha", turns=6)
+        exploration_services.exploration_timer_add(
+            exploration=descent, user=mestre, name="Tocha", turns=6
+        )
         for _ in range(2):
             exploration_services.exploration_turn_start(exploration=descent, user=mestre)
             exploration_services.exploration_turn_end(exploration=descent, user=mestre)

@@ -20,7 +20,9 @@ CAVADOR = dict(
     flees=True,
     demo_note="Números de demonstração, entrados pelo Mestre; não são do cânone.",
 )
-CAVADOR_BITE = combat_services.WeaponSpec(name="Mordida", skill=12, damage="2d cort", weapon_class="bite")
+CAVADOR_BITE = combat_services.WeaponSpec(
+    name="Mordida", skill=12, damage="2d cort", weapon_class="bite"
+)
 
 
 def cavador(name: str) -> combat_services.CreatureSpec:

@@ -12,7 +12,9 @@ from sessions.combat import services as combat_services
 from sessions.log import chain
 from sessions.models import Combatant, CombatEvent, Roll
 
-SWORD = combat_services.WeaponSpec(name="Espada", skill=12, damage="2d cort", parry=6, weight_kg="1,5")
+SWORD = combat_services.WeaponSpec(
+    name="Espada", skill=12, damage="2d cort", parry=6, weight_kg="1,5"
+)
 
 
 def creature(name, *weapons, iq=10, ht=10, dx=11, move=5):
@@ -165,7 +167,9 @@ def test_critical_miss_15_strains_the_shoulder_and_16_falls(duel, mestre, server
     bia = get(combat, "Bia")
     assert bia.posture == Combatant.Posture.LYING
     ana = get(combat, "Ana")
-    assert combat_services.weapon_problem(ana, 0) == combat_services.ARM_STRAINED.format(weapon="Espada")
+    assert combat_services.weapon_problem(ana, 0) == combat_services.ARM_STRAINED.format(
+        weapon="Espada"
+    )
 
 
 def test_critical_miss_5_hits_yourself_is_the_mestres_logged_adjustment(duel, mestre, server_dice):
@@ -347,7 +351,9 @@ def test_defending_while_concentrating_rolls_will_minus_3(duel, mestre, server_d
 
 def test_a_parry_against_a_weapon_three_times_heavier_may_break(duel, mestre, server_dice):
     maul = combat_services.WeaponSpec(name="Maça", skill=12, damage="2d cont", weight_kg="6")
-    knife = combat_services.WeaponSpec(name="Faca", skill=12, damage="1d-2 corte", parry=6, weight_kg="1")
+    knife = combat_services.WeaponSpec(
+        name="Faca", skill=12, damage="1d-2 corte", parry=6, weight_kg="1"
+    )
     combat = duel(ana=creature("Ana", maul), bia=creature("Bia", knife))
     maneuver(combat, mestre, "Ana", "move_and_attack")
     server_dice(3, 3, 4, 1, 1, 2, 2)  # hit; parry 4 passes; 1d = 2: breaks on 1–2 (1/3)
@@ -366,7 +372,9 @@ def test_a_parry_against_a_lighter_weapon_rolls_no_break(duel, mestre, server_di
 
 
 def test_parrying_a_bare_hand_with_a_weapon_may_injure_the_attacker(duel, mestre, server_dice):
-    fist = combat_services.WeaponSpec(name="Soco", skill=12, damage="1d-2 cont", attack_kind="unarmed")
+    fist = combat_services.WeaponSpec(
+        name="Soco", skill=12, damage="1d-2 cont", attack_kind="unarmed"
+    )
     combat = duel(ana=creature("Ana", fist))
     maneuver(combat, mestre, "Ana", "move_and_attack")
     # hit; parry 4 passes; Espada 2+2+2 = 6 against 12: injures; 2d cut 3+3 = 6 − DR 1 = 5

@@ -70,7 +70,9 @@ def test_the_short_fight(fight, mestre, server_dice, jurado, scene):
     assert (a.hp_now, a.status) == (0, Combatant.Status.FLED)
 
     b = pass_to(fight, mestre, "Cavador B")
-    combat_services.maneuver_declare(combat=fight, combatant=b, user=mestre, maneuver="move_and_attack")
+    combat_services.maneuver_declare(
+        combat=fight, combatant=b, user=mestre, maneuver="move_and_attack"
+    )
     server_dice(*B_WOUNDS_JURADO)
     combat_services.attack_resolve(
         combat=fight,

@@ -23,7 +23,9 @@ def start(scene, mestre, danger=RISKY, **kwargs):
 def turn(exploration, mestre, *, rested=False):
     """One whole exploration turn: start (encounter check if due) and end."""
     started = exploration_services.exploration_turn_start(exploration=exploration, user=mestre)
-    ended = exploration_services.exploration_turn_end(exploration=exploration, user=mestre, rested=rested)
+    ended = exploration_services.exploration_turn_end(
+        exploration=exploration, user=mestre, rested=rested
+    )
     return started, ended
 
 
@@ -69,7 +71,9 @@ def test_total_darkness_makes_any_level_mortal(scene, mestre, server_dice):
 def test_the_mestre_declares_darkness_when_the_light_goes_out(scene, mestre, server_dice):
     server_dice(6)
     exploration = start(scene, mestre, UNSAFE)
-    exploration_services.exploration_declare(exploration=exploration, user=mestre, danger=UNSAFE, total_darkness=True)
+    exploration_services.exploration_declare(
+        exploration=exploration, user=mestre, danger=UNSAFE, total_darkness=True
+    )
     started, _ = turn(exploration, mestre)
     assert started.data["check"] and started.data["danger"] == DEADLY
 
@@ -77,7 +81,9 @@ def test_the_mestre_declares_darkness_when_the_light_goes_out(scene, mestre, ser
 def test_a_timer_runs_down_with_the_turns_and_says_when_it_goes_out(scene, mestre, server_dice):
     server_dice(*[6] * 3)
     exploration = start(scene, mestre, RISKY)
-    torch = exploration_services.exploration_timer_add(exploration=exploration, user=mestre, name="Tocha", turns=2)
+    torch = exploration_services.exploration_timer_add(
+        exploration=exploration, user=mestre, name="Tocha", turns=2
+    )
     _, first = turn(exploration, mestre)
     torch.refresh_from_db()
     assert torch.remaining_turns == 1 and "Tocha: restam 1 turno(s)." in first.lines
@@ -91,8 +97,12 @@ def test_a_timer_runs_down_with_the_turns_and_says_when_it_goes_out(scene, mestr
 def test_a_timer_needs_the_mestres_length(scene, mestre):
     exploration = start(scene, mestre)
     with pytest.raises(ServiceError) as error:
-        exploration_services.exploration_timer_add(exploration=exploration, user=mestre, name="Tocha", turns=0)
-    assert error.value.field == "turns" and error.value.message == exploration_services.TIMER_TURNS_BAD
+        exploration_services.exploration_timer_add(
+            exploration=exploration, user=mestre, name="Tocha", turns=0
+        )
+    assert (
+        error.value.field == "turns" and error.value.message == exploration_services.TIMER_TURNS_BAD
+    )
 
 
 def test_an_hour_without_a_rest_turn_costs_the_procedures_exhaustion_point(
@@ -115,7 +125,9 @@ def test_an_hour_without_a_rest_turn_costs_the_procedures_exhaustion_point(
     exploration.refresh_from_db()
     assert exploration.exhaustion_undecided == 0
     with pytest.raises(ServiceError) as error:
-        exploration_services.exploration_consequence(exploration=exploration, user=mestre, text="mais uma")
+        exploration_services.exploration_consequence(
+            exploration=exploration, user=mestre, text="mais uma"
+        )
     assert error.value.message == exploration_services.NO_EXHAUSTION_PENDING
 
 
@@ -175,7 +187,9 @@ def test_sleeping_rolls_a_mishap_and_the_rest_encounters_of_the_level(
 ):
     server_dice(7, *[6] * checks)
     exploration = start(scene, mestre, danger)
-    exploration_services.exploration_timer_add(exploration=exploration, user=mestre, name="Lampião", turns=100)
+    exploration_services.exploration_timer_add(
+        exploration=exploration, user=mestre, name="Lampião", turns=100
+    )
     event = exploration_services.exploration_sleep(exploration=exploration, user=mestre, hours=8)
     tables = [r.details["procedure_table"] for r in event.rolls.order_by("sequence")]
     assert tables == ["dungeon_mishaps"] + ["dungeon_rest"] * checks
@@ -200,8 +214,12 @@ def test_a_turn_in_course_is_finished_before_sleeping(scene, mestre, server_dice
 def test_the_same_form_twice_is_one_turn(scene, mestre, server_dice):
     server_dice(6)
     exploration = start(scene, mestre, DEADLY)
-    a = exploration_services.exploration_turn_start(exploration=exploration, user=mestre, request_key="k")
-    b = exploration_services.exploration_turn_start(exploration=exploration, user=mestre, request_key="k")
+    a = exploration_services.exploration_turn_start(
+        exploration=exploration, user=mestre, request_key="k"
+    )
+    b = exploration_services.exploration_turn_start(
+        exploration=exploration, user=mestre, request_key="k"
+    )
     assert a.pk == b.pk and Roll.objects.count() == 1
     exploration.refresh_from_db()
     assert exploration.turn == 1
@@ -210,7 +228,9 @@ def test_the_same_form_twice_is_one_turn(scene, mestre, server_dice):
 def test_a_failed_action_saves_nothing(scene, mestre, server_dice, monkeypatch):
     server_dice(6)
     exploration = start(scene, mestre, DEADLY)
-    torch = exploration_services.exploration_timer_add(exploration=exploration, user=mestre, name="Tocha", turns=5)
+    torch = exploration_services.exploration_timer_add(
+        exploration=exploration, user=mestre, name="Tocha", turns=5
+    )
     exploration_services.exploration_turn_start(exploration=exploration, user=mestre)
     exploration.refresh_from_db()
     exploration.encounter_pending = True
@@ -240,7 +260,9 @@ def test_only_the_table_runs_it(scene, mestre, jogador):
 def test_the_danger_level_is_one_of_the_three(scene, mestre):
     with pytest.raises(ServiceError) as error:
         start(scene, mestre, "andar 3")
-    assert error.value.field == "danger" and error.value.message == exploration_services.DANGER_UNKNOWN
+    assert (
+        error.value.field == "danger" and error.value.message == exploration_services.DANGER_UNKNOWN
+    )
 
 
 def test_the_marching_order_is_kept_and_refuses_a_name_twice(scene, mestre):
@@ -252,7 +274,9 @@ def test_the_marching_order_is_kept_and_refuses_a_name_twice(scene, mestre):
     exploration.refresh_from_db()
     assert exploration.marching_order[0] == "Hoplita de Ônfalos"
     with pytest.raises(ServiceError) as error:
-        exploration_services.exploration_marching_order(exploration=exploration, user=mestre, names=["A", "a"])
+        exploration_services.exploration_marching_order(
+            exploration=exploration, user=mestre, names=["A", "a"]
+        )
     assert error.value.field == "marching_order"
 
 

@@ -34,7 +34,9 @@ def test_the_scene_page_loads_it(client_for, mestre, scene):
 
 def test_a_jogador_sees_it_read_only(client_for, mestre, jogador, scene):
     exploration = exploration_services.exploration_start(scene=scene, user=mestre, danger="risky")
-    exploration_services.exploration_timer_add(exploration=exploration, user=mestre, name="Tocha", turns=6)
+    exploration_services.exploration_timer_add(
+        exploration=exploration, user=mestre, name="Tocha", turns=6
+    )
     client = client_for(jogador)
     html = client.get(_url(scene), HTTP_HX_REQUEST="true").content.decode()
     assert "Arriscado" in html and "Tocha" in html and "Jurado de Gapheim" in html
@@ -89,7 +91,9 @@ def test_a_service_refusal_comes_back_next_to_the_field(client_for, mestre, scen
         {"request_key": "m", "marching_order": "Hoplita\nhoplita"},
         HTTP_HX_REQUEST="true",
     )
-    assert exploration_services.MARCHING_DUPLICATE.format(name="hoplita") in response.content.decode()
+    assert (
+        exploration_services.MARCHING_DUPLICATE.format(name="hoplita") in response.content.decode()
+    )
 
 
 def test_without_javascript_a_refusal_is_a_422_page(client_for, mestre, scene):

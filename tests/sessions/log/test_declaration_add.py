@@ -114,5 +114,7 @@ def test_the_service_refuses_a_closed_scene(scene, rastreadora, rastreador):
     Scene.objects.filter(pk=scene.pk).update(status=Scene.Status.CLOSED)
     scene.refresh_from_db()
     with pytest.raises(ServiceError) as refused:
-        log_services.declaration_create(scene=scene, character=rastreador, user=rastreadora, text=TEXT)
+        log_services.declaration_create(
+            scene=scene, character=rastreador, user=rastreadora, text=TEXT
+        )
     assert refused.value.message == SCENE_CLOSED

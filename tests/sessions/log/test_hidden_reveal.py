@@ -248,7 +248,6 @@ def test_another_jogadors_hidden_roll_is_not_even_counted_on_the_week_page(
 ):
     from django.urls import reverse
 
-
     log_services.roll_create(
         scene=scene,
         user=mestre,

@@ -131,9 +131,7 @@ def test_its_hash_does_not_give_away_its_dice(client_for, mestre, rastreadora, s
         candidate.dice, candidate.total = list(dice), sum(dice)
         candidate.outcome = str(checks.success_outcome(sum(dice), target.level))
         candidate.margin = target.level - sum(dice)
-        hashed = chain.roll_hash(
-            shown["previous_hash"], chain.roll_canonical_content(candidate)
-        )
+        hashed = chain.roll_hash(shown["previous_hash"], chain.roll_canonical_content(candidate))
         if hashed == shown["hash"]:
             found.append(list(dice))
     assert found == []

@@ -102,9 +102,7 @@ def test_a_roll_answering_a_declaration_carries_exactly_the_announced_modifiers(
         {"label": "tocha baixa", "value": 1},
     ]
     assert roll.effective_level == 12
-    assert '"announcement":"' + str(announcement.code) + '"' in (
-        chain.roll_canonical_content(roll)
-    )
+    assert '"announcement":"' + str(announcement.code) + '"' in (chain.roll_canonical_content(roll))
 
 
 def test_the_latest_announcement_before_the_roll_is_the_one_used(

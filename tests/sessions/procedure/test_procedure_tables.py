@@ -382,10 +382,14 @@ def test_every_chance_table_reads_its_threshold(scene, mestre, key, row, thresho
 
 def test_a_chance_needs_a_known_row_and_a_chance_table(scene, mestre):
     with pytest.raises(ServiceError) as refused:
-        procedure_services.procedure_chance(scene=scene, user=mestre, key="make_camp", row_label="Nada")
+        procedure_services.procedure_chance(
+            scene=scene, user=mestre, key="make_camp", row_label="Nada"
+        )
     assert refused.value.field == "row_label"
     with pytest.raises(ServiceError) as refused:
-        procedure_services.procedure_chance(scene=scene, user=mestre, key="accidents", row_label="6")
+        procedure_services.procedure_chance(
+            scene=scene, user=mestre, key="accidents", row_label="6"
+        )
     assert refused.value.field == "key"
     with pytest.raises(ServiceError) as refused:
         procedure_services.procedure_roll(scene=scene, user=mestre, key="make_camp")
@@ -398,7 +402,9 @@ def test_a_jogador_is_refused(scene, jogador, outsider):
             procedure_services.procedure_roll(scene=scene, user=user, key="accidents")
         assert refused.value.code == "forbidden"
         with pytest.raises(ServiceError) as refused:
-            procedure_services.procedure_chance(scene=scene, user=user, key="make_camp", row_label="Grupo")
+            procedure_services.procedure_chance(
+                scene=scene, user=user, key="make_camp", row_label="Grupo"
+            )
         assert refused.value.code == "forbidden"
     assert not Roll.objects.exists()
 
@@ -443,7 +449,9 @@ def test_a_request_key_reused_for_another_ask_is_a_conflict(scene, mestre):
         scene=scene, user=mestre, key="accidents", request_key="k1", source=ScriptedSource([9])
     )
     with pytest.raises(ServiceError) as refused:
-        procedure_services.procedure_roll(scene=scene, user=mestre, key="camp_mishaps", request_key="k1")
+        procedure_services.procedure_roll(
+            scene=scene, user=mestre, key="camp_mishaps", request_key="k1"
+        )
     assert refused.value.code == "idempotency_conflict"
 
 
@@ -459,7 +467,9 @@ def test_procedure_rolls_chain_with_the_other_rolls(scene, mestre, jurado):
     log_services.damage_roll_create(
         scene=scene, user=mestre, expression="1d", source=ScriptedSource([3])
     )
-    procedure_services.procedure_roll(scene=scene, user=mestre, key="accidents", source=ScriptedSource([1]))
+    procedure_services.procedure_roll(
+        scene=scene, user=mestre, key="accidents", source=ScriptedSource([1])
+    )
     procedure_services.procedure_chance(
         scene=scene, user=mestre, key="surprise", row_label="Cada lado", source=ScriptedSource([2])
     )
@@ -523,7 +533,9 @@ def test_a_row_edit_needs_a_reason_a_change_and_one_cell_per_column(demo, arbitr
         (["a"], "r", procedure_services.ROW_EDIT_CELLS.format(count=3)),
     ):
         with pytest.raises(ServiceError) as refused:
-            procedure_services.random_table_row_edit(row=row, user=arbitro, cells=cells, reason=reason)
+            procedure_services.random_table_row_edit(
+                row=row, user=arbitro, cells=cells, reason=reason
+            )
         assert refused.value.message == message
     assert RandomTableRow.objects.get(pk=row.pk).cells == list(row.cells)
 
@@ -532,7 +544,10 @@ def test_a_chance_cell_the_tracker_cannot_read_or_a_huge_cell_is_refused(demo, a
     row = procedure_services.procedure_table("danger_levels", demo).rows.get(label="Arriscado")
     for cells, message in (
         (["abc"], procedure_services.CELL_NOT_A_CHANCE.format(cell="abc")),
-        (["1:6 " + "x" * 3000], procedure_services.ROW_TEXT_TOO_LONG.format(limit=procedure_services.ROW_TEXT_MAX)),
+        (
+            ["1:6 " + "x" * 3000],
+            procedure_services.ROW_TEXT_TOO_LONG.format(limit=procedure_services.ROW_TEXT_MAX),
+        ),
     ):
         with pytest.raises(ServiceError) as refused:
             procedure_services.random_table_row_edit(row=row, user=arbitro, cells=cells, reason="r")

@@ -58,7 +58,9 @@ def test_the_report_goes_draft_submitted_homologated(week, mestre, arbitro):
 
 def test_a_returned_report_keeps_its_reason_and_is_written_again(week, mestre, arbitro):
     _submitted(week, mestre)
-    returned = weeks_services.report_return(week=week, user=arbitro, reason="Falta a cena do mercado.")
+    returned = weeks_services.report_return(
+        week=week, user=arbitro, reason="Falta a cena do mercado."
+    )
     assert (returned.status, returned.return_reason) == ("returned", "Falta a cena do mercado.")
     weeks_services.report_write(week=week, user=mestre, text=TEXT + " E o mercado.")
     assert weeks_services.report_submit(week=week, user=mestre).status == "submitted"
@@ -151,7 +153,9 @@ def test_a_jogador_does_not_write_the_report(week, jogador):
 def test_the_week_takes_no_roll_while_the_report_is_with_the_arbitro(week, scene, mestre, arbitro):
     _submitted(week, mestre)
     with pytest.raises(ServiceError) as refused:
-        log_services.roll_create(scene=scene, user=mestre, label="Tarde", base_level=12, kind="skill")
+        log_services.roll_create(
+            scene=scene, user=mestre, label="Tarde", base_level=12, kind="skill"
+        )
     assert refused.value.message == WEEK_CLOSED_FOR_ENTRIES.format(
         number=1, state="relatório enviado ao árbitro"
     )

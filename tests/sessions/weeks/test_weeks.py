@@ -136,7 +136,9 @@ def test_an_empty_boletim_is_refused_next_to_the_field(client_for, week, mestre,
     url = reverse("bulletin-publish", kwargs={"campaign": week.campaign.slug, "number": 1})
     response = client_for(mestre).post(url, {"text": "  "})
     assert response.status_code == 422
-    assert f'<span class="error">{escape(weeks_services.BULLETIN_EMPTY)}</span>' in content(response)
+    assert f'<span class="error">{escape(weeks_services.BULLETIN_EMPTY)}</span>' in content(
+        response
+    )
     assert Week.objects.get(pk=week.pk).bulletin_published_at is None
 
 
@@ -240,7 +242,9 @@ def test_its_query_count_does_not_grow_with_the_week(
 ):
     for n in range(3):
         log_services.scene_create(week=week, user=mestre, title=f"Cena {n}", characters=[jurado])
-        weeks_services.world_action_create(week=week, character=jurado, user=jogador, text=f"Ação {n}")
+        weeks_services.world_action_create(
+            week=week, character=jurado, user=jogador, text=f"Ação {n}"
+        )
     client = client_for(jogador)
     # session, user, campaign, membership, week (+report), player characters, world
     # actions, scenes (+characters), previous and next week; headroom for the layout.

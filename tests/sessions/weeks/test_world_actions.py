@@ -95,7 +95,9 @@ def test_free_scenes_are_unlimited(week, mestre, jurado, jogador):
     for n in range(3):
         _spend(week, jurado, jogador, text=f"Ação {n}")
     for n in range(5):
-        log_services.scene_create(week=week, user=mestre, title=f"Cena livre {n}", characters=[jurado])
+        log_services.scene_create(
+            week=week, user=mestre, title=f"Cena livre {n}", characters=[jurado]
+        )
     assert Scene.objects.filter(title__startswith="Cena livre").count() == 5
 
 
