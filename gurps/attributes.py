@@ -18,7 +18,6 @@ from gurps.encumbrance import encumbrance_row
 from gurps.errors import (
     BASIC_SPEED_NOT_A_NUMBER,
     NEGATIVE_FATIGUE_LOST,
-    NEGATIVE_ST_AFTER_FATIGUE,
     NEGATIVE_WILL_LEVEL,
     InvalidValue,
 )
@@ -42,7 +41,11 @@ __all__ = [
     "fatigue_points",
     "hit_points",
     "is_staggered",
+    "base_move",
+    "halve",
+    "low_st_from_fatigue",
     "move",
+    "move_halved",
     "will",
 ]
 
@@ -160,21 +163,11 @@ MOVE_RULE = DerivedRule(
 )
 
 
-def move(
-    basic_speed: Fraction,
-    encumbrance_level: int | None,
-    *,
-    hp_remaining: int | None = None,
-    st_after_fatigue: int | None = None,
-) -> int:
-    """Move in levels (hexes per turn): floor(basic speed − Carga level) (§2.1, p. 77).
-
-    ``encumbrance_level`` None means over 10×ST: Move 0 (README reading). Never below 0 — a
-    reading: the canon gives no negative Move. Halved, rounding down, once if staggered
-    (``hp_remaining`` ≤ 3, §5.4) or if ``st_after_fatigue`` ≤ 3 (§6.2); both at once halve
-    once (README reading). Raises InvalidValue("basic_speed", "encumbrance_level",
-    "st_after_fatigue") for impossible inputs.
-    """
+def base_move(basic_speed: Fraction, encumbrance_level: int | None) -> int:
+    """Move before any halving, in levels (hexes per turn): floor(basic speed − Carga level)
+    (§2.1, p. 77). ``encumbrance_level`` None means over 10×ST: Move 0 (README reading). Never
+    below 0 — a reading: the canon gives no negative Move. Raises InvalidValue("basic_speed",
+    "encumbrance_level") for impossible inputs."""
     if (
         isinstance(basic_speed, bool)
         or not isinstance(basic_speed, int | Fraction)
@@ -182,16 +175,48 @@ def move(
     ):
         raise InvalidValue("basic_speed", BASIC_SPEED_NOT_A_NUMBER)
     if encumbrance_level is None:
-        value = 0
-    else:
-        penalty = encumbrance_row(encumbrance_level).move_penalty
-        value = max(0, math.floor(basic_speed + penalty))
+        return 0
+    penalty = encumbrance_row(encumbrance_level).move_penalty
+    return max(0, math.floor(basic_speed + penalty))
+
+
+def low_st_from_fatigue(st: int, fatigue_lost: int) -> bool:
+    """True when fatigue has brought ST down to 3 or less (§6.2, p. 134: «Deslocamento não muda
+    até a ST cair a 3; daí para baixo, cai à metade»). A sheet's own ST of 3, with no fatigue
+    lost, has not fallen: Move stays whole. Raises InvalidValue("st") below 1,
+    InvalidValue("fatigue_lost") if negative."""
+    return effective_st(st, fatigue_lost) <= LOW_ST_AT and fatigue_lost > 0
+
+
+def move_halved(*, hp_remaining: int | None = None, st: int | None = None, fatigue_lost: int = 0):
+    """Whether Move (and Dodge, which is Move) is halved now: at 3 HP or less (§5.4, p. 126;
+    0 and below included, README reading) or at ST 3 or less from fatigue (§6.2, p. 134). Both
+    at once halve once (README reading). ``st`` None: no fatigue to count."""
     staggered = hp_remaining is not None and is_staggered(hp_remaining)
-    low_st = st_after_fatigue is not None and (
-        require_at_least("st_after_fatigue", st_after_fatigue, 0, NEGATIVE_ST_AFTER_FATIGUE)
-        <= LOW_ST_AT
-    )
-    return value // 2 if staggered or low_st else value
+    return staggered or (st is not None and low_st_from_fatigue(st, fatigue_lost))
+
+
+def halve(value: int) -> int:
+    """Half, rounding down: the §5.4 halving of Move and Dodge (p. 126)."""
+    return value // 2
+
+
+def move(
+    basic_speed: Fraction,
+    encumbrance_level: int | None,
+    *,
+    hp_remaining: int | None = None,
+    st: int | None = None,
+    fatigue_lost: int = 0,
+) -> int:
+    """Move in levels (hexes per turn): ``base_move`` halved, rounding down, once if
+    ``move_halved`` (3 HP or less, §5.4; ST 3 or less from fatigue, §6.2). Raises
+    InvalidValue("basic_speed", "encumbrance_level", "st", "fatigue_lost") for impossible
+    inputs."""
+    value = base_move(basic_speed, encumbrance_level)
+    if move_halved(hp_remaining=hp_remaining, st=st, fatigue_lost=fatigue_lost):
+        return halve(value)
+    return value
 
 
 # The defences are computed in gurps.defence (§4.6–4.7); their §2.1 rows are here, with the

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from gurps._validate import check_attribute, require_at_least
-from gurps.attributes import LOW_ST_AT, effective_st
+from gurps.attributes import LOW_ST_AT, effective_st, low_st_from_fatigue
 from gurps.encumbrance import encumbrance_row
 from gurps.errors import (
     MARCH_FATIGUE_NOT_IN_CANON,
@@ -133,7 +133,8 @@ class FatigueEffects:
 
     ``st_for_skills``: the ST that ST-based skills and tests use (ST − fatigue, never below
     0). ``st_for_weapon_damage``: the sheet's ST — basic weapon damage does not change.
-    ``move_halved``: ST 3 or less (``attributes.move`` does the halving). ``collapsed``: ST 1,
+    ``move_halved``: ST fallen to 3 or less (``attributes.low_st_from_fatigue``; ``attributes.move``
+    does the halving). ``collapsed``: ST 1,
     nothing physical until 1 point comes back; still talks and still casts. ``unconscious``:
     ST 0, faints, and rests automatically until back at ST 1.
     """
@@ -172,7 +173,7 @@ def fatigue_effects(st: int, fatigue_lost: int) -> FatigueEffects:
         fatigue_lost=st - left,
         st_for_skills=left,
         st_for_weapon_damage=st,
-        move_halved=left <= LOW_ST_AT,
+        move_halved=low_st_from_fatigue(st, fatigue_lost),
         collapsed=left == COLLAPSE_AT_ST,
         unconscious=left == FAINT_AT_ST,
     )

@@ -115,11 +115,11 @@ def test_move_is_basic_speed_less_the_carga_level_rounded_down(
 
 def test_move_is_halved_once_at_3_hp_or_less_or_st_3_or_less() -> None:
     speed = Fraction(27, 4)
-    assert move(speed, 0, hp_remaining=4, st_after_fatigue=4) == 6
+    assert move(speed, 0, hp_remaining=4, st=10, fatigue_lost=6) == 6
     assert move(speed, 0, hp_remaining=3) == 3
     assert move(speed, 0, hp_remaining=-2) == 3
-    assert move(speed, 0, st_after_fatigue=3) == 3
-    assert move(speed, 1, hp_remaining=2, st_after_fatigue=0) == 2  # 5 halved once
+    assert move(speed, 0, st=10, fatigue_lost=7) == 3
+    assert move(speed, 1, hp_remaining=2, st=10, fatigue_lost=10) == 2  # 5 halved once
 
 
 def test_move_refuses_an_unknown_carga_level() -> None:

@@ -3,8 +3,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as strategies
 
-from gurps.derived import NamedValue, Shield, Weapon, derive, format_number
+from gurps.attributes import base_move, basic_speed
+from gurps.derived import Given, NamedValue, Shield, Weapon, derive, format_number
 from gurps.encumbrance import LIFT_ONLY_NAME
 from gurps.errors import (
     DUPLICATE_WEAPON_NAME,
@@ -140,3 +143,77 @@ def test_it_names_the_field_of_an_invalid_value(changes: dict, field: str, messa
 )
 def test_numbers_are_written_the_brazilian_way(value: Fraction, text: str) -> None:
     assert format_number(value) == text
+
+
+def test_a_sheets_own_st_3_without_fatigue_keeps_its_move() -> None:
+    # §6.2: "Deslocamento não muda até a ST cair a 3" — ST 3 from the sheet has not fallen.
+    whole = derive(st=3, dx=12, iq=10, ht=12)
+    assert (whole.move, whole.dodge, whole.move_halved) == (6, 6, False)
+    assert "fadiga" not in whole.explanations["move"].formula
+    fallen = derive(st=4, dx=12, iq=10, ht=12, fatigue_lost=1)
+    assert (fallen.move, fallen.dodge, fallen.move_halved) == (3, 3, True)
+    assert "ST 3 ou menos por fadiga" in fallen.explanations["move"].formula
+
+
+def test_a_creatures_given_numbers_take_the_same_halving_stun_and_balance() -> None:
+    cavador = dict(st=10, dx=12, iq=4, ht=9, given=Given(hp=9, move=7, dodge=6, block=None))
+    whole = derive(**cavador, weapons=[Weapon("Mordida", 12, given_parry=None)])
+    assert (whole.hp, whole.move, whole.dodge) == (9, 7, 6)
+    hurt = derive(**cavador, hp_lost=6, stunned=True, off_balance=True)
+    # 3 of 9 HP: Move and Dodge halved once, rounding down (§5.4, "bicho inclusive"); then
+    # stunned −4 (§4.6) and off balance −2 (§4.8).
+    assert (hurt.hp_remaining, hurt.move, hurt.dodge) == (3, 3, 3 - 4 - 2)
+    assert "Esquiva do bestiário 6" in hurt.explanations["dodge"].formula
+
+
+def test_a_bestiary_parry_and_block_are_the_mestres_numbers_with_stun() -> None:
+    found = derive(
+        st=12,
+        dx=12,
+        iq=10,
+        ht=12,
+        stunned=True,
+        given=Given(block=6),
+        weapons=[Weapon("Clava", 12, given_parry=7)],
+    )
+    assert found.block == 6 - 4
+    assert found.parries == (NamedValue("Clava", 3),)
+
+
+def test_off_balance_costs_every_active_defence_two() -> None:
+    calm = derive(**JURADO, weapons=[Weapon("Lança", 17)])
+    shaken = derive(**JURADO, weapons=[Weapon("Lança", 17)], off_balance=True)
+    assert (shaken.dodge, shaken.block) == (calm.dodge - 2, calm.block - 2)
+    assert shaken.parries[0].value == calm.parries[0].value - 2
+    assert "Perdeu o equilíbrio" in shaken.explanations["dodge"].formula
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st=strategies.integers(1, 20),
+    dx=strategies.integers(1, 20),
+    ht=strategies.integers(1, 20),
+    hp_lost=strategies.integers(0, 120),
+    fatigue_lost=strategies.integers(0, 25),
+    kg=strategies.integers(0, 300),
+    cr=strategies.booleans(),
+    stunned=strategies.booleans(),
+)
+def test_move_and_dodge_follow_the_canon_at_every_hp_fatigue_and_load(
+    st, dx, ht, hp_lost, fatigue_lost, kg, cr, stunned
+) -> None:
+    found = derive(
+        st=st,
+        dx=dx,
+        iq=10,
+        ht=ht,
+        hp_lost=hp_lost,
+        fatigue_lost=fatigue_lost,
+        carried_kg=kg,
+        combat_reflexes=cr,
+        stunned=stunned,
+    )
+    whole = base_move(basic_speed(dx, ht), found.encumbrance.level)
+    halved = ht - hp_lost <= 3 or (fatigue_lost > 0 and st - fatigue_lost <= 3)
+    assert found.move == (whole // 2 if halved else whole)  # halved once, never twice
+    assert found.dodge == found.move + (1 if cr else 0) - (4 if stunned else 0)

@@ -157,7 +157,7 @@ def test_the_move_halving_of_fatigue_is_the_one_attributes_move_applies() -> Non
     assert "até a ST cair a 3" in EFFECTS_TEXT
     for lost in range(11):
         effects = fatigue_effects(10, lost)
-        halved = move(6, 0, st_after_fatigue=effects.st_for_skills) == 3
+        halved = move(6, 0, st=10, fatigue_lost=lost) == 3
         assert halved is effects.move_halved
 
 
