@@ -191,6 +191,9 @@ class SheetView:
     encumbrance_bounds: list
     lift_max_kg: object  # Fraction
     defences: list[DefenceRow]
+    # What gurps.derived.derive was given: the combat card asks it again with the fight's own
+    # conditions (lost balance), so card and sheet come from one function.
+    derive_inputs: dict = field(default_factory=dict)
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -213,23 +216,22 @@ class SheetView:
 
 def _armour_and_shield(
     levels: dict[str, int], carried_items: list[Item]
-) -> tuple[int, derived.Shield | None]:
-    """PD of the armour worn and the shield readied, from what is carried now.
+) -> tuple[int, int, derived.Shield | None]:
+    """PD and DR of the armour worn and the shield readied, from what is carried now.
 
-    Reading (not in the canon): of several armour pieces carried, the highest PD counts; a
-    second armour in the pack does not add to the first.
+    Reading (not in the canon): of several armour pieces carried, the highest PD counts, and
+    the highest DR; a second armour in the pack does not add to the first.
     """
-    armour_pd = max(
-        (i.passive_defense for i in carried_items if not i.is_shield and i.passive_defense),
-        default=0,
-    )
+    armour = [i for i in carried_items if not i.is_shield]
+    armour_pd = max((i.passive_defense for i in armour if i.passive_defense), default=0)
+    armour_dr = max((i.damage_resistance for i in armour), default=0)
     shields = [i for i in carried_items if i.is_shield]
     if not shields:
-        return armour_pd, None
+        return armour_pd, armour_dr, None
     best = max(shields, key=lambda i: i.passive_defense)
     # Without the Shield skill there is no Block, but the shield's PD still counts (§4.6).
     skill_level = levels.get(best.skill_name.casefold()) or None
-    return armour_pd, derived.Shield(skill=skill_level, pd=best.passive_defense)
+    return armour_pd, armour_dr, derived.Shield(skill=skill_level, pd=best.passive_defense)
 
 
 def sheet_view(
@@ -252,7 +254,7 @@ def sheet_view(
     carried_items = [p.item for p in possessions if p.carried and p.item_id]
     facts = version_facts(version)
     levels = facts.levels
-    armour_pd, shield = _armour_and_shield(levels, carried_items)
+    armour_pd, armour_dr, shield = _armour_and_shield(levels, carried_items)
     weapons_for_parry = []
     weapon_lines = []
     for item in carried_items:
@@ -265,20 +267,22 @@ def sheet_view(
             )
         if item.damage:
             weapon_lines.append(_weapon_line(item, version.st, skill_level))
-    result = derived.derive(
-        st=version.st,
-        dx=version.dx,
-        iq=version.iq,
-        ht=version.ht,
-        carried_kg=kg,
-        hp_lost=state.hp_lost,
-        fatigue_lost=state.fatigue_lost,
-        combat_reflexes="combat_reflexes" in facts.trait_keys,
-        stunned=state.stunned,
-        armour_pd=armour_pd,
-        shield=shield,
-        weapons=weapons_for_parry,
-    )
+    inputs = {
+        "st": version.st,
+        "dx": version.dx,
+        "iq": version.iq,
+        "ht": version.ht,
+        "carried_kg": kg,
+        "hp_lost": state.hp_lost,
+        "fatigue_lost": state.fatigue_lost,
+        "combat_reflexes": "combat_reflexes" in facts.trait_keys,
+        "stunned": state.stunned,
+        "armour_pd": armour_pd,
+        "armour_dr": armour_dr,
+        "shield": shield,
+        "weapons": tuple(weapons_for_parry),
+    }
+    result = derived.derive(**inputs)
     how = result.explanations
     defences = [DefenceRow("Esquiva", result.dodge, result.dodge_total, how.get("dodge"))]
     if result.block is not None:
@@ -303,6 +307,7 @@ def sheet_view(
         encumbrance_bounds=encumbrance.encumbrance_bounds(version.st),
         lift_max_kg=encumbrance.lift_max_kg(version.st),
         defences=defences,
+        derive_inputs=inputs,
     )
 
 

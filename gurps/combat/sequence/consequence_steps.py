@@ -77,7 +77,10 @@ def consequences_step(
     ht = target.ht
     hp_after = target.hp - hp_lost
     shock = shock_step(steps, hp_lost)
-    knocked_down = knockdown_step(source, steps, ht, hp_lost)
+    # Past its death line the blow leaves no one to roll for: no Prostração, no Nocaute
+    # (§5.4.1: a bestiary creature at 0 HP is out "de qualquer jeito, e não volta").
+    past = beyond_the_death_line(plan.kind, ht, hp_after) or blow.instant_death
+    knocked_down = not past and knockdown_step(source, steps, ht, hp_lost)
     crippled, knocked_down, drops_weapon = crippling_step(
         steps, pending, plan, target, blow, hp_lost, knocked_down=knocked_down
     )
@@ -91,7 +94,7 @@ def consequences_step(
         crippled=crippled,
         knocked_down=knocked_down,
     )
-    knocked_out = knockout_step(source, steps, pending, plan, ht, blow, hp_lost)
+    knocked_out = not past and knockout_step(source, steps, pending, plan, ht, blow, hp_lost)
     dead, checks, out = death_step(source, steps, plan, target, blow, hp_after)
     staggered, each_turn, body = hp_threshold_step(steps, plan, target, hp_after, out=out)
     return Consequences(
@@ -125,6 +128,14 @@ def shock_step(steps: list[SequenceStep], hp_lost: int) -> int:
             )
         )
     return shock
+
+
+def beyond_the_death_line(kind: CombatantKind, ht: int, hp_after: int) -> bool:
+    """True when ``hp_after`` puts the target past its line for certain (§5.4.1): a bestiary
+    creature at 0 HP, a named NPC or boss at −HT, a player character at −5 × HT (§5.4)."""
+    if death_rule(kind).death_checks:
+        return is_dead(ht, hp_after)
+    return is_out_of_the_fight(kind, ht, hp_after)
 
 
 def knockdown_step(source: RandomSource, steps: list[SequenceStep], ht: int, hp_lost: int) -> bool:

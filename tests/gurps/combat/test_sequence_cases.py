@@ -375,9 +375,9 @@ def test_the_house_rule_rows_for_named_npcs_and_creatures() -> None:
 
 @pytest.mark.parametrize("kind", ["named_npc", "boss"])
 def test_a_named_npc_or_boss_dies_at_minus_ht_without_a_death_check(kind: str) -> None:
-    # HT 11, 3 HP; 3d cr rolls 14 → −11 = −HT. The major wound's HT roll (10) is still made;
-    # no death check follows — the script ends there.
-    source = ScriptedSource([*HIT, *FAILED_DODGE, 5, 5, 4, *_3d(10)])
+    # HT 11, 3 HP; 3d cr rolls 14 → −11 = −HT: dead on crossing the line (§5.4.1), so no
+    # Prostração roll for the major wound and no death check — the script ends with the damage.
+    source = ScriptedSource([*HIT, *FAILED_DODGE, 5, 5, 4])
     result = resolve_attack(
         source,
         _attack(damage="3d", damage_type="cr"),
@@ -546,9 +546,10 @@ def test_a_bestiary_creature_is_out_at_0_hp_with_no_death_check() -> None:
 
 def test_a_creature_blown_to_minus_30_rolls_none_of_the_five_checks_a_pc_would() -> None:
     # 6d cr rolls 35 from 5 HP → −30; a player character would cross −10, −15, −20, −25 and
-    # −30. The creature rolls only the major wound's HT roll.
+    # −30. The creature, out at 0 HP (§5.4.1), rolls nothing after its damage: not even the
+    # major wound's Prostração.
     assert house_death_checks("player_character", 10, 5, -30) == 5
-    source = ScriptedSource([*HIT, *FAILED_DODGE, 6, 6, 6, 6, 6, 5, *_3d(10)])
+    source = ScriptedSource([*HIT, *FAILED_DODGE, 6, 6, 6, 6, 6, 5])
     result = resolve_attack(
         source,
         _attack(damage="6d", damage_type="cr"),
@@ -558,6 +559,8 @@ def test_a_creature_blown_to_minus_30_rolls_none_of_the_five_checks_a_pc_would()
     assert result.hp_after == -30
     assert result.consequences.death_checks == 0 and result.consequences.out_of_the_fight
     assert not _titled(result, DEATH_CHECK)
+    assert not any("Prostração" in step.title for step in result.steps)
+    assert not result.consequences.knocked_down
     assert source.values == []
 
 
