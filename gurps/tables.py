@@ -313,6 +313,11 @@ class HeadEffect(StrEnum):
     STUNNED = "stunned"
 
 
+# §4.8, Tabela de Golpes Fulminantes na Cabeça, rows 6 and 7 (MB p. 202): blinded, the victim
+# "luta a DX −10" (both eyes) or "a DX −2" (one eye) "pelo resto da batalha".
+BLINDED_DX_PENALTY = {HeadEffect.BLINDED_BOTH_EYES: -10, HeadEffect.BLINDED_ONE_EYE: -2}
+
+
 # Head table 12 and 13, cutting or impaling: "1 PV e a face fica marcada", "2 PV e a face
 # fica muito marcada" — the HP lost instead of the damage (§4.8, MB p. 202).
 HEAD_FIXED_HP: dict[str, int] = {HeadEffect.SCARRED: 1, HeadEffect.BADLY_SCARRED: 2}

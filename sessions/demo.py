@@ -128,10 +128,12 @@ DEMO_COMBAT_KEY = "demo-combat"
 @transaction.atomic
 def demo_combat_start(campaign: Campaign):
     """Start, once, in the demo scene, a fight of the jurado and the hoplita against two
-    cavadores-cinzentos (demo data), at its first turn, so a new user sees the combat_services.
+    cavadores-cinzentos (demo data), at its first turn, so a new user sees the tracker.
     Idempotent: a scene that already had a fight is left as it is. Returns the combat, or
     None when the scene no longer takes entries (its week's report went to the Árbitro)."""
     from sessions.combat import services as combat_services
+    from sessions.combat import specs as combat_specs
+    from sessions.combat import turns as combat_turns
 
     mestre = get_user_model().objects.get(username="mestre")
     week = demo_week_seed(campaign)
@@ -152,9 +154,9 @@ def demo_combat_start(campaign: Campaign):
         combat_services.combatant_add(
             combat=combat,
             user=mestre,
-            creature=combat_services.CreatureSpec(
-                name=name, weapons=(combat_services.WeaponSpec(**DEMO_BITE),), **DEMO_CREATURE
+            creature=combat_specs.CreatureSpec(
+                name=name, weapons=(combat_specs.WeaponSpec(**DEMO_BITE),), **DEMO_CREATURE
             ),
         )
-    combat_services.combat_next_turn(combat=combat, user=mestre)
+    combat_turns.combat_next_turn(combat=combat, user=mestre)
     return combat

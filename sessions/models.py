@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from garganta_site.records import AppendOnly
 from gurps.house import CombatantKind
+from sessions.combat.weapons import weapons_of
 from sheets.models import Campaign, Character
 
 
@@ -613,7 +614,9 @@ class Combatant(models.Model):
     declared = models.PositiveSmallIntegerField(help_text="Ordem de declaração (§4.2)")
     position = models.PositiveSmallIntegerField(null=True, blank=True)
     demo_note = models.TextField(blank=True)
-    # the numbers, as they were when it joined
+    # What it brought in. A character's attributes are its homologated sheet's; its Move,
+    # Dodge, Block, PD and DR are not here: they come from the sheet and its live state
+    # (sessions.combat.numbers). A creature or NPC without a sheet has its bestiary numbers.
     st = models.PositiveSmallIntegerField()
     dx = models.PositiveSmallIntegerField()
     iq = models.PositiveSmallIntegerField()
@@ -621,19 +624,29 @@ class Combatant(models.Model):
     hp = models.PositiveSmallIntegerField(help_text="PV cheios")
     hp_before = models.IntegerField(help_text="PV restantes ao entrar na luta")
     fatigue_before = models.PositiveSmallIntegerField(default=0)
-    move = models.PositiveSmallIntegerField()
-    basic_speed = models.DecimalField(max_digits=6, decimal_places=2)
-    encumbrance_level = models.PositiveSmallIntegerField(default=0)
-    dodge = models.SmallIntegerField()
-    block = models.SmallIntegerField(null=True, blank=True)
-    passive_defense = models.PositiveSmallIntegerField(default=0)
-    damage_resistance = models.PositiveSmallIntegerField(default=0)
+    move = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Deslocamento do bestiário (vazio: o da ficha)"
+    )
+    dodge = models.SmallIntegerField(
+        null=True, blank=True, help_text="Esquiva do bestiário (vazio: a da ficha)"
+    )
+    block = models.SmallIntegerField(
+        null=True, blank=True, help_text="Bloquear do bestiário (vazio: o da ficha, ou nenhum)"
+    )
+    passive_defense = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="PD do bestiário (vazio: a da ficha)"
+    )
+    damage_resistance = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="RD do bestiário (vazio: a da ficha)"
+    )
     combat_reflexes = models.BooleanField(default=False)
     strong_will = models.PositiveSmallIntegerField(default=0)
     weak_will = models.PositiveSmallIntegerField(default=0)
     fencer = models.BooleanField(default=False)
     fencer_with_dagger = models.BooleanField(default=False)
-    flees = models.BooleanField(default=False, help_text="A espécie foge (o `06` diz)")
+    flees = models.BooleanField(default=False, help_text="A espécie foge (o 06 diz)")
+    # Attack lines (sessions.combat.weapons.CombatWeapon): skill, damage as written, parry kind
+    # or a bestiary Aparar — never the dice or the Aparar worked out from them.
     weapons = models.JSONField(default=list, blank=True)
     # what the fight changes
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.FIGHTING)
@@ -699,6 +712,10 @@ class Combatant(models.Model):
     @property
     def hp_now(self) -> int:
         return self.hp_before - self.hp_lost
+
+    def weapon_lines(self) -> list:
+        """The attack lines as typed values (``sessions.combat.weapons.CombatWeapon``)."""
+        return weapons_of(self.weapons)
 
     @property
     def in_the_fight(self) -> bool:

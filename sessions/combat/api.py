@@ -5,7 +5,7 @@ no body takes a die. ``Idempotency-Key`` makes the same request twice one action
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 from uuid import UUID
 
 from django.http import Http404
@@ -17,7 +17,20 @@ from pydantic import StrictBool
 from garganta_site.api_errors import errors
 from garganta_site.auth import AUTH
 from garganta_site.errors import ServiceError
+from sessions.combat import attack as combat_attack
+from sessions.combat import cards as combat_cards
+from sessions.combat import maneuvers as combat_maneuvers
 from sessions.combat import services
+from sessions.combat import specs as combat_specs
+from sessions.combat import turns as combat_turns
+from sessions.combat.schemas import (
+    AdjustmentOut,
+    AttackOut,
+    CombatantAddedOut,
+    CombatOut,
+    combat_data,
+    event_rolls,
+)
 from sessions.log import services as log_services
 from sessions.log.api import ModifierIn
 from sessions.models import Combat, Combatant, Scene
@@ -45,6 +58,7 @@ class CombatWeaponIn(Schema, extra="forbid"):
     attack_kind: str = Field(default="hand_weapon", max_length=20)
     parry: int | None = Field(default=None, ge=-10, le=30)
     weight_kg: str | None = Field(default=None, max_length=12)
+    accuracy: int | None = Field(default=None, ge=0, le=20, description="Precisão (§4.11)")
 
 
 class CombatantIn(Schema, extra="forbid"):
@@ -114,17 +128,6 @@ class EndIn(Schema, extra="forbid"):
     spoils: str = Field(default="", max_length=4000)
 
 
-class AttackOut(Schema):
-    event: UUID
-    hit: bool
-    hp_lost: int
-    hp_after: int
-    effective_level: int
-    lines: list[str]
-    rolls: list[int]
-    combat: dict[str, Any]
-
-
 def _combat(request, code: UUID, *, table: bool = True) -> tuple[Combat, object]:
     combat = get_object_or_404(Combat.objects.select_related("scene__week__campaign"), code=code)
     membership = membership_for(request.user, combat.scene.week.campaign)
@@ -137,8 +140,8 @@ def _combat(request, code: UUID, *, table: bool = True) -> tuple[Combat, object]
 
 def _state(request, combat: Combat, membership) -> dict:
     combat.refresh_from_db()
-    view = services.combat_view(combat, membership=membership, user=request.user)
-    return services.combat_data(view)
+    view = combat_cards.combat_view(combat, membership=membership, user=request.user)
+    return combat_data(view)
 
 
 def _combatant(combat: Combat, code: UUID | None, field: str) -> Combatant | None:
@@ -152,7 +155,7 @@ def _combatant(combat: Combat, code: UUID | None, field: str) -> Combatant | Non
 
 @router.post(
     "",
-    response={201: dict[str, Any], **errors(400, 401, 403, 404, 422)},
+    response={201: CombatOut, **errors(400, 401, 403, 404, 422)},
     summary="Começa um combate numa cena",
 )
 def combat_start(request, payload: CombatStartIn, idempotency_key: str = Key):
@@ -174,7 +177,7 @@ def combat_start(request, payload: CombatStartIn, idempotency_key: str = Key):
 
 @router.get(
     "/{uuid:code}",
-    response={200: dict[str, Any], **errors(401, 404)},
+    response={200: CombatOut, **errors(401, 404)},
     summary="O estado do combate",
 )
 def combat_read(request, code: UUID):
@@ -184,7 +187,7 @@ def combat_read(request, code: UUID):
 
 @router.post(
     "/{uuid:code}/combatants",
-    response={201: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    response={201: CombatantAddedOut, **TABLE_WRITE_WITH_BODY},
     summary="Põe um combatente",
 )
 def combatant_add(request, code: UUID, payload: CombatantIn, idempotency_key: str = Key):
@@ -195,7 +198,7 @@ def combatant_add(request, code: UUID, payload: CombatantIn, idempotency_key: st
         if character is None:
             raise ServiceError(log_services.CHARACTER_NOT_IN_SCENE, field="character")
     else:
-        creature = services.CreatureSpec(
+        creature = combat_specs.CreatureSpec(
             name=payload.name,
             kind=payload.kind,
             st=payload.st,
@@ -210,7 +213,7 @@ def combatant_add(request, code: UUID, payload: CombatantIn, idempotency_key: st
             damage_resistance=payload.damage_resistance,
             combat_reflexes=payload.combat_reflexes,
             flees=payload.flees,
-            weapons=tuple(services.WeaponSpec(**w.dict()) for w in payload.weapons),
+            weapons=tuple(combat_specs.WeaponSpec(**w.dict()) for w in payload.weapons),
             demo_note=payload.demo_note,
         )
     added = services.combatant_add(
@@ -226,7 +229,7 @@ def combatant_add(request, code: UUID, payload: CombatantIn, idempotency_key: st
 
 @router.post(
     "/{uuid:code}/declarations",
-    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    response={200: CombatOut, **TABLE_WRITE_WITH_BODY},
     summary="Chefe e terreno",
 )
 def combat_declare(request, code: UUID, payload: CombatDeclareIn, idempotency_key: str = Key):
@@ -243,23 +246,23 @@ def combat_declare(request, code: UUID, payload: CombatDeclareIn, idempotency_ke
 
 @router.post(
     "/{uuid:code}/turns",
-    response={200: dict[str, Any], **TABLE_WRITE},
+    response={200: CombatOut, **TABLE_WRITE},
     summary="Passa ao próximo turno",
 )
 def combat_turn(request, code: UUID, idempotency_key: str = Key):
     combat, membership = _combat(request, code)
-    services.combat_next_turn(combat=combat, user=request.user, request_key=idempotency_key)
+    combat_turns.combat_next_turn(combat=combat, user=request.user, request_key=idempotency_key)
     return _state(request, combat, membership)
 
 
 @router.post(
     "/{uuid:code}/maneuvers",
-    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    response={200: CombatOut, **TABLE_WRITE_WITH_BODY},
     summary="Declara a manobra",
 )
 def maneuver_declare(request, code: UUID, payload: ManeuverIn, idempotency_key: str = Key):
     combat, membership = _combat(request, code)
-    services.maneuver_declare(
+    combat_maneuvers.maneuver_declare(
         combat=combat,
         combatant=_combatant(combat, payload.combatant, "combatant"),
         user=request.user,
@@ -277,7 +280,7 @@ def maneuver_declare(request, code: UUID, payload: ManeuverIn, idempotency_key: 
 
 @router.post(
     "/{uuid:code}/adjustments",
-    response={201: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    response={201: AdjustmentOut, **TABLE_WRITE_WITH_BODY},
     summary="Ajuste do Mestre: PV que o motor não rola (erro crítico 5/6, §4.8)",
 )
 def combatant_adjust(request, code: UUID, payload: AdjustIn, idempotency_key: str = Key):
@@ -300,12 +303,12 @@ def combatant_adjust(request, code: UUID, payload: AdjustIn, idempotency_key: st
 )
 def attack_resolve(request, code: UUID, payload: AttackIn, idempotency_key: str = Key):
     combat, membership = _combat(request, code)
-    outcome = services.attack_resolve(
+    outcome = combat_attack.attack_resolve(
         combat=combat,
         attacker=_combatant(combat, payload.attacker, "attacker"),
         defender=_combatant(combat, payload.defender, "defender"),
         user=request.user,
-        attack=services.AttackSpec(
+        attack=combat_specs.AttackSpec(
             weapon=payload.weapon,
             lighting=payload.lighting,
             total_darkness=payload.total_darkness,
@@ -316,7 +319,7 @@ def attack_resolve(request, code: UUID, payload: AttackIn, idempotency_key: str 
             distance_m=payload.distance_m,
             modifiers=tuple(log_services.Modifier(m.label, m.value) for m in payload.modifiers),
         ),
-        defence_choice=services.DefenceSpec(
+        defence_choice=combat_specs.DefenceSpec(
             defences=tuple(payload.defences),
             parry_weapon=payload.parry_weapon,
             retreat=payload.retreat,
@@ -324,7 +327,7 @@ def attack_resolve(request, code: UUID, payload: AttackIn, idempotency_key: str 
         ),
         request_key=idempotency_key,
     )
-    event = outcome if not isinstance(outcome, services.AttackOutcome) else outcome.event
+    event = outcome if not isinstance(outcome, combat_attack.AttackOutcome) else outcome.event
     return Status(
         201,
         {
@@ -334,7 +337,7 @@ def attack_resolve(request, code: UUID, payload: AttackIn, idempotency_key: str 
             "hp_after": event.data["hp_after"],
             "effective_level": event.data["effective_level"],
             "lines": event.lines,
-            "rolls": event.data["rolls"],
+            "rolls": event_rolls(event),
             "combat": _state(request, combat, membership),
         },
     )
@@ -342,7 +345,7 @@ def attack_resolve(request, code: UUID, payload: AttackIn, idempotency_key: str 
 
 @router.post(
     "/{uuid:code}/end",
-    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    response={200: CombatOut, **TABLE_WRITE_WITH_BODY},
     summary="Encerra o combate",
 )
 def combat_end(request, code: UUID, payload: EndIn, idempotency_key: str = Key):

@@ -7,7 +7,7 @@ from django import forms
 from garganta_site.forms import request_key_field
 from gurps import combat as engine
 from gurps.injury import HitLocation
-from sessions.combat.services import MANEUVER_NAMES, TERRAIN_NAMES
+from sessions.combat.messages import MANEUVER_NAMES, TERRAIN_NAMES
 from sessions.models import Combatant
 
 MANEUVER_CHOICES = [("", "— escolha —")] + list(MANEUVER_NAMES.items())

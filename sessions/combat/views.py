@@ -21,7 +21,13 @@ from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest, region_response
 from gurps.errors import GurpsError
 from sessions.access import get_scene
+from sessions.combat import attack as combat_attack
+from sessions.combat import cards as combat_cards
+from sessions.combat import maneuvers as combat_maneuvers
+from sessions.combat import messages as combat_messages
 from sessions.combat import services
+from sessions.combat import specs as combat_specs
+from sessions.combat import turns as combat_turns
 from sessions.combat.forms import (
     AdjustForm,
     AttackForm,
@@ -76,12 +82,17 @@ def _forms(scene: Scene, combat: Combat | None, view, data=None, only: str = "")
         initial={"terrain": combat.terrain},
     )
     now = view.current
-    weapons = [(i, w["name"]) for i, w in enumerate(now.weapons)] if now else []
+    weapons = [(i, w.name) for i, w in enumerate(now.weapon_lines())] if now else []
     waiting = [c for c in combatants if c.waiting and (now is None or c.pk != now.pk)]
     if waiting:
         who = [c for c in (now, *waiting) if c is not None]
         weapons = [
-            (i, " / ".join(f"{c.weapons[i]['name']} ({c.name})" for c in who if len(c.weapons) > i))
+            (
+                i,
+                " / ".join(
+                    f"{c.weapon_lines()[i].name} ({c.name})" for c in who if len(c.weapons) > i
+                ),
+            )
             for i in range(max(len(c.weapons) for c in who))
         ]
     targets = [
@@ -92,7 +103,7 @@ def _forms(scene: Scene, combat: Combat | None, view, data=None, only: str = "")
     ]
     forms["maneuver"] = ManeuverForm(
         bound("maneuver"),
-        weapon_choices=[(i, w["name"]) for i, w in enumerate(now.weapons)] if now else [],
+        weapon_choices=[(i, w.name) for i, w in enumerate(now.weapon_lines())] if now else [],
         target_choices=targets,
     )
     forms["adjust"] = AdjustForm(
@@ -112,7 +123,7 @@ def _forms(scene: Scene, combat: Combat | None, view, data=None, only: str = "")
         (
             i,
             f"{i + 1}ª arma ("
-            + " / ".join(c.weapons[i]["name"] for c in combatants if len(c.weapons) > i)
+            + " / ".join(c.weapon_lines()[i].name for c in combatants if len(c.weapons) > i)
             + ")",
         )
         for i in range(most)
@@ -136,7 +147,9 @@ def _forms(scene: Scene, combat: Combat | None, view, data=None, only: str = "")
 def _context(request, scene: Scene, membership, *, forms=None) -> dict:
     combat = services.combat_current(scene)
     view = (
-        services.combat_view(combat, membership=membership, user=request.user) if combat else None
+        combat_cards.combat_view(combat, membership=membership, user=request.user)
+        if combat
+        else None
     )
     open_for_entries = scene.is_open and scene.week.accepts_entries
     context = {
@@ -145,7 +158,9 @@ def _context(request, scene: Scene, membership, *, forms=None) -> dict:
         "view": view,
         "membership": membership,
         "can_run": membership.runs_the_table and open_for_entries,
-        "terrain_names": [services.TERRAIN_NAMES[t] for t in combat.terrain] if combat else [],
+        "terrain_names": [combat_messages.TERRAIN_NAMES[t] for t in combat.terrain]
+        if combat
+        else [],
     }
     if context["can_run"]:
         fresh = _forms(scene, combat, view)
@@ -198,7 +213,9 @@ def _action(request, code, key: str, act: Callable) -> HttpResponse:
         raise PermissionDenied
     combat = services.combat_current(scene)
     view = (
-        services.combat_view(combat, membership=membership, user=request.user) if combat else None
+        combat_cards.combat_view(combat, membership=membership, user=request.user)
+        if combat
+        else None
     )
     form = _forms(scene, combat, view, request.POST, only=key).get(key)
     if form is None:
@@ -236,7 +253,7 @@ def combatant_add(request: HtmxHttpRequest, code) -> HttpResponse:
         weapons = ()
         if data["weapon_name"]:
             weapons = (
-                services.WeaponSpec(
+                combat_specs.WeaponSpec(
                     name=data["weapon_name"],
                     skill=data["weapon_skill"] if data["weapon_skill"] is not None else data["dx"],
                     damage=data["weapon_damage"],
@@ -245,7 +262,7 @@ def combatant_add(request: HtmxHttpRequest, code) -> HttpResponse:
                     attack_kind="unarmed" if data["weapon_unarmed"] else "hand_weapon",
                 ),
             )
-        spec = services.CreatureSpec(
+        spec = combat_specs.CreatureSpec(
             name=data["name"],
             kind=data["kind"],
             st=data["st"],
@@ -293,7 +310,9 @@ def combat_declare(request: HtmxHttpRequest, code) -> HttpResponse:
 @login_required
 def combat_turn(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, combat, view, data):
-        services.combat_next_turn(combat=combat, user=request.user, request_key=data["request_key"])
+        combat_turns.combat_next_turn(
+            combat=combat, user=request.user, request_key=data["request_key"]
+        )
 
     return _action(request, code, "turn", act)
 
@@ -303,8 +322,8 @@ def combat_turn(request: HtmxHttpRequest, code) -> HttpResponse:
 def maneuver_declare(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, combat, view, data):
         if view.current is None:
-            raise ServiceError(services.NOT_STARTED, field="maneuver")
-        services.maneuver_declare(
+            raise ServiceError(combat_messages.NOT_STARTED, field="maneuver")
+        combat_maneuvers.maneuver_declare(
             combat=combat,
             combatant=view.current,
             user=request.user,
@@ -326,18 +345,18 @@ def maneuver_declare(request: HtmxHttpRequest, code) -> HttpResponse:
 def attack_resolve(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, combat, view, data):
         if view.current is None:
-            raise ServiceError(services.NOT_STARTED, field="weapon")
+            raise ServiceError(combat_messages.NOT_STARTED, field="weapon")
         extra = ()
         if data["mod_label"]:
             extra = (log_services.Modifier(data["mod_label"], data["mod_value"]),)
         defences = tuple(d for d in (data["defence"], data["second_defence"]) if d)
         attacker = _combatant(combat, data["attacker"]) if data["attacker"] else view.current
-        services.attack_resolve(
+        combat_attack.attack_resolve(
             combat=combat,
             attacker=attacker,
             defender=_combatant(combat, data["defender"]),
             user=request.user,
-            attack=services.AttackSpec(
+            attack=combat_specs.AttackSpec(
                 weapon=data["weapon"],
                 lighting=data["lighting"] or 0,
                 total_darkness=data["total_darkness"],
@@ -347,7 +366,7 @@ def attack_resolve(request: HtmxHttpRequest, code) -> HttpResponse:
                 distance_m=data["distance_m"],
                 modifiers=extra,
             ),
-            defence_choice=services.DefenceSpec(
+            defence_choice=combat_specs.DefenceSpec(
                 defences=defences,
                 parry_weapon=data["parry_weapon"],
                 retreat=data["retreat"],
@@ -364,7 +383,7 @@ def attack_resolve(request: HtmxHttpRequest, code) -> HttpResponse:
 def combatant_adjust(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, combat, view, data):
         if combat is None:
-            raise ServiceError(services.COMBAT_ENDED, code="combat_ended")
+            raise ServiceError(combat_messages.COMBAT_ENDED, code="combat_ended")
         services.combatant_adjust(
             combat=combat,
             combatant=_combatant(combat, data["combatant"]),
@@ -382,7 +401,7 @@ def combatant_adjust(request: HtmxHttpRequest, code) -> HttpResponse:
 def combat_end(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, combat, view, data):
         if combat is None:
-            raise ServiceError(services.COMBAT_ENDED, code="combat_ended")
+            raise ServiceError(combat_messages.COMBAT_ENDED, code="combat_ended")
         services.combat_end(
             combat=combat, user=request.user, spoils=data["spoils"], request_key=data["request_key"]
         )

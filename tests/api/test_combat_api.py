@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sessions import entries
-from sessions.combat import services as combat_services
+from sessions.combat import messages as combat_messages
 from sessions.log import chain
 from sessions.log import services as log_services
 from sessions.models import Combat, Roll
@@ -84,7 +84,11 @@ def test_the_api_plays_the_short_fight(client, started, server_dice, scene):
     assert after["stunned"] and after["hp_now"] == 2
 
     rolls = list(Roll.objects.filter(scene=scene).order_by("sequence"))
-    assert [r.details["step"] for r in rolls] == [3, 5, 6, 10, 3, 5, 6, 10]
+    # Cavador A, out at 0 HP, has no Prostração roll (§5.4.1); the jurado has his.
+    assert [r.details["step"] for r in rolls] == [3, 5, 6, 3, 5, 6, 10]
+    described = bite.json()["rolls"]
+    assert [r["sequence"] for r in described] == [r.sequence for r in rolls[3:]]
+    assert [r["dice"] for r in described] == [r.dice for r in rolls[3:]]
     assert [f for r in rolls for f in r.dice] == [*HOPLITA_FELLS_A, *B_WOUNDS_JURADO]
     assert chain.rolls_verify(scene.week.campaign).ok
     ended = post_json(client, f"{BASE}/{code}/end", {"spoils": "couro"}, **headers)
@@ -108,7 +112,7 @@ def test_terrain_declared_after_the_first_die_is_refused(client, started, server
     assert late.status_code == 422
     assert late.json() == {
         "code": "declared_too_late",
-        "detail": combat_services.TERRAIN_TOO_LATE,
+        "detail": combat_messages.TERRAIN_TOO_LATE,
         "field": "terrain",
     }
 
@@ -140,7 +144,7 @@ def test_a_jogador_reads_but_does_not_run_it(client, started, bearer, jogador):
     # his own card in full, the creatures' visible state only
     state = client.get(f"{BASE}/{code}", **headers).json()
     assert "hp_now" in by_name(state, "Jurado de Gapheim")
-    assert "hp_now" not in by_name(state, "Cavador A")
+    assert by_name(state, "Cavador A")["hp_now"] is None
 
 
 def test_the_same_request_twice_is_one_action(client, started):

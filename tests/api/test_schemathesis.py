@@ -52,6 +52,8 @@ from canon.models import Correction, Decision, Divergence
 from garganta_site.auth import api_token_create
 from sessions import demo as demo_play
 from sessions.combat import services as combat_services
+from sessions.combat import specs as combat_specs
+from sessions.combat import turns as combat_turns
 from sessions.exploration import services as exploration_services
 from sessions.log import services as log_services
 from sessions.models import Combat, Combatant, Declaration, Exploration, Scene
@@ -117,13 +119,13 @@ def world(demo):
         combat_services.combatant_add(
             combat=combat,
             user=mestre,
-            creature=combat_services.CreatureSpec(
+            creature=combat_specs.CreatureSpec(
                 name=name,
-                weapons=(combat_services.WeaponSpec(**demo_play.DEMO_BITE),),
+                weapons=(combat_specs.WeaponSpec(**demo_play.DEMO_BITE),),
                 **demo_play.DEMO_CREATURE,
             ),
         )
-    combat_services.combat_next_turn(combat=combat, user=mestre)
+    combat_turns.combat_next_turn(combat=combat, user=mestre)
     descent = log_services.scene_create(
         week=second, user=mestre, title="A descida ao andar 5", floor=5, characters=fighters
     )

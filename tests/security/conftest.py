@@ -26,6 +26,9 @@ from canon.models import Decision, Divergence
 from garganta_site.auth import api_token_create
 from garganta_site.campaigns import campaign_create
 from sessions.combat import services as combat_services
+from sessions.combat import specs as combat_specs
+from sessions.combat import state as combat_state
+from sessions.combat import turns as combat_turns
 from sessions.demo import (
     DEMO_BITE,
     DEMO_CREATURE,
@@ -112,7 +115,7 @@ def _token_of(user) -> ApiToken:
 
 def _place(campaign, *, owner, arbitro, character, mate, scene, combat_scene, xscene) -> Place:
     combat = Combat.objects.filter(scene=combat_scene).order_by("-pk").first()
-    fighter = combat_services.current(combat)
+    fighter = combat_state.current(combat)
     foe = combat.combatants.exclude(pk=fighter.pk).order_by("pk").first()
     exploration = Exploration.objects.get(scene=xscene)
     decision = Decision.objects.filter(campaign=campaign).order_by("pk").first()
@@ -240,13 +243,13 @@ def build_world() -> World:
     combat_services.combatant_add(
         combat=combat,
         user=outsider,
-        creature=combat_services.CreatureSpec(
+        creature=combat_specs.CreatureSpec(
             name="Cavador",
-            weapons=(combat_services.WeaponSpec(**DEMO_BITE),),
+            weapons=(combat_specs.WeaponSpec(**DEMO_BITE),),
             **DEMO_CREATURE,
         ),
     )
-    combat_services.combat_next_turn(combat=combat, user=outsider)
+    combat_turns.combat_next_turn(combat=combat, user=outsider)
     o_xscene = _second_scene(week, outsider, [sentinela, companion], "A descida de outra")
     exploration_services.exploration_start(scene=o_xscene, user=outsider, danger="unsafe")
     weeks_services.report_write(week=week, user=outsider, text="Relatório de outra campanha.")

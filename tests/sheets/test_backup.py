@@ -35,7 +35,12 @@ from canon.services import correction_create, divergence_create, registers_seed_
 from garganta_site.auth import api_token_create
 from garganta_site.campaigns import campaign_create
 from sessions import entries
+from sessions.combat import attack as combat_attack
+from sessions.combat import maneuvers as combat_maneuvers
 from sessions.combat import services as combat_services
+from sessions.combat import specs as combat_specs
+from sessions.combat import state as combat_state
+from sessions.combat import turns as combat_turns
 from sessions.demo import demo_combat_start, demo_week_play
 from sessions.exploration import services as exploration_services
 from sessions.log import chain
@@ -82,21 +87,21 @@ def play(monkeypatch, *, full: bool = True) -> Campaign:
         combat = demo_combat_start(campaign)
         for _ in range(8):
             combat.refresh_from_db()
-            now = combat_services.current(combat)
+            now = combat_state.current(combat)
             if now is not None and now.name == "Hoplita de Ônfalos":
                 break
-            combat_services.combat_next_turn(combat=combat, user=mestre)
-        combat_services.maneuver_declare(
+            combat_turns.combat_next_turn(combat=combat, user=mestre)
+        combat_maneuvers.maneuver_declare(
             combat=combat, combatant=now, user=mestre, maneuver="move_and_attack"
         )
         scripted(monkeypatch, *HOPLITA_FELLS_A)
-        combat_services.attack_resolve(
+        combat_attack.attack_resolve(
             combat=combat,
             attacker=now,
             defender=Combatant.objects.get(combat=combat, name="Cavador-cinzento A"),
             user=mestre,
-            attack=combat_services.AttackSpec(weapon=0, lighting=-2),
-            defence_choice=combat_services.DefenceSpec(defences=("dodge",)),
+            attack=combat_specs.AttackSpec(weapon=0, lighting=-2),
+            defence_choice=combat_specs.DefenceSpec(defences=("dodge",)),
         )
         combat_services.combat_end(combat=combat, user=mestre, spoils="Dentes do cavador.")
         # a descent: a torch, two turns (Arriscado checks on turn 2: a 6, nothing)
@@ -210,7 +215,7 @@ def test_export_flush_import_export_is_identical(tmp_path, monkeypatch):
     counts = first["counts"]
     assert [label for label, n in counts.items() if n == 0] == [], "every model has rows"
     assert set(counts) == {backup.label_of(m) for m in backup.ordered_models()}
-    assert counts["mesa.roll"] == len(rolls_before) == 9  # 4 of the week, 4 of the attack, 1 check
+    assert counts["mesa.roll"] == len(rolls_before) == 8  # 4 of the week, 3 of the attack, 1 check
     assert first["roll_chain"] == {
         "count": len(rolls_before),
         "last_sequence": rolls_before[-1][0],

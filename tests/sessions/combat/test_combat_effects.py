@@ -8,17 +8,23 @@ from __future__ import annotations
 import pytest
 
 from garganta_site.errors import ServiceError
+from sessions.combat import attack as combat_attack
+from sessions.combat import cards as combat_cards
+from sessions.combat import maneuvers as combat_maneuvers
+from sessions.combat import messages as combat_messages
 from sessions.combat import services as combat_services
+from sessions.combat import specs as combat_specs
+from sessions.combat import state as combat_state
+from sessions.combat import turns as combat_turns
+from sessions.combat.numbers import combatant_numbers
 from sessions.log import chain
 from sessions.models import Combatant, CombatEvent, Roll
 
-SWORD = combat_services.WeaponSpec(
-    name="Espada", skill=12, damage="2d cort", parry=6, weight_kg="1,5"
-)
+SWORD = combat_specs.WeaponSpec(name="Espada", skill=12, damage="2d cort", parry=6, weight_kg="1,5")
 
 
 def creature(name, *weapons, iq=10, ht=10, dx=11, move=5):
-    return combat_services.CreatureSpec(
+    return combat_specs.CreatureSpec(
         name=name,
         st=10,
         dx=dx,
@@ -44,7 +50,7 @@ def duel(scene, mestre):
         combat_services.combatant_add(combat=combat, user=mestre, creature=bia or creature("Bia"))
         if terrain:
             combat_services.combat_declare(combat=combat, user=mestre, terrain=terrain)
-        combat_services.combat_next_turn(combat=combat, user=mestre)
+        combat_turns.combat_next_turn(combat=combat, user=mestre)
         return combat
 
     return make
@@ -55,26 +61,26 @@ def get(combat, name) -> Combatant:
 
 
 def maneuver(combat, mestre, name, value, **kw):
-    return combat_services.maneuver_declare(
+    return combat_maneuvers.maneuver_declare(
         combat=combat, combatant=get(combat, name), user=mestre, maneuver=value, **kw
     )
 
 
 def attack(combat, mestre, by, at, *, weapon=0, defences=(), location="torso", **kw):
-    return combat_services.attack_resolve(
+    return combat_attack.attack_resolve(
         combat=combat,
         attacker=get(combat, by),
         defender=get(combat, at),
         user=mestre,
-        attack=combat_services.AttackSpec(weapon=weapon, location=location),
-        defence_choice=combat_services.DefenceSpec(defences=defences, **kw),
+        attack=combat_specs.AttackSpec(weapon=weapon, location=location),
+        defence_choice=combat_specs.DefenceSpec(defences=defences, **kw),
     )
 
 
 def next_turn(combat, mestre):
-    combat_services.combat_next_turn(combat=combat, user=mestre)
+    combat_turns.combat_next_turn(combat=combat, user=mestre)
     combat.refresh_from_db()
-    return combat_services.current(combat)
+    return combat_state.current(combat)
 
 
 CRITICAL_MISS = (6, 6, 6)
@@ -92,7 +98,7 @@ def test_critical_miss_9_drops_the_weapon_and_a_ready_turn_picks_it_up(
     attack(combat, mestre, "Ana", "Bia")
     ana = get(combat, "Ana")
     assert ana.dropped == [0] and ana.unready == [0]
-    card = combat_services.card(combat, ana, full=True, is_current=True)
+    card = combat_cards.card(combat, ana, full=True, is_current=True)
     assert "Espada no chão" in card.effects and card.parries == ()
     # Next round: she cannot attack with it; one Ready turn picks it up.
     next_turn(combat, mestre)
@@ -100,7 +106,7 @@ def test_critical_miss_9_drops_the_weapon_and_a_ready_turn_picks_it_up(
     maneuver(combat, mestre, "Ana", "move_and_attack")
     with pytest.raises(ServiceError) as refused:
         attack(combat, mestre, "Ana", "Bia")
-    assert refused.value.message == combat_services.WEAPON_DROPPED.format(weapon="Espada")
+    assert refused.value.message == combat_messages.WEAPON_DROPPED.format(weapon="Espada")
     next_turn(combat, mestre)
     next_turn(combat, mestre)
     maneuver(combat, mestre, "Ana", "ready", weapon=0)
@@ -120,7 +126,7 @@ def test_critical_miss_3_breaks_the_weapon_for_the_rest_of_the_combat(duel, mest
     server_dice(3, 3, 4)
     with pytest.raises(ServiceError) as refused:
         attack(combat, mestre, "Bia", "Ana", defences=("parry",), parry_weapon=0)
-    assert refused.value.message == combat_services.WEAPON_BROKEN.format(weapon="Espada")
+    assert refused.value.message == combat_messages.WEAPON_BROKEN.format(weapon="Espada")
     assert not Roll.objects.filter(details__turn=combat.turn, kind="skill").exists()
     with pytest.raises(ServiceError):
         maneuver(combat, mestre, "Ana", "ready", weapon=0)
@@ -129,17 +135,18 @@ def test_critical_miss_3_breaks_the_weapon_for_the_rest_of_the_combat(duel, mest
 def test_critical_miss_7_loses_balance_defences_minus_2_until_the_next_turn(
     duel, mestre, server_dice
 ):
-    dagger = combat_services.WeaponSpec(name="Adaga", skill=11, damage="1d-1 perf", parry=5)
+    dagger = combat_specs.WeaponSpec(name="Adaga", skill=11, damage="1d-1 perf", parry=5)
     combat = duel(ana=creature("Ana", SWORD, dagger))
     maneuver(combat, mestre, "Ana", "all_out_attack", all_out_option="double")
     server_dice(*CRITICAL_MISS, 1, 2, 4)  # 7
     attack(combat, mestre, "Ana", "Bia")
     ana = get(combat, "Ana")
     assert ana.off_balance
-    assert combat_services.dodge_now(ana) == 5 - 2 and combat_services.parry_now(ana, 0) == 6 - 2
+    numbers = combatant_numbers(ana)
+    assert numbers.dodge == 5 - 2 and numbers.parry_of(ana.weapon_lines()[0]) == 6 - 2
     with pytest.raises(ServiceError) as refused:  # the second attack of (a): nothing
         attack(combat, mestre, "Ana", "Bia")
-    assert refused.value.message == combat_services.OFF_BALANCE_NOTHING.format(name="Ana")
+    assert refused.value.message == combat_messages.OFF_BALANCE_NOTHING.format(name="Ana")
     next_turn(combat, mestre)
     next_turn(combat, mestre)  # Ana's next turn
     assert not get(combat, "Ana").off_balance
@@ -167,7 +174,7 @@ def test_critical_miss_15_strains_the_shoulder_and_16_falls(duel, mestre, server
     bia = get(combat, "Bia")
     assert bia.posture == Combatant.Posture.LYING
     ana = get(combat, "Ana")
-    assert combat_services.weapon_problem(ana, 0) == combat_services.ARM_STRAINED.format(
+    assert combat_state.weapon_problem(ana, 0) == combat_messages.ARM_STRAINED.format(
         weapon="Espada"
     )
 
@@ -215,7 +222,7 @@ def test_critical_hit_15_the_opponents_weapon_falls(duel, mestre, server_dice):
     attack(combat, mestre, "Ana", "Bia", defences=("dodge",))
     bia = get(combat, "Bia")
     assert bia.dropped == [0] and bia.unready == [0]
-    assert "Espada no chão" in combat_services.effects(bia)
+    assert "Espada no chão" in combat_cards.card_effects(bia)
 
 
 def test_head_6_blinds_both_eyes_dx_minus_10_on_every_attack(duel, mestre, server_dice):
@@ -225,7 +232,7 @@ def test_head_6_blinds_both_eyes_dx_minus_10_on_every_attack(duel, mestre, serve
     attack(combat, mestre, "Ana", "Bia", location="head")
     bia = get(combat, "Bia")
     assert (bia.blind, bia.dx_penalty) == ("both_eyes", -10)
-    assert any("Cego dos dois olhos" in effect for effect in combat_services.effects(bia))
+    assert any("Cego dos dois olhos" in effect for effect in combat_cards.card_effects(bia))
 
 
 def test_head_7_blind_one_eye_attacks_at_minus_2(duel, mestre, server_dice):
@@ -247,7 +254,7 @@ def test_head_8_unbalanced_defends_next_turn_and_does_nothing_else(duel, mestre,
     assert next_turn(combat, mestre).name == "Bia"
     with pytest.raises(ServiceError) as refused:
         maneuver(combat, mestre, "Bia", "move_and_attack")
-    assert refused.value.message == combat_services.UNBALANCED_TURN.format(name="Bia")
+    assert refused.value.message == combat_messages.UNBALANCED_TURN.format(name="Bia")
 
 
 # --- 2. feint ---------------------------------------------------------------------------------
@@ -343,15 +350,15 @@ def test_defending_while_concentrating_rolls_will_minus_3(duel, mestre, server_d
     )
     assert roll.details["event"] == str(will.code)
     assert get(combat, "Bia").concentration_lost
-    assert "Perdeu a concentração" in combat_services.effects(get(combat, "Bia"))
+    assert "Perdeu a concentração" in combat_cards.card_effects(get(combat, "Bia"))
 
 
 # --- 4. parry extras --------------------------------------------------------------------------
 
 
 def test_a_parry_against_a_weapon_three_times_heavier_may_break(duel, mestre, server_dice):
-    maul = combat_services.WeaponSpec(name="Maça", skill=12, damage="2d cont", weight_kg="6")
-    knife = combat_services.WeaponSpec(
+    maul = combat_specs.WeaponSpec(name="Maça", skill=12, damage="2d cont", weight_kg="6")
+    knife = combat_specs.WeaponSpec(
         name="Faca", skill=12, damage="1d-2 corte", parry=6, weight_kg="1"
     )
     combat = duel(ana=creature("Ana", maul), bia=creature("Bia", knife))
@@ -372,9 +379,7 @@ def test_a_parry_against_a_lighter_weapon_rolls_no_break(duel, mestre, server_di
 
 
 def test_parrying_a_bare_hand_with_a_weapon_may_injure_the_attacker(duel, mestre, server_dice):
-    fist = combat_services.WeaponSpec(
-        name="Soco", skill=12, damage="1d-2 cont", attack_kind="unarmed"
-    )
+    fist = combat_specs.WeaponSpec(name="Soco", skill=12, damage="1d-2 cont", attack_kind="unarmed")
     combat = duel(ana=creature("Ana", fist))
     maneuver(combat, mestre, "Ana", "move_and_attack")
     # hit; parry 4 passes; Espada 2+2+2 = 6 against 12: injures; 2d cut 3+3 = 6 − DR 1 = 5

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from sessions.combat import messages as combat_messages
 from sessions.combat import services as combat_services
+from sessions.combat import turns as combat_turns
 from sessions.models import Combat
 
 
@@ -64,7 +66,7 @@ def test_bad_input_comes_back_next_to_the_field(client_for, mestre, scene):
         },
     )
     assert response.status_code == 422
-    assert combat_services.DAMAGE_TYPE_NEEDED in response.content.decode()
+    assert combat_messages.DAMAGE_TYPE_NEEDED in response.content.decode()
 
 
 def test_the_poller_gets_204_while_nothing_changed(client_for, mestre, jogador, scene):
@@ -78,13 +80,13 @@ def test_the_poller_gets_204_while_nothing_changed(client_for, mestre, jogador, 
 
 def test_a_feint_without_a_target_comes_back_next_to_the_field(client_for, mestre, scene):
     combat = combat_services.combat_start(scene=scene, user=mestre)
-    combat_services.combat_next_turn(combat=combat, user=mestre)
+    combat_turns.combat_next_turn(combat=combat, user=mestre)
     response = client_for(mestre).post(
         _url(scene, "combat-maneuver"), {"maneuver": "feint", "weapon": "0", "request_key": "f1"}
     )
     assert response.status_code == 422
     html = response.content.decode()
-    assert combat_services.FEINT_TARGET_NEEDED in html
+    assert combat_messages.FEINT_TARGET_NEEDED in html
     assert not combat.events.filter(kind="maneuver").exists()
 
 

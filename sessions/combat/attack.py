@@ -1,0 +1,522 @@
+"""One attack through the §4.10 sequence, the server rolling every die: what the Mestre announced
+(§1.4, §4.5), what the defender chose (§4.6–4.7), the engine's ``resolve_attack``, and what the
+result leaves on both.
+
+Everything is checked before the first die; then each die-bearing step becomes a Roll of the
+scene, in order, and the fight's state changes — all in one transaction.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from garganta_site.errors import ServiceError
+from gurps import combat as engine
+from gurps import damage, defence, injury
+from gurps.attributes import will as will_of
+from gurps.errors import UNKNOWN_ACTIVE_DEFENCE, InvalidValue, OutsideCanon
+from gurps.house import CombatantKind
+from gurps.ranged import range_modifier
+from gurps.rolling import Modifier
+from sessions.combat.effects import (
+    ExtraRolls,
+    concentration_check,
+    critical_hit_effects,
+    critical_miss_effects,
+    drop_a_weapon,
+    parry_extras,
+)
+from sessions.combat.messages import (
+    ATTACKS_USED,
+    CLOSE_COMBAT_CANNOT,
+    MANEUVER_FIRST,
+    NO_ACTIVE_DEFENCE_NOW,
+    NO_BLOCK,
+    NO_MANEUVER_YET,
+    NO_PARRY,
+    NOT_AN_ATTACK_MANEUVER,
+    NOT_STARTED,
+    OFF_BALANCE_NOTHING,
+    OUT_OF_THE_FIGHT,
+    PARRY_UNREADY,
+    RANGE_NEEDED,
+    SELF_ATTACK,
+    UNBALANCED_TURN,
+    UNKNOWN_LOCATION,
+    UNKNOWN_WEAPON,
+    WAIT_USED,
+)
+from sessions.combat.numbers import CombatantNumbers, combatant_numbers, round_defences
+from sessions.combat.rolls import check_every_die, combat_source, write_steps
+from sessions.combat.specs import AttackSpec, DefenceSpec
+from sessions.combat.state import (
+    between,
+    combat_begin,
+    combat_event,
+    combatant_save,
+    current,
+    ensure_turn_of,
+    make_unready,
+    status_for_out,
+    weapon_problem,
+)
+from sessions.combat.weapons import CombatWeapon, lines_of_weapon
+from sessions.log import services as log_services
+from sessions.models import Combat, Combatant, CombatEvent, Roll
+
+LIMBS = ("arm", "hand", "leg", "foot")
+
+
+@dataclass
+class AttackOutcome:
+    event: CombatEvent
+    resolution: engine.AttackResolution
+    rolls: list[Roll] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Blow:
+    """What the attacker swings: its line, the line's index and its damage at his ST."""
+
+    index: int
+    line: CombatWeapon
+    read: damage.WeaponDamage
+
+
+def _announced(
+    combat: Combat, attacker: Combatant, blow: _Blow, spec: AttackSpec
+) -> tuple[list[engine.AnnouncedModifier], list[Modifier]]:
+    """The modifiers of the attack roll, all said before the dice (§1.4, §4.5, §4.11)."""
+    announced = _situations(combat, attacker, blow, spec)
+    modifiers = []
+    if blow.line.ranged:
+        modifiers += _ranged_modifiers(attacker, blow, spec)
+    if attacker.shock and not attacker.shock_pending:
+        modifiers.append(Modifier(attacker.shock, "choque (§5.1)"))
+    for extra in log_services.clean_modifiers(spec.modifiers):
+        modifiers.append(Modifier(extra.value, extra.label))
+    if attacker.dx_penalty:
+        blind = "dos dois olhos" if attacker.blind == "both_eyes" else "de um olho"
+        reason = f"cego {blind}: DX pelo resto da batalha (§4.8)"
+        modifiers.append(Modifier(attacker.dx_penalty, reason))
+    return announced, modifiers
+
+
+def _situations(
+    combat: Combat, attacker: Combatant, blow: _Blow, spec: AttackSpec
+) -> list[engine.AnnouncedModifier]:
+    """The §4.5 table's situations the Mestre announced or the fight knows."""
+    announced = []
+    situation = engine.AttackSituation
+    if spec.lighting:
+        announced.append(engine.AnnouncedModifier(situation.POOR_LIGHTING, modifier=spec.lighting))
+    if spec.total_darkness:
+        announced.append(engine.AnnouncedModifier(situation.TOTAL_DARKNESS))
+    if spec.bad_footing:
+        announced.append(engine.AnnouncedModifier(situation.BAD_FOOTING, modifier=spec.bad_footing))
+    if spec.awkward_position:
+        announced.append(
+            engine.AnnouncedModifier(situation.AWKWARD_POSITION, modifier=spec.awkward_position)
+        )
+    if attacker.posture in (Combatant.Posture.CROUCHING, Combatant.Posture.SITTING):
+        announced.append(engine.AnnouncedModifier(situation.CROUCHING_OR_SITTING))
+    last_round = int(attacker.wounds.get(str(combat.round - 1), 0))
+    if last_round:
+        announced.append(engine.AnnouncedModifier(situation.WOUND, amount=last_round))
+    if "waist_deep_water" in combat.terrain and blow.read.attack == "swing":
+        announced.append(engine.AnnouncedModifier(situation.SWING_IN_WAIST_DEEP_WATER))
+    if "tight" in combat.terrain and blow.line.weapon_class:
+        close = engine.close_combat_modifier(blow.line.weapon_class)
+        if close is None:
+            raise ServiceError(CLOSE_COMBAT_CANNOT.format(weapon=blow.line.name), field="weapon")
+        if close:
+            announced.append(engine.AnnouncedModifier(situation.CLOSE_COMBAT_WEAPON))
+    return announced
+
+
+def aimed_turns(attacker: Combatant, index: int) -> int:
+    """The turns ``attacker`` has aimed the weapon of line ``index`` (§4.3), 0 if another."""
+    aimed = attacker.aim_weapon
+    if aimed is None or aimed >= len(attacker.weapons):
+        return 0
+    same = index in lines_of_weapon(attacker.weapon_lines(), aimed)
+    return attacker.aim_turns if same else 0
+
+
+def _ranged_modifiers(attacker: Combatant, blow: _Blow, spec: AttackSpec) -> list[Modifier]:
+    """Distance (§4.11) and aim: unaimed −4, Prec on the first aimed turn, +1 each turn after
+    up to +3 (§4.3, ``gurps.combat.AimState``)."""
+    if spec.distance_m is None:
+        raise ServiceError(RANGE_NEEDED, field="distance_m")
+    distance = between(spec.distance_m, 0, 100_000, "distance_m")
+    turns = aimed_turns(attacker, blow.index)
+    bonus = engine.AimState(turns).bonus(blow.line.accuracy or 0, blow.line.skill)
+    return [
+        Modifier(range_modifier(distance), f"distância {distance} m"),
+        Modifier(bonus, f"mira de {turns} turno(s)" if turns else "sem apontar"),
+    ]
+
+
+def _parry_line(defender: Combatant, spec: DefenceSpec) -> int:
+    """The line that parries: the one named, else the first ready weapon that parries."""
+    index = spec.parry_weapon
+    lines = defender.weapon_lines()
+    if index is None:
+        index = next(
+            (
+                i
+                for i, line in enumerate(lines)
+                if line.parries and weapon_problem(defender, i) is None
+            ),
+            None,
+        )
+    if index is None or not 0 <= index < len(lines):
+        raise ServiceError(NO_PARRY.format(name=defender.name), field="parry_weapon")
+    problem = weapon_problem(defender, index)
+    if problem and index in defender.unready and index not in defender.dropped:
+        problem = PARRY_UNREADY.format(weapon=lines[index].name)
+    if problem:
+        raise ServiceError(problem, field="parry_weapon")
+    return index
+
+
+def _defence_choices(
+    defender: Combatant, numbers: CombatantNumbers, spec: DefenceSpec
+) -> tuple[list[engine.DefenceChoice], int | None]:
+    """The defender's choice as the engine's levels (his numbers now, +3 for a retreat)."""
+    choices, parry_index, bonus = [], None, 0
+    if spec.retreat:
+        sitting = defender.posture == Combatant.Posture.SITTING
+        kneeling = defender.posture == Combatant.Posture.KNEELING
+        bonus = defence.retreat_bonus(sitting=sitting, kneeling=kneeling, stunned=defender.stunned)
+    for kind in spec.defences:
+        if kind == "dodge":
+            level = numbers.dodge
+        elif kind == "block":
+            level = numbers.block
+            if level is None:
+                raise ServiceError(NO_BLOCK.format(name=defender.name), field="defence")
+        elif kind == "parry":
+            parry_index = _parry_line(defender, spec)
+            level = numbers.parry_of(defender.weapon_lines()[parry_index])
+            if level is None:
+                raise ServiceError(NO_PARRY.format(name=defender.name), field="parry_weapon")
+        else:
+            raise InvalidValue("defence", UNKNOWN_ACTIVE_DEFENCE)
+        choices.append(engine.DefenceChoice(kind, level + bonus))
+    return choices, parry_index
+
+
+def _waits_out_of_turn(combat: Combat, a: Combatant) -> bool:
+    """True when ``a`` attacks out of turn with the attack its Aguardar left (§4.3)."""
+    if combat.round == 0:
+        raise ServiceError(NOT_STARTED, code="not_started")
+    now = current(combat)
+    if now is not None and now.pk == a.pk:
+        return False
+    return a.waiting and a.in_the_fight and a.maneuver == engine.Maneuver.WAIT
+
+
+def _check_attacker(combat: Combat, a: Combatant, d: Combatant) -> tuple[bool, engine.ManeuverRow]:
+    """Who may attack whom now (§4.1, §4.3, §4.8): (out of turn with Aguardar, the maneuver)."""
+    out_of_turn = _waits_out_of_turn(combat, a)
+    if not out_of_turn:
+        ensure_turn_of(combat, a)
+    if a.off_balance:
+        raise ServiceError(OFF_BALANCE_NOTHING.format(name=a.name), field="combatant")
+    if a.turn_lost_round == combat.round and not out_of_turn:
+        raise ServiceError(UNBALANCED_TURN.format(name=a.name), field="maneuver")
+    if a.pk == d.pk:
+        raise ServiceError(SELF_ATTACK, field="defender")
+    if d.status not in (Combatant.Status.FIGHTING, Combatant.Status.UNCONSCIOUS):
+        status = d.get_status_display().lower()
+        raise ServiceError(OUT_OF_THE_FIGHT.format(name=d.name, status=status), field="defender")
+    if a.maneuver_round != combat.round and not out_of_turn:
+        raise ServiceError(MANEUVER_FIRST.format(name=a.name), field="maneuver")
+    row = engine.maneuver_row(a.maneuver)
+    if row.maneuver is engine.Maneuver.WAIT and not a.waiting:
+        raise ServiceError(WAIT_USED.format(name=a.name), code="attacks_used")
+    if row.maneuver not in engine.ATTACK_MANEUVERS:
+        raise ServiceError(
+            NOT_AN_ATTACK_MANEUVER.format(name=a.name, maneuver=row.name), field="maneuver"
+        )
+    _check_attacks_left(combat, a, row)
+    return out_of_turn, row
+
+
+def _check_attacks_left(combat: Combat, a: Combatant, row: engine.ManeuverRow) -> None:
+    allowed = 1
+    if row.maneuver is engine.Maneuver.ALL_OUT_ATTACK and a.all_out_option:
+        allowed = engine.all_out_attack(
+            a.all_out_option, ready_weapons=2, weapon_needs_no_readying=True
+        ).attacks
+    made = CombatEvent.objects.filter(
+        combat=combat,
+        kind=CombatEvent.Kind.ATTACK,
+        round=combat.round,
+        turn=combat.turn,
+        data__attacker=str(a.code),
+    ).count()
+    if made >= allowed:
+        raise ServiceError(
+            ATTACKS_USED.format(name=a.name, count=made, maneuver=row.name), code="attacks_used"
+        )
+
+
+def _blow(a: Combatant, index: int) -> _Blow:
+    """The line ``a`` attacks with, ready, and its damage at his ST; OutsideCanon("4.9") when
+    the canon has no number for it (ST above 20), before any die."""
+    lines = a.weapon_lines()
+    if not 0 <= index < len(lines):
+        raise ServiceError(UNKNOWN_WEAPON.format(name=a.name), field="weapon")
+    problem = weapon_problem(a, index)
+    if problem:
+        raise ServiceError(problem, field="weapon")
+    return _Blow(index, lines[index], lines[index].read(a.st))
+
+
+def _feint_penalty(combat: Combat, a: Combatant, d: Combatant) -> int:
+    if a.feint.get("target") == str(d.code) and int(a.feint["round"]) >= combat.round - 1:
+        return int(a.feint["penalty"])
+    return 0
+
+
+def _awareness(d: Combatant, spec: DefenceSpec) -> bool:
+    """Whether the defender knows of the attack (§4.6, §5e): not when unconscious, nor under
+    total surprise while he has not yet acted. An active defence named then is refused."""
+    why = ""
+    if d.status == Combatant.Status.UNCONSCIOUS:
+        why = "inconsciente"
+    elif d.surprise == "total" and not d.acting:
+        why = "surpresa total"
+    if why and spec.defences:
+        raise ServiceError(NO_ACTIVE_DEFENCE_NOW.format(name=d.name, why=why), field="defence")
+    return not why
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Everything the engine is given, checked before the first die."""
+
+    attack: engine.AttackInput
+    defence: engine.DefenceInput
+    target: engine.TargetInput
+    location: injury.HitLocation
+    kinds: list[str]
+    parry_index: int | None
+    feint_penalty: int
+
+
+def _plan(
+    combat: Combat, a: Combatant, d: Combatant, row, blow: _Blow, spec: AttackSpec, choice
+) -> _Plan:
+    announced, modifiers = _announced(combat, a, blow, spec)
+    feint_penalty = _feint_penalty(combat, a, d)
+    aware = _awareness(d, choice)
+    d_numbers = combatant_numbers(d, terrain=combat.terrain)
+    choices, parry_index = _defence_choices(d, d_numbers, choice)
+    kinds = [c.defence for c in choices]
+    if kinds:
+        # The round's limits (§4.7, §4.3, §4.14) and the one retreat, checked before any die.
+        round_defences(d).defend(*kinds, dagger=choice.dagger, retreat=choice.retreat)
+    try:
+        location = injury.HitLocation(spec.location or injury.HitLocation.TORSO)
+    except ValueError:
+        raise ServiceError(UNKNOWN_LOCATION, field="location") from None
+    maneuver = d.maneuver or NO_MANEUVER_YET
+    return _Plan(
+        attack=engine.AttackInput(
+            name=a.name,
+            skill=blow.line.skill,
+            damage=str(blow.read.expression),
+            damage_type=blow.read.damage_type.value,
+            maneuver=row.maneuver,
+            all_out_option=a.all_out_option or None,
+            announced=tuple(announced),
+            modifiers=tuple(modifiers),
+            location=spec.location,
+            arm_side=spec.arm_side,
+            attack_kind=blow.line.attack_kind,
+            thrust=blow.read.attack == "thrust",
+            feint_penalty=feint_penalty,
+        ),
+        defence=engine.DefenceInput(
+            name=d.name,
+            maneuver=maneuver,
+            passive_defense=d_numbers.passive_defense,
+            choices=tuple(choices),
+            aware=aware,
+            reloading_missile_weapon=d.reloading and maneuver == engine.Maneuver.READY,
+            will=will_of(d.iq, d.strong_will, d.weak_will),
+        ),
+        target=engine.TargetInput(
+            ht=d.ht,
+            hp=d_numbers.hp_now,
+            dr=d_numbers.damage_resistance,
+            kind=CombatantKind(d.kind),
+            strong_will=d.strong_will,
+            weak_will=d.weak_will,
+            limb_hp_lost_before=int(d.limb_hp_lost.get(location.value, 0)),
+        ),
+        location=location,
+        kinds=kinds,
+        parry_index=parry_index,
+        feint_penalty=feint_penalty,
+    )
+
+
+def _after_the_attack(a: Combatant, blow: _Blow, out_of_turn: bool, plan: _Plan, row) -> list:
+    """What attacking leaves on the attacker (§4.3): a weapon to ready again, the Aguardar and
+    the feint spent, the aim used."""
+    lines = []
+    if blow.line.weapon_class:
+        try:
+            after = engine.WeaponReadiness(blow.line.weapon_class).after_attack()
+            if not after.ready and blow.index not in a.unready:
+                make_unready(a, blow.index)
+                lines.append(f"{blow.line.name} fica despreparada: um turno em Preparar (§4.3).")
+        except OutsideCanon as error:
+            lines.append(f"Pendência: {error.message}")
+    a.fought = True
+    if out_of_turn or row.maneuver is engine.Maneuver.WAIT:
+        a.waiting = False
+        if out_of_turn:
+            lines.append(f"{a.name} ataca fora do turno: o ataque do Aguardar (§4.3).")
+    if plan.feint_penalty:
+        a.feint = {}
+        lines.append(f"A finta de {a.name} foi usada neste ataque (−{plan.feint_penalty}, §4.3).")
+    if aimed_turns(a, blow.index):
+        lines.append(f"A mira de {a.name} foi usada neste ataque (§4.3).")
+    a.aim_turns, a.aim_weapon = 0, None
+    return lines
+
+
+def _defender_spent(d: Combatant, plan: _Plan, result, choice: DefenceSpec) -> None:
+    """The round's defences the defender used (§4.7)."""
+    used = plan.kinds[: len(result.defence_rolls)] if plan.kinds else []
+    if not used:
+        return
+    after = round_defences(d).defend(*used, dagger=choice.dagger, retreat=choice.retreat)
+    d.dodges_used, d.blocks_used = after.dodges, after.blocks
+    d.parries_used, d.dagger_parries_used = after.parries, after.dagger_parries
+    d.retreated = after.retreated
+    d.fought = True
+
+
+def _extras(extra: ExtraRolls, a, d, blow: _Blow, plan: _Plan, result) -> None:
+    """The rolls and effects after the sequence's own steps (§4.3, §4.7, §4.8)."""
+    if result.critical_miss is not None:
+        critical_miss_effects(extra, a, blow.index, result.critical_miss)
+    if result.hit and result.critical_table is not None:
+        critical_hit_effects(extra, d, result.critical_table)
+    if result.consequences is not None and result.consequences.drops_weapon:
+        drop_a_weapon(extra, d)
+    if result.concentration_will_level is not None:
+        concentration_check(extra, d, result.concentration_will_level)
+    used = plan.kinds[: len(result.defence_rolls)] if plan.kinds else []
+    if result.defended and used and used[-1] == "parry" and plan.parry_index is not None:
+        parry_extras(extra, a, blow.line, d, plan.parry_index)
+    extra.check()
+
+
+def _wounds(combat: Combat, d: Combatant, result, location: injury.HitLocation) -> None:
+    """What the blow did to the defender (§4.10 rows 9 and 10)."""
+    if result.aim_spoiled:
+        d.aim_turns, d.aim_weapon = 0, None
+    if result.reload_cancelled:
+        d.reloading = False
+    if result.hp_lost:
+        d.hp_lost += result.hp_lost
+        key = str(combat.round)
+        d.wounds = {**d.wounds, key: int(d.wounds.get(key, 0)) + result.hp_lost}
+        if location.value in LIMBS:
+            lost = int(d.limb_hp_lost.get(location.value, 0)) + result.hp_lost
+            d.limb_hp_lost = {**d.limb_hp_lost, location.value: lost}
+    after = result.consequences
+    if after is None:
+        return
+    if after.shock:
+        d.shock += after.shock
+        d.shock_pending = True
+    d.stunned = d.stunned or after.stunned
+    if after.knocked_down:
+        d.knocked_down, d.posture = True, Combatant.Posture.LYING
+    if after.crippled and location.value not in d.crippled:
+        d.crippled = [*d.crippled, location.value]
+    if after.knocked_out and d.status == Combatant.Status.FIGHTING:
+        d.status = Combatant.Status.UNCONSCIOUS
+    if after.dead:
+        d.status = Combatant.Status.DEAD
+    elif after.out_of_the_fight:
+        d.status = status_for_out(d)
+
+
+@transaction.atomic
+def attack_resolve(
+    *,
+    combat: Combat,
+    attacker: Combatant,
+    defender: Combatant,
+    user,
+    attack: AttackSpec,
+    defence_choice: DefenceSpec | None = None,
+    request_key: str = "",
+) -> AttackOutcome | CombatEvent:
+    """One attack through the §4.10 sequence (rows 2–10), the server rolling every die.
+
+    Returns the earlier event when the same ``request_key`` comes again. Raises ServiceError
+    naming the field for anything refused, OutsideCanon where the canon has no number (a
+    weapon's damage above ST 20), always before the first die.
+    """
+    combat, replay = combat_begin(combat, user, request_key, CombatEvent.Kind.ATTACK)
+    if replay is not None:
+        return replay
+    defence_choice = defence_choice or DefenceSpec()
+    a = Combatant.objects.select_related("character").get(pk=attacker.pk, combat=combat)
+    d = Combatant.objects.select_related("character").get(pk=defender.pk, combat=combat)
+    out_of_turn, row = _check_attacker(combat, a, d)
+    blow = _blow(a, attack.weapon)
+    plan = _plan(combat, a, d, row, blow, attack, defence_choice)
+    source = combat_source()
+    result = engine.resolve_attack(source, plan.attack, plan.defence, plan.target)
+    check_every_die(source.values, result.steps)
+    lines = list(result.lines) + _after_the_attack(a, blow, out_of_turn, plan, row)
+    code = uuid.uuid4()
+    rolls = write_steps(
+        combat,
+        user,
+        code,
+        result.steps,
+        attacker=a,
+        defender=d,
+        attack_skill=blow.line.skill,
+        attack_modifiers=result.modifiers,
+        expression=plan.attack.damage,
+    )
+    _defender_spent(d, plan, result, defence_choice)
+    _extras(ExtraRolls(combat, user, code, combat_source(), lines), a, d, blow, plan, result)
+    _wounds(combat, d, result, plan.location)
+    combatant_save(a)
+    combatant_save(d)
+    event = combat_event(
+        combat,
+        user,
+        CombatEvent.Kind.ATTACK,
+        f"{a.name} ataca {d.name} com {blow.line.name}.",
+        lines=lines,
+        data={
+            "attacker": str(a.code),
+            "defender": str(d.code),
+            "hit": result.hit,
+            "hp_lost": result.hp_lost,
+            "hp_after": result.hp_after,
+            "effective_level": result.effective_level,
+            "rolls": [roll.sequence for roll in rolls],
+        },
+        request_key=request_key,
+        code=code,
+    )
+    return AttackOutcome(event=event, resolution=result, rolls=rolls)
