@@ -411,19 +411,16 @@ def derive(
     off_balance: bool = False,
     given: Given | None = None,
 ) -> Derived:
-    """Compute the derived block of a sheet — or of any combatant — in its current state. The
-    sheet page, the sheets API and the combat card all ask this one function.
+    """The derived block of a sheet — or of any combatant — in its current state: the sheet
+    page, the sheets API and the combat card all ask this one function. Levels in and out;
+    ``carried_kg`` in kg; ``basic_speed`` exact.
 
-    Carga uses the sheet's ST, not ST after fatigue (README reading). Move is halved once at
-    3 HP or less (§5.4) or at ST 3 or less from fatigue (§6.2, ``attributes.move_halved``);
-    Dodge follows Move (§2.1). Active defences get +1 with Combat Reflexes, −4 stunned (§4.6),
-    −2 with ``off_balance`` (§4.8, rows 7 and 13). Passive defence is armour plus shield; each
-    total adds it (§4.6). ``armour_dr`` is the worn armour's DR (§4.9), in points. ``given``:
-    a creature's numbers from the bestiary, in place of what a sheet computes. Levels in,
-    levels out; ``basic_speed`` exact. Raises InvalidValue naming the field: "st", "dx", "iq",
-    "ht", "carried_kg", "hp_lost", "fatigue_lost", "armour_pd", "armour_dr", "shield.skill",
-    "shield.pd", "hp", "move", "dodge", "block", "weapons.name", "weapons.skill",
-    "weapons.parry".
+    Carga uses the sheet's ST (README reading). Move is halved once at 3 HP or less (§5.4) or
+    at ST 3 or less from fatigue (§6.2); Dodge follows Move (§2.1). Active defences: +1 Combat
+    Reflexes, −4 stunned (§4.6), −2 ``off_balance`` (§4.8). PD is armour plus shield, added to
+    each total (§4.6); ``armour_dr`` the worn armour's DR. ``given``: a creature's bestiary
+    numbers. Raises InvalidValue naming the field (st, dx, iq, ht, carried_kg, hp_lost,
+    fatigue_lost, armour_pd, armour_dr, shield.*, hp, move, dodge, block, weapons.*).
     """
     weapons = tuple(weapons)
     given = given or Given()

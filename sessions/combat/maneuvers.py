@@ -184,8 +184,8 @@ def all_out_text(option: str) -> str:
     return f"({row.letter}) {row.text}" if row else option
 
 
-def _feint(combat, user, code, c: Combatant, weapon, target, target_sees, lines) -> None:
-    """The feint's quick contest (§4.3, §1.5), every die a Roll under the maneuver's event."""
+def _feint_target(combat, c: Combatant, target, weapon) -> Combatant:
+    """Whom the feint is against, checked, and the feinting weapon ready (§4.3)."""
     if target is None:
         raise ServiceError(FEINT_TARGET_NEEDED, field="target")
     t = Combatant.objects.filter(pk=target.pk, combat=combat).first()
@@ -201,15 +201,21 @@ def _feint(combat, user, code, c: Combatant, weapon, target, target_sees, lines)
     problem = weapon_problem(c, weapon)
     if problem:
         raise ServiceError(problem, field="weapon")
+    return t
 
-    def penalties(who: Combatant) -> list[dict]:
-        # Blindness (§4.8) and shock (§5.1: −HP lost to IQ, DX and their skills, next turn).
-        found = [{"label": "cego (§4.8)", "value": who.dx_penalty}] if who.dx_penalty else []
-        if who.shock and not who.shock_pending:
-            found.append({"label": "choque (§5.1)", "value": who.shock})
-        return found
 
-    mine, theirs = penalties(c), penalties(t)
+def _penalties(who: Combatant) -> list[dict]:
+    """Blindness (§4.8) and shock (§5.1: −HP lost to IQ, DX and their skills, next turn)."""
+    found = [{"label": "cego (§4.8)", "value": who.dx_penalty}] if who.dx_penalty else []
+    if who.shock and not who.shock_pending:
+        found.append({"label": "choque (§5.1)", "value": who.shock})
+    return found
+
+
+def _feint(combat, user, code, c: Combatant, weapon, target, target_sees, lines) -> None:
+    """The feint's quick contest (§4.3, §1.5), every die a Roll under the maneuver's event."""
+    t = _feint_target(combat, c, target, weapon)
+    mine, theirs = _penalties(c), _penalties(t)
     line = c.weapon_lines()[weapon]
     skill = line.skill + sum(m["value"] for m in mine)
     # "contra a arma ou escudo do inimigo (ou a DX dele)": the best he has in hand.

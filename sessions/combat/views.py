@@ -58,6 +58,49 @@ FIELD_ALIASES = {
 }
 
 
+FIGHTING_OR_DOWN = (Combatant.Status.FIGHTING, Combatant.Status.UNCONSCIOUS)
+
+
+def _weapon_choices(now: Combatant | None, waiting: list[Combatant]) -> list[tuple[int, str]]:
+    """The attack form's weapons: the current combatant's lines, and, when someone waits
+    (Aguardar), each line index with whose weapon it is."""
+    if not waiting:
+        return [(i, w.name) for i, w in enumerate(now.weapon_lines())] if now else []
+    who = [c for c in (now, *waiting) if c is not None]
+    return [
+        (i, " / ".join(f"{c.weapon_lines()[i].name} ({c.name})" for c in who if len(c.weapons) > i))
+        for i in range(max(len(c.weapons) for c in who))
+    ]
+
+
+def _parry_choices(combatants: list[Combatant]) -> list[tuple[int, str]]:
+    most = max((len(c.weapons) for c in combatants), default=0)
+    return [
+        (
+            i,
+            f"{i + 1}ª arma ("
+            + " / ".join(c.weapon_lines()[i].name for c in combatants if len(c.weapons) > i)
+            + ")",
+        )
+        for i in range(most)
+    ]
+
+
+def _attack_form(data, now, combatants: list[Combatant], targets) -> AttackForm:
+    waiting = [c for c in combatants if c.waiting and (now is None or c.pk != now.pk)]
+    attackers = ([(str(now.code), now.name)] if now else []) + [
+        (str(c.code), f"{c.name} (Aguardar)") for c in waiting
+    ]
+    everyone = [(str(c.code), c.name) for c in combatants if c.status in FIGHTING_OR_DOWN]
+    return AttackForm(
+        data,
+        weapon_choices=[(str(i), w) for i, w in _weapon_choices(now, waiting)],
+        defender_choices=everyone if waiting else targets,
+        parry_choices=_parry_choices(combatants),
+        attacker_choices=attackers,
+    )
+
+
 def _forms(scene: Scene, combat: Combat | None, view, data=None, only: str = "") -> dict:
     """The Mestre's forms, fresh, except ``only`` bound to ``data``."""
 
@@ -72,35 +115,20 @@ def _forms(scene: Scene, combat: Combat | None, view, data=None, only: str = "")
     if combat is None:
         return forms
     combatants = [card.combatant for card in view.cards]
-    forms["creature"] = CreatureForm(bound("creature"))
-    forms["turn"] = TurnForm(bound("turn"))
-    forms["declare"] = DeclareForm(
-        bound("declare"),
-        boss_choices=[
-            (str(c.code), c.name) for c in combatants if c.kind != Combatant.Kind.PLAYER_CHARACTER
-        ],
-        initial={"terrain": combat.terrain},
-    )
     now = view.current
-    weapons = [(i, w.name) for i, w in enumerate(now.weapon_lines())] if now else []
-    waiting = [c for c in combatants if c.waiting and (now is None or c.pk != now.pk)]
-    if waiting:
-        who = [c for c in (now, *waiting) if c is not None]
-        weapons = [
-            (
-                i,
-                " / ".join(
-                    f"{c.weapon_lines()[i].name} ({c.name})" for c in who if len(c.weapons) > i
-                ),
-            )
-            for i in range(max(len(c.weapons) for c in who))
-        ]
     targets = [
         (str(c.code), c.name)
         for c in combatants
-        if (now is None or c.pk != now.pk)
-        and c.status in (Combatant.Status.FIGHTING, Combatant.Status.UNCONSCIOUS)
+        if (now is None or c.pk != now.pk) and c.status in FIGHTING_OR_DOWN
     ]
+    bosses = [
+        (str(c.code), c.name) for c in combatants if c.kind != Combatant.Kind.PLAYER_CHARACTER
+    ]
+    forms["creature"] = CreatureForm(bound("creature"))
+    forms["turn"] = TurnForm(bound("turn"))
+    forms["declare"] = DeclareForm(
+        bound("declare"), boss_choices=bosses, initial={"terrain": combat.terrain}
+    )
     forms["maneuver"] = ManeuverForm(
         bound("maneuver"),
         weapon_choices=[(i, w.name) for i, w in enumerate(now.weapon_lines())] if now else [],
@@ -109,38 +137,7 @@ def _forms(scene: Scene, combat: Combat | None, view, data=None, only: str = "")
     forms["adjust"] = AdjustForm(
         bound("adjust"), combatant_choices=[(str(c.code), c.name) for c in combatants]
     )
-    attackers = ([(str(now.code), now.name)] if now else []) + [
-        (str(c.code), f"{c.name} (Aguardar)") for c in waiting
-    ]
-    targets = [
-        (str(c.code), c.name)
-        for c in combatants
-        if (now is None or c.pk != now.pk)
-        and c.status in (Combatant.Status.FIGHTING, Combatant.Status.UNCONSCIOUS)
-    ]
-    most = max((len(c.weapons) for c in combatants), default=0)
-    parry = [
-        (
-            i,
-            f"{i + 1}ª arma ("
-            + " / ".join(c.weapon_lines()[i].name for c in combatants if len(c.weapons) > i)
-            + ")",
-        )
-        for i in range(most)
-    ]
-    forms["attack"] = AttackForm(
-        bound("attack"),
-        weapon_choices=[(str(i), w) for i, w in weapons],
-        defender_choices=[
-            (str(c.code), c.name)
-            for c in combatants
-            if c.status in (Combatant.Status.FIGHTING, Combatant.Status.UNCONSCIOUS)
-        ]
-        if waiting
-        else targets,
-        parry_choices=parry,
-        attacker_choices=attackers,
-    )
+    forms["attack"] = _attack_form(bound("attack"), now, combatants, targets)
     return forms
 
 

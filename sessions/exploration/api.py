@@ -6,7 +6,7 @@ one action."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 from uuid import UUID
 
 from django.http import Http404
@@ -18,6 +18,12 @@ from pydantic import StrictBool
 from garganta_site.api_errors import errors
 from garganta_site.auth import AUTH
 from sessions.exploration import services
+from sessions.exploration.schemas import (
+    ExplorationEventAnswerOut,
+    ExplorationOut,
+    TimerAddedOut,
+    exploration_data,
+)
 from sessions.models import Exploration, Scene
 from sheets.services import membership_for
 
@@ -77,14 +83,6 @@ class LootIn(Schema, extra="forbid"):
     quantity: int = Field(default=1, ge=1, le=100_000)
 
 
-class EventOut(Schema):
-    event: UUID
-    text: str
-    lines: list[str]
-    rolls: list[int]
-    exploration: dict[str, Any]
-
-
 def _exploration(request, code: UUID, *, table: bool = True) -> Exploration:
     exploration = get_object_or_404(
         Exploration.objects.select_related("scene__week__campaign"), code=code
@@ -99,7 +97,7 @@ def _exploration(request, code: UUID, *, table: bool = True) -> Exploration:
 
 def _state(exploration: Exploration) -> dict:
     fresh = Exploration.objects.select_related("scene").get(pk=exploration.pk)
-    return services.exploration_data(services.exploration_view(fresh))
+    return exploration_data(services.exploration_view(fresh))
 
 
 def _event_out(event, exploration: Exploration) -> dict:
@@ -114,7 +112,7 @@ def _event_out(event, exploration: Exploration) -> dict:
 
 @router.post(
     "",
-    response={201: dict[str, Any], **errors(400, 401, 403, 404, 422)},
+    response={201: ExplorationOut, **errors(400, 401, 403, 404, 422)},
     summary="Começa uma exploração numa cena",
 )
 def exploration_start(request, payload: ExplorationStartIn, idempotency_key: str = Key):
@@ -135,7 +133,7 @@ def exploration_start(request, payload: ExplorationStartIn, idempotency_key: str
 
 @router.get(
     "/{uuid:code}",
-    response={200: dict[str, Any], **errors(401, 404)},
+    response={200: ExplorationOut, **errors(401, 404)},
     summary="O estado da exploração",
 )
 def exploration_read(request, code: UUID):
@@ -144,7 +142,7 @@ def exploration_read(request, code: UUID):
 
 @router.post(
     "/{uuid:code}/danger",
-    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    response={200: ExplorationOut, **TABLE_WRITE_WITH_BODY},
     summary="Declara o nível de perigo",
 )
 def exploration_declare(
@@ -163,7 +161,7 @@ def exploration_declare(
 
 @router.post(
     "/{uuid:code}/marching-order",
-    response={200: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    response={200: ExplorationOut, **TABLE_WRITE_WITH_BODY},
     summary="Ordem de marcha",
 )
 def exploration_marching(request, code: UUID, payload: MarchingIn, idempotency_key: str = Key):
@@ -179,7 +177,7 @@ def exploration_marching(request, code: UUID, payload: MarchingIn, idempotency_k
 
 @router.post(
     "/{uuid:code}/timers",
-    response={201: dict[str, Any], **TABLE_WRITE_WITH_BODY},
+    response={201: TimerAddedOut, **TABLE_WRITE_WITH_BODY},
     summary="Luz ou magia",
 )
 def exploration_timer(request, code: UUID, payload: TimerIn, idempotency_key: str = Key):
@@ -197,7 +195,7 @@ def exploration_timer(request, code: UUID, payload: TimerIn, idempotency_key: st
 
 @router.post(
     "/{uuid:code}/turns",
-    response={201: EventOut, **TABLE_WRITE},
+    response={201: ExplorationEventAnswerOut, **TABLE_WRITE},
     summary="Começa um turno: o teste de encontro, se devido (o servidor rola)",
 )
 def exploration_turn_start(request, code: UUID, idempotency_key: str = Key):
@@ -210,7 +208,7 @@ def exploration_turn_start(request, code: UUID, idempotency_key: str = Key):
 
 @router.post(
     "/{uuid:code}/turn-end",
-    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
+    response={201: ExplorationEventAnswerOut, **TABLE_WRITE_WITH_BODY},
     summary="Fim do turno: marcadores, descanso, chegada dos monstros",
 )
 def exploration_turn_end(request, code: UUID, payload: TurnEndIn, idempotency_key: str = Key):
@@ -226,7 +224,9 @@ def exploration_turn_end(request, code: UUID, payload: TurnEndIn, idempotency_ke
 
 
 @router.post(
-    "/{uuid:code}/surprise", response={201: EventOut, **TABLE_WRITE}, summary="Surpresa (2:6)"
+    "/{uuid:code}/surprise",
+    response={201: ExplorationEventAnswerOut, **TABLE_WRITE},
+    summary="Surpresa (2:6)",
 )
 def exploration_surprise(request, code: UUID, idempotency_key: str = Key):
     exploration = _exploration(request, code)
@@ -238,7 +238,7 @@ def exploration_surprise(request, code: UUID, idempotency_key: str = Key):
 
 @router.post(
     "/{uuid:code}/sleep",
-    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
+    response={201: ExplorationEventAnswerOut, **TABLE_WRITE_WITH_BODY},
     summary="Dormir na masmorra",
 )
 def exploration_sleep(request, code: UUID, payload: SleepIn, idempotency_key: str = Key):
@@ -251,7 +251,7 @@ def exploration_sleep(request, code: UUID, payload: SleepIn, idempotency_key: st
 
 @router.post(
     "/{uuid:code}/travel",
-    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
+    response={201: ExplorationEventAnswerOut, **TABLE_WRITE_WITH_BODY},
     summary="Rodada de viagem (4 h)",
 )
 def exploration_travel(request, code: UUID, payload: TravelIn, idempotency_key: str = Key):
@@ -267,7 +267,7 @@ def exploration_travel(request, code: UUID, payload: TravelIn, idempotency_key: 
 
 @router.post(
     "/{uuid:code}/consequences",
-    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
+    response={201: ExplorationEventAnswerOut, **TABLE_WRITE_WITH_BODY},
     summary="A consequência GURPS de um ponto de exaustão do procedimento",
 )
 def exploration_consequence(
@@ -282,7 +282,7 @@ def exploration_consequence(
 
 @router.post(
     "/{uuid:code}/loot",
-    response={201: EventOut, **TABLE_WRITE_WITH_BODY},
+    response={201: ExplorationEventAnswerOut, **TABLE_WRITE_WITH_BODY},
     summary="Tesouro ou item achado",
 )
 def exploration_loot(request, code: UUID, payload: LootIn, idempotency_key: str = Key):
@@ -299,7 +299,7 @@ def exploration_loot(request, code: UUID, payload: LootIn, idempotency_key: str 
 
 
 @router.post(
-    "/{uuid:code}/end", response={200: dict[str, Any], **TABLE_WRITE}, summary="Encerra a descida"
+    "/{uuid:code}/end", response={200: ExplorationOut, **TABLE_WRITE}, summary="Encerra a descida"
 )
 def exploration_end(request, code: UUID, idempotency_key: str = Key):
     exploration = _exploration(request, code)

@@ -540,6 +540,31 @@ def _contest_side_dict(side: ContestSide, modifiers, result: checks.SuccessRoll)
     }
 
 
+def _contest_modifiers(
+    scene: Scene, a: ContestSide, b: ContestSide, labels: list[str]
+) -> list[list[Modifier]]:
+    """Each side checked (a character of the scene, a label, a level, a kind of test) and its
+    modifiers cleaned; ServiceError naming the side's field ("a.level" …) otherwise."""
+    in_scene = set(scene.characters.values_list("pk", flat=True))
+    cleaned = []
+    for prefix, side, side_label in (("a", a, labels[0]), ("b", b, labels[1])):
+        if side.character is None or side.character.pk not in in_scene:
+            raise ServiceError(CONTEST_NEEDS_CHARACTER, field=f"{prefix}.character")
+        if not side_label:
+            raise ServiceError(LABEL_EMPTY, field=f"{prefix}.label")
+        if not -50 <= side.base_level <= 50:
+            raise ServiceError(LEVEL_OUT_OF_RANGE, field=f"{prefix}.base_level")
+        if side.kind not in (checks.RollKind.SKILL, checks.RollKind.ATTRIBUTE):
+            raise ServiceError(CONTEST_KIND, field=f"{prefix}.kind")
+        try:
+            cleaned.append(clean_modifiers(side.modifiers))
+        except ServiceError as error:
+            raise ServiceError(error.message, field=f"{prefix}.modifiers") from None
+    if a.character.pk == b.character.pk:
+        raise ServiceError(CONTEST_SAME_CHARACTER, field="b.character")
+    return cleaned
+
+
 def contest_create(
     *,
     scene: Scene,
@@ -568,24 +593,7 @@ def contest_create(
             return _conflict_unless(existing, asked)
     require_table(user, campaign)
     ensure_scene_accepts_entries(scene)
-    in_scene = set(scene.characters.values_list("pk", flat=True))
-    cleaned = []
-    for prefix, side, side_label in (("a", a, labels[0]), ("b", b, labels[1])):
-        if side.character is None or side.character.pk not in in_scene:
-            raise ServiceError(CONTEST_NEEDS_CHARACTER, field=f"{prefix}.character")
-        if not side_label:
-            raise ServiceError(LABEL_EMPTY, field=f"{prefix}.label")
-        if not -50 <= side.base_level <= 50:
-            raise ServiceError(LEVEL_OUT_OF_RANGE, field=f"{prefix}.base_level")
-        if side.kind not in (checks.RollKind.SKILL, checks.RollKind.ATTRIBUTE):
-            raise ServiceError(CONTEST_KIND, field=f"{prefix}.kind")
-        try:
-            modifiers = clean_modifiers(side.modifiers)
-        except ServiceError as error:
-            raise ServiceError(error.message, field=f"{prefix}.modifiers") from None
-        cleaned.append(modifiers)
-    if a.character.pk == b.character.pk:
-        raise ServiceError(CONTEST_SAME_CHARACTER, field="b.character")
+    cleaned = _contest_modifiers(scene, a, b, labels)
     announcement, cleaned[0] = _answering(scene, declaration, a.character, cleaned[0])
     source = source or entries.dice_source()
     results = []
