@@ -1,7 +1,9 @@
 """Shared by the engine's tests: a scripted random source and readers of the canon's text.
 
-The canon lives beside the repository, in shared/ (in CI the clone sits beside a copy too).
-Tests read the canon's own tables and examples instead of copying their numbers.
+The texts the project is built from are kept in the repository, under docs/ (the canon, the
+Mestre's procedure, the book's skill costs to seed, the canon's worked examples), and tests read
+them from there: their own tables and examples, instead of copying their numbers. A test
+(tests/test_canon_copy.py) says when a copy beside the repository (../shared/) differs.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-CANON_PATH = SHARED / "canon" / "como-se-joga.md"
-CASES_PATH = SHARED / "cases" / "canon-examples.json"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+CANON_PATH = DOCS / "canon" / "como-se-joga.md"
+PROCEDURE_PATH = DOCS / "canon" / "sessao-do-mestre.txt"
+SKILL_COSTS_PATH = DOCS / "canon" / "custo-de-pericias.md"
+CASES_PATH = DOCS / "cases" / "canon-examples.json"
 
 
 class ScriptedSource:

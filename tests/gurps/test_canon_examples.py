@@ -1,5 +1,5 @@
 """Every worked example of the canon that this slice of the engine covers, read from
-shared/cases/canon-examples.json: the numbers come from the file, never copied here."""
+docs/cases/canon-examples.json: the numbers come from the file, never copied here."""
 
 from __future__ import annotations
 

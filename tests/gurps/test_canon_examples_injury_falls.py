@@ -1,5 +1,5 @@
 """The canon's worked examples for the HP ladder (§5.4, §9 item 6) and falls (§4.12), read
-from shared/cases/canon-examples.json: the numbers come from the file, never copied here."""
+from docs/cases/canon-examples.json: the numbers come from the file, never copied here."""
 
 from __future__ import annotations
 

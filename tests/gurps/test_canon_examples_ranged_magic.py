@@ -1,5 +1,5 @@
 """The canon's worked examples for distance and magic (§4.11, §6.4), read from
-shared/cases/canon-examples.json: the numbers come from the file, never copied here."""
+docs/cases/canon-examples.json: the numbers come from the file, never copied here."""
 
 from __future__ import annotations
 

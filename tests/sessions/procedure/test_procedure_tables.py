@@ -15,9 +15,8 @@ from sessions.models import RandomTable, RandomTableRow, RandomTableRowChange, R
 from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
 from sessions.procedure.data import TABLES
-from tests.gurps.helpers import SHARED, ScriptedSource
+from tests.gurps.helpers import PROCEDURE_PATH, ScriptedSource
 
-PROCEDURE_PATH = SHARED / "canon" / "sessao-do-mestre.txt"
 TEXT = PROCEDURE_PATH.read_text(encoding="utf-8")
 LINES = TEXT.split("\n")
 
