@@ -67,7 +67,7 @@ def ms(samples: list[float], q: float = 0.5) -> str:
     return f"{ordered[int(q * (len(ordered) - 1))] * 1000:.2f} ms"
 
 
-def count_queries(client, url: str) -> int:
+def count_queries(client, url: str, **headers) -> int:
     """How many SQL statements one GET of ``url`` runs (counted at the cursor, so the query
     log's 9,000-entry cap cannot hide any)."""
     seen = []
@@ -77,7 +77,7 @@ def count_queries(client, url: str) -> int:
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(count):
-        client.get(url)
+        client.get(url, **headers)
     return len(seen)
 
 
@@ -152,16 +152,7 @@ def _vm_hwm_kib(pid: int) -> int:
     return 0
 
 
-def main() -> None:
-    call_command("migrate", verbosity=0)
-    demo_seed()
-    user = get_user_model().objects.get(username="jogador")
-    mestre = get_user_model().objects.get(username="mestre")
-    jurado = Character.objects.get(name="Jurado de Gapheim")
-    client = Client(HTTP_HOST="127.0.0.1")
-    client.force_login(user)
-
-    # Engine
+def engine_figures() -> None:
     n = 20000
     start = time.perf_counter()
     for level in range(n):
@@ -201,8 +192,10 @@ def main() -> None:
         rulebook.all_tables()
     row("engine: gather every canon table", f"{(time.perf_counter() - start) * 20:.2f} ms")
 
-    # Pages: a sheet with 5 and one with 60 skills and items, against a trivial view (the
-    # login page asked by someone already in: session, user, redirect) in the same run.
+
+def page_figures(client, user, jurado) -> None:
+    """A sheet with 5 and one with 60 skills and items, against a trivial view (the login page
+    asked by someone already in: session, user, redirect) in the same run."""
     small_sheet = bench_sheet(jurado.campaign, user, 5)
     large_sheet = bench_sheet(jurado.campaign, user, 60)
     sheet_url = f"/fichas/{jurado.code}/"
@@ -225,7 +218,6 @@ def main() -> None:
             f"sheet with {label} skills and {label} items: queries cold / warm, p50",
             f"{cold} / {warm}, {ms(samples)}",
         )
-
     loot = Possession.objects.filter(character=jurado, loot_name__startswith="Espólio").first()
     url = f"/fichas/{jurado.code}/pertences/{loot.code}/carregar/"
     flips = iter(range(10**6))
@@ -234,6 +226,21 @@ def main() -> None:
     )
     row("carga update (htmx POST, re-render) p50", ms(toggle))
 
+
+def combat_figures(mestre) -> None:
+    """The demo's combat panel as the Mestre polls it (htmx), every card's numbers asked of the
+    sheet's function."""
+    call_command("demo_combat", stdout=open(os.devnull, "w"))
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(mestre)
+    scene = Scene.objects.filter(combats__isnull=False).first()
+    url = f"/cenas/{scene.code}/combate/"
+    samples = timed(lambda: client.get(url, HTTP_HX_REQUEST="true"), 100)
+    queries = count_queries(client, url, HTTP_HX_REQUEST="true")
+    row("combat panel (demo, 5 combatants, htmx) p50, queries", f"{ms(samples)}, {queries}")
+
+
+def roll_figures(mestre) -> None:
     scene = Scene.objects.first()
     start = time.perf_counter()
     count = 300
@@ -244,15 +251,27 @@ def main() -> None:
     call_command("verify_rolls", stdout=open(os.devnull, "w"))
     row(f"verify_rolls over {count} rolls", f"{(time.perf_counter() - start) * 1000:.0f} ms")
 
+
+def main() -> None:
+    call_command("migrate", verbosity=0)
+    demo_seed()
+    call_command("demo_week", stdout=open(os.devnull, "w"))
+    user = get_user_model().objects.get(username="jogador")
+    mestre = get_user_model().objects.get(username="mestre")
+    jurado = Character.objects.get(name="Jurado de Gapheim")
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(user)
+    engine_figures()
+    page_figures(client, user, jurado)
+    combat_figures(mestre)
+    roll_figures(mestre)
     for backend in ("sqlite", "postgresql") if POSTGRES_URL else ("sqlite",):
         rolls_under_load(backend)
-
     row(
         "peak memory (max RSS) of this process",
         f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB",
     )
     row("database", connection.vendor)
-
     width = max(len(name) for name, _ in ROWS)
     print(f"{'measure'.ljust(width)} | figure")
     print(f"{'-' * width}-|-------")
