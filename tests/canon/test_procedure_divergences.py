@@ -9,9 +9,9 @@ from canon import seed
 from canon.models import Divergence
 from canon.services import registers_seed
 from garganta_site.campaigns import campaign_create
-from tests.gurps.helpers import SHARED
+from tests.gurps.helpers import PROCEDURE_PATH
 
-TEXT = (SHARED / "canon" / "sessao-do-mestre.txt").read_text(encoding="utf-8").replace("\\|", "|")
+TEXT = PROCEDURE_PATH.read_text(encoding="utf-8").replace("\\|", "|")
 LINES = TEXT.split("\n")
 
 # What the issue names, by the words the procedure uses: each is quoted by some divergence.
