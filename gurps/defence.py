@@ -9,6 +9,7 @@ animal's dodge, weapons breaking on a parry (p. 74 and 99) and parrying a bare-h
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -391,6 +392,29 @@ def can_defend(
 
 
 # --- How many a round (§4.7, §4.3, §4.14) ------------------------------------------------------
+
+
+# Reading "best_defence_when_none_chosen": with no choice of the defender's, the best total
+# stands for him (DESIGN.md invariant 11); a tie goes to the defence with the fewest limits.
+BEST_DEFENCE_TIE_ORDER = (ActiveDefence.DODGE, ActiveDefence.BLOCK, ActiveDefence.PARRY)
+
+
+def best_defence(
+    options: Iterable[tuple[ActiveDefence | str, int]], *, how_many: int = 1
+) -> tuple[ActiveDefence, ...]:
+    """The defences that stand for a defender who chose none (§4.1, §4.6): of ``options``
+    (each an active defence he may use now, with its level), the highest; ``how_many`` 2 in
+    Defesa Total, two different ones (§4.3). Ties go to Dodge, then Block, then Parry
+    (reading ``best_defence_when_none_chosen``). Empty when there is no option."""
+    ranked = sorted(
+        ((_active_defence(kind), level) for kind, level in options),
+        key=lambda kv: (-kv[1], BEST_DEFENCE_TIE_ORDER.index(kv[0])),
+    )
+    chosen: list[ActiveDefence] = []
+    for kind, _ in ranked:
+        if kind not in chosen:
+            chosen.append(kind)
+    return tuple(chosen[:how_many])
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,12 @@ READINGS: tuple[Reading, ...] = (
         "Não: sem saber do ataque não há defesa ativa nenhuma, só a Passiva (§4.6: a Passiva protege «inclusive quem … não sabe que vai ser atacado»; §5e).",
     ),
     Reading(
+        "best_defence_when_none_chosen",
+        "4.1, 4.6",
+        "Quando o defensor não escolheu defesa (nem deixou escolha para o turno), qual defesa ativa vale? (O cânone diz que ele escolhe na hora, entre as que a manobra permite.)",
+        "A de maior total entre as que a manobra e a rodada ainda deixam; no empate, a Esquiva (que não tem limite por rodada), depois Bloquear, depois Aparar. Em Defesa Total, as duas maiores, diferentes. O registro diz que foi a escolha padrão.",
+    ),
+    Reading(
         "block_not_against_unarmed",
         "4.7",
         "Bloquear vale contra golpe de mão limpa (soco, chute)? (§4.7 lista lâmina, clava, machado, lança, arremesso, flecha, pedra de funda.)",

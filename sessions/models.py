@@ -695,6 +695,10 @@ class Combatant(models.Model):
     feint = models.JSONField(default=dict, blank=True, help_text="Finta vencida (§4.3)")
     concentration_lost = models.BooleanField(default=False)
     waiting = models.BooleanField(default=False, help_text="Aguardar: um ataque fora do turno")
+    # The defender's own choice (§4.1, §4.6): {"first", "then", "retreat", "parry_weapon"}.
+    standing_defence = models.JSONField(
+        default=dict, blank=True, help_text="A defesa que o defensor escolheu e a alternativa"
+    )
 
     class Meta:
         ordering = ["combat", "position", "declared"]
@@ -756,6 +760,7 @@ class CombatEvent(TrackerEvent):
         MANEUVER = "maneuver", "Manobra"
         ATTACK = "attack", "Ataque"
         ADJUSTMENT = "adjustment", "Ajuste do Mestre"
+        DEFENCE = "defence", "Escolha de defesa"
         END = "end", "Fim"
 
     combat = models.ForeignKey(Combat, on_delete=models.CASCADE, related_name="events")

@@ -11,6 +11,7 @@ A tracker is a model with ``scene``, ``is_active``, ``revision`` and ``events`` 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.db import models
@@ -45,11 +46,16 @@ def tracker_begin(
     ended: str,
     code: str,
     related: tuple[str, ...] = (),
+    authorize: Callable[[Any], None] | None = None,
 ) -> tuple[Any, Any]:
     """The start of every tracker action: (the tracker read afresh under the lock, the event an
     earlier request with ``request_key`` made for this ``kind`` — or None, and then the tracker
-    is checked to be active). Only the Mestre or the Árbitro act (``entries.require_table``)."""
-    entries.require_table(user, tracker.scene.week.campaign)
+    is checked to be active). Only the Mestre or the Árbitro act (``entries.require_table``),
+    unless ``authorize(user)`` says who else may (it raises ServiceError "forbidden")."""
+    if authorize is None:
+        entries.require_table(user, tracker.scene.week.campaign)
+    else:
+        authorize(user)
     fresh = tracker_lock(tracker, *related)
     events = fresh.events.all()
     earlier = entries.entry_replayed(events, (request_key or "")[:64], user, kind=kind)

@@ -19,6 +19,7 @@ from garganta_site.auth import AUTH
 from garganta_site.errors import ServiceError
 from sessions.combat import attack as combat_attack
 from sessions.combat import cards as combat_cards
+from sessions.combat import defending as combat_defending
 from sessions.combat import maneuvers as combat_maneuvers
 from sessions.combat import services
 from sessions.combat import specs as combat_specs
@@ -122,6 +123,21 @@ class AttackIn(Schema, extra="forbid"):
     parry_weapon: int | None = Field(default=None, ge=0, le=20)
     retreat: StrictBool = False
     dagger: StrictBool = False
+
+
+class DefenceChoiceIn(Schema, extra="forbid"):
+    """The defender's own choice (§4.1, §4.6), kept until he changes it."""
+
+    first: Literal["dodge", "block", "parry"] = Field(
+        description="A defesa ativa que usa: dodge = Esquiva, block = Bloquear, parry = Aparar"
+    )
+    then: Literal["", "dodge", "block", "parry"] = Field(
+        default="", description="A alternativa, se a primeira não der ('' = a de maior total)"
+    )
+    retreat: StrictBool = Field(default=False, description="Recua (+3, uma vez por rodada)")
+    parry_weapon: int | None = Field(
+        default=None, ge=0, le=20, description="A linha de arma que apara (índice)"
+    )
 
 
 class EndIn(Schema, extra="forbid"):
@@ -341,6 +357,28 @@ def attack_resolve(request, code: UUID, payload: AttackIn, idempotency_key: str 
             "combat": _state(request, combat, membership),
         },
     )
+
+
+@router.post(
+    "/{uuid:code}/combatants/{uuid:combatant}/defence",
+    response={200: CombatOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="A defesa que o defensor escolhe (o jogador, para a sua personagem)",
+)
+def defence_choose(
+    request, code: UUID, combatant: UUID, payload: DefenceChoiceIn, idempotency_key: str = Key
+):
+    combat, membership = _combat(request, code, table=False)
+    combat_defending.defence_choose(
+        combat=combat,
+        combatant=_combatant(combat, combatant, "combatant"),
+        user=request.user,
+        first=payload.first,
+        then=payload.then,
+        retreat=payload.retreat,
+        parry_weapon=payload.parry_weapon,
+        request_key=idempotency_key,
+    )
+    return _state(request, combat, membership)
 
 
 @router.post(

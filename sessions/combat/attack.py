@@ -21,6 +21,7 @@ from gurps.errors import UNKNOWN_ACTIVE_DEFENCE, InvalidValue, OutsideCanon
 from gurps.house import CombatantKind
 from gurps.ranged import range_modifier
 from gurps.rolling import Modifier
+from sessions.combat.defending import defence_for_attack
 from sessions.combat.effects import (
     ExtraRolls,
     concentration_check,
@@ -308,6 +309,8 @@ class _Plan:
     kinds: list[str]
     parry_index: int | None
     feint_penalty: int
+    choice: DefenceSpec
+    defence_lines: list[str]
 
 
 def _plan(
@@ -317,6 +320,9 @@ def _plan(
     feint_penalty = _feint_penalty(combat, a, d)
     aware = _awareness(d, choice)
     d_numbers = combatant_numbers(d, terrain=combat.terrain)
+    choice, defence_lines = defence_for_attack(
+        d, d_numbers, choice, attack_kind=blow.line.attack_kind, aware=aware
+    )
     choices, parry_index = _defence_choices(d, d_numbers, choice)
     kinds = [c.defence for c in choices]
     if kinds:
@@ -365,6 +371,8 @@ def _plan(
         kinds=kinds,
         parry_index=parry_index,
         feint_penalty=feint_penalty,
+        choice=choice,
+        defence_lines=defence_lines,
     )
 
 
@@ -483,7 +491,8 @@ def attack_resolve(
     source = combat_source()
     result = engine.resolve_attack(source, plan.attack, plan.defence, plan.target)
     check_every_die(source.values, result.steps)
-    lines = list(result.lines) + _after_the_attack(a, blow, out_of_turn, plan, row)
+    lines = plan.defence_lines + list(result.lines)
+    lines += _after_the_attack(a, blow, out_of_turn, plan, row)
     code = uuid.uuid4()
     rolls = write_steps(
         combat,
@@ -496,7 +505,7 @@ def attack_resolve(
         attack_modifiers=result.modifiers,
         expression=plan.attack.damage,
     )
-    _defender_spent(d, plan, result, defence_choice)
+    _defender_spent(d, plan, result, plan.choice)
     _extras(ExtraRolls(combat, user, code, combat_source(), lines), a, d, blow, plan, result)
     _wounds(combat, d, result, plan.location)
     combatant_save(a)

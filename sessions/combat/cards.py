@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from gurps import combat as engine
 from gurps import house, injury
-from sessions.combat.messages import MANEUVER_NAMES
+from sessions.combat.defending import DefenceOption, defence_options
+from sessions.combat.messages import DEFENCE_NAMES, MANEUVER_NAMES
 from sessions.combat.numbers import CombatantNumbers, combatant_numbers, sheet_views
 from sessions.combat.state import current, weapon_problem
 from sessions.combat.weapons import CombatWeapon
@@ -66,6 +67,19 @@ class Card:
     weapons: tuple[WeaponState, ...]
     dies_at: str
     effects: tuple[str, ...] = ()
+    defences: tuple[DefenceOption, ...] = ()
+    chooser: bool = False  # the viewer sets this defender's own choice (its jogador)
+    defence_form: object = None  # the chooser's form, drawn by the page
+
+    @property
+    def standing_text(self) -> str:
+        """The defender's own choice as the card says it (§4.1, §4.6)."""
+        chosen = self.combatant.standing_defence or {}
+        first, then = chosen.get("first"), chosen.get("then")
+        if not first:
+            return "sem escolha: vale a de maior total que a manobra deixa"
+        text = DEFENCE_NAMES[first] + (f", senão {DEFENCE_NAMES[then]}" if then else "")
+        return text + (", recuando" if chosen.get("retreat") else "")
 
     @property
     def hp_now(self) -> int:
@@ -176,6 +190,7 @@ def card(
     full: bool,
     is_current: bool,
     numbers: CombatantNumbers | None = None,
+    chooser: bool = False,
 ) -> Card:
     numbers = numbers or combatant_numbers(c, terrain=combat.terrain)
     marks, percent = _marks(c, numbers)
@@ -191,6 +206,8 @@ def card(
         weapons=weapon_states(c, numbers),
         dies_at=DIES_AT.get(c.kind, "escada completa (§5.4)"),
         effects=card_effects(c),
+        defences=defence_options(c, numbers) if full else (),
+        chooser=chooser,
     )
 
 
@@ -219,6 +236,7 @@ def combat_view(combat: Combat, *, membership, user) -> CombatView:
             or (c.character is not None and c.character.is_owned_by(user)),
             is_current=now is not None and c.pk == now.pk,
             numbers=combatant_numbers(c, terrain=combat.terrain, view=views.get(c.character_id)),
+            chooser=c.character is not None and c.character.is_owned_by(user),
         )
         for c in combatants
     ]

@@ -15,11 +15,12 @@ ALL_OUT_CHOICES = [("", "—")] + [
     (row.option.value, f"({row.letter}) {row.text}") for row in engine.ALL_OUT_ATTACK_OPTIONS
 ]
 DEFENCE_CHOICES = [
-    ("", "nenhuma (só a PD)"),
-    ("dodge", "Esquiva"),
-    ("block", "Bloquear"),
-    ("parry", "Aparar"),
+    ("", "a do defensor (a escolha dele, ou a de maior total)"),
+    ("dodge", "Esquiva (só bicho ou NPC sem jogador)"),
+    ("block", "Bloquear (só bicho ou NPC sem jogador)"),
+    ("parry", "Aparar (só bicho ou NPC sem jogador)"),
 ]
+OWN_DEFENCE_CHOICES = [("dodge", "Esquiva"), ("block", "Bloquear"), ("parry", "Aparar")]
 LOCATION_CHOICES = [(loc.value, loc.label) for loc in HitLocation]
 
 
@@ -164,7 +165,7 @@ class AttackForm(_Form):
         super().__init__(*args, **kwargs)
         self.fields["attacker"].choices = list(attacker_choices)
         self.fields["weapon"].choices = list(weapon_choices)
-        self.fields["defender"].choices = list(defender_choices)
+        self.fields["defender"].choices = [("", "— escolha o alvo —")] + list(defender_choices)
         self.fields["parry_weapon"].choices = [("", "a primeira que apara")] + list(parry_choices)
 
     def clean(self):
@@ -175,6 +176,19 @@ class AttackForm(_Form):
             # A value without its reason would be dropped; say so before any die (§1.4).
             self.add_error("mod_label", "Diga o motivo do modificador, antes dos dados (§1.4).")
         return data
+
+
+class DefenceChoiceForm(_Form):
+    """The defender's own choice (§4.1, §4.6): what he uses, and if that cannot be used."""
+
+    combatant = forms.CharField(widget=forms.HiddenInput)
+    first = forms.ChoiceField(choices=OWN_DEFENCE_CHOICES, label="Defendo com")
+    then = forms.ChoiceField(
+        choices=[("", "a de maior total")] + OWN_DEFENCE_CHOICES,
+        required=False,
+        label="Se não der",
+    )
+    retreat = forms.BooleanField(required=False, label="Recuo (+3, uma vez por rodada)")
 
 
 class AdjustForm(_Form):

@@ -15,5 +15,6 @@ urlpatterns = [
     path(COMBAT + "manobra/", views.maneuver_declare, name="combat-maneuver"),
     path(COMBAT + "ataque/", views.attack_resolve, name="combat-attack"),
     path(COMBAT + "ajuste/", views.combatant_adjust, name="combat-adjust"),
+    path(COMBAT + "defesa/", views.defence_choose, name="combat-defence"),
     path(COMBAT + "encerrar/", views.combat_end, name="combat-end"),
 ]

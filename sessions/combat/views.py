@@ -9,6 +9,7 @@ changed), the Mestre's refreshes after each of his actions, and the scene log re
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -23,6 +24,7 @@ from gurps.errors import GurpsError
 from sessions.access import get_scene
 from sessions.combat import attack as combat_attack
 from sessions.combat import cards as combat_cards
+from sessions.combat import defending as combat_defending
 from sessions.combat import maneuvers as combat_maneuvers
 from sessions.combat import messages as combat_messages
 from sessions.combat import services
@@ -33,6 +35,7 @@ from sessions.combat.forms import (
     AttackForm,
     CreatureForm,
     DeclareForm,
+    DefenceChoiceForm,
     EndForm,
     ManeuverForm,
     StartForm,
@@ -163,7 +166,22 @@ def _context(request, scene: Scene, membership, *, forms=None) -> dict:
         fresh = _forms(scene, combat, view)
         fresh.update(forms or {})
         context["forms"] = fresh
+    if view is not None and open_for_entries and combat.is_active:
+        view.cards[:] = [_with_defence_form(card, forms) for card in view.cards]
     return context
+
+
+def _with_defence_form(card, forms) -> object:
+    """A jogador's own card carries the form of his defence (§4.1, §4.6)."""
+    if not card.chooser:
+        return card
+    c = card.combatant
+    bound = (forms or {}).get(f"defence-{c.code}")
+    chosen = c.standing_defence or {}
+    form = bound or DefenceChoiceForm(
+        initial={"combatant": str(c.code), **chosen}, auto_id=f"defence-{c.code}-%s"
+    )
+    return replace(card, defence_form=form)
 
 
 @login_required
@@ -373,6 +391,34 @@ def attack_resolve(request: HtmxHttpRequest, code) -> HttpResponse:
         )
 
     return _action(request, code, "attack", act)
+
+
+@require_POST
+@login_required
+def defence_choose(request: HtmxHttpRequest, code) -> HttpResponse:
+    """A jogador's own defence for his character (§4.1, §4.6); the refusal by its field."""
+    scene, membership = get_scene(request, code)
+    combat = services.combat_current(scene)
+    form = DefenceChoiceForm(request.POST)
+    if combat is None or not form.is_valid():
+        key = f"defence-{request.POST.get('combatant', '')}"
+        return _respond(request, scene, membership, forms={key: form}, failed=True)
+    data = form.cleaned_data
+    key = f"defence-{data['combatant']}"
+    try:
+        combat_defending.defence_choose(
+            combat=combat,
+            combatant=_combatant(combat, data["combatant"]),
+            user=request.user,
+            first=data["first"],
+            then=data["then"],
+            retreat=data["retreat"],
+            request_key=data["request_key"],
+        )
+    except ServiceError as error:
+        _attach(form, error)
+        return _respond(request, scene, membership, forms={key: form}, failed=True)
+    return _respond(request, scene, membership)
 
 
 @require_POST

@@ -61,7 +61,7 @@ def started(client, bearer, mestre, scene, jurado, hoplita):
     return code, headers
 
 
-def test_the_api_plays_the_short_fight(client, started, server_dice, scene):
+def test_the_api_plays_the_short_fight(client, started, server_dice, scene, bearer, jogador):
     code, headers = started
     server_dice(*HOPLITA_FELLS_A, *B_WOUNDS_JURADO)
     state = next_until(client, code, "Hoplita de Ônfalos", headers)
@@ -77,7 +77,10 @@ def test_the_api_plays_the_short_fight(client, started, server_dice, scene):
     b, jurado = by_name(state, "Cavador B"), by_name(state, "Jurado de Gapheim")
     maneuver = {"combatant": b["id"], "maneuver": "move_and_attack"}
     post_json(client, f"{BASE}/{code}/maneuvers", maneuver, **headers)
-    body = {"attacker": b["id"], "defender": jurado["id"], "defences": ["block"]}
+    mine = f"{BASE}/{code}/combatants/{jurado['id']}/defence"
+    chose = post_json(client, mine, {"first": "block"}, **bearer(jogador))
+    assert chose.status_code == 200, chose.json()
+    body = {"attacker": b["id"], "defender": jurado["id"]}
     bite = post_json(client, f"{BASE}/{code}/attacks", body, **headers)
     assert bite.status_code == 201, bite.json()
     after = by_name(bite.json()["combat"], "Jurado de Gapheim")

@@ -63,7 +63,7 @@ def attack(tracker, *, defender, defence, lighting=""):
     tracker.locator('select[name="defender"]').select_option(label=defender)
     if lighting:
         tracker.get_by_label("Iluminação ruim (−1 a −9)").fill(lighting)
-    tracker.locator('select[name="defence"]').select_option(label=defence)
+    tracker.locator('select[name="defence"]').select_option(value=defence)
     tracker.get_by_role("button", name="Atacar: o servidor rola").click()
 
 
@@ -83,15 +83,21 @@ def test_a_short_fight(new_page, monkeypatch):
 
     # The order of §4.2 is set once, and the hoplita's spear fells cavador A.
     next_turn_until(tracker, "Hoplita de Ônfalos")
-    attack(tracker, defender="Cavador A", defence="Esquiva", lighting="-2")
+    attack(tracker, defender="Cavador A", defence="dodge", lighting="-2")
     card_a = tracker.get_by_test_id("card-cavador-a")
     expect(card_a).to_contain_text("Em fuga")
     expect(card_a.get_by_test_id("hp")).to_contain_text("PV 0/9")
     expect(tracker).to_contain_text("travados desde a rolagem #1")
 
-    # Cavador B bites the jurado: a major wound, and he is stunned.
+    # The jogador chooses his own defence on his card (§4.1, §4.6): Bloquear.
+    mine = player_tracker.get_by_test_id("card-jurado-de-gapheim").get_by_test_id("my-defence")
+    mine.get_by_label("Defendo com").select_option(label="Bloquear")
+    mine.get_by_role("button", name="Minha defesa").click()
+    expect(player_tracker.get_by_test_id("standing-defence").first).to_contain_text("Bloquear")
+
+    # Cavador B bites the jurado, who blocks as he chose: a major wound, and he is stunned.
     next_turn_until(tracker, "Cavador B")
-    attack(tracker, defender="Jurado de Gapheim", defence="Bloquear")
+    attack(tracker, defender="Jurado de Gapheim", defence="")
     jurado = tracker.get_by_test_id("card-jurado-de-gapheim")
     expect(jurado.get_by_test_id("stunned")).to_be_visible()
     expect(jurado.get_by_test_id("hp")).to_contain_text("PV 2/12")
@@ -101,7 +107,8 @@ def test_a_short_fight(new_page, monkeypatch):
     expect(
         player_tracker.get_by_test_id("card-jurado-de-gapheim").get_by_test_id("stunned")
     ).to_be_visible(timeout=LIVE_MS)
-    expect(player_tracker.get_by_role("button")).to_have_count(0)
+    expect(player_tracker.get_by_role("button")).to_have_count(1)  # his defence, nothing else
+    expect(player_tracker.get_by_role("button")).to_have_text("Minha defesa")
 
     # The log holds every die, in order, each linked to the combat.
     combat = Combat.objects.get()

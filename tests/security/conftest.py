@@ -76,6 +76,7 @@ class Place:
     declaration: str
     fighter: str  # the combatant whose turn it is
     foe: str  # another combatant of the fight
+    own: str  # the combatant of the character the matrix looks at (its owner's)
     player: str  # a jogador's username (for the folder of hidden rolls)
     token: str  # an API token of that jogador (the account page revokes it)
 
@@ -117,6 +118,7 @@ def _place(campaign, *, owner, arbitro, character, mate, scene, combat_scene, xs
     combat = Combat.objects.filter(scene=combat_scene).order_by("-pk").first()
     fighter = combat_state.current(combat)
     foe = combat.combatants.exclude(pk=fighter.pk).order_by("pk").first()
+    own = combat.combatants.filter(character=character).first() or fighter
     exploration = Exploration.objects.get(scene=xscene)
     decision = Decision.objects.filter(campaign=campaign).order_by("pk").first()
     correction = canon_services.correction_create(
@@ -159,6 +161,7 @@ def _place(campaign, *, owner, arbitro, character, mate, scene, combat_scene, xs
         declaration=str(Declaration.objects.filter(scene=scene).order_by("pk").first().code),
         fighter=str(fighter.code),
         foe=str(foe.code),
+        own=str(own.code),
         player=owner.username,
         token=str(_token_of(owner).code),
     )

@@ -89,6 +89,7 @@ combat-turn                POST /cenas/{scene}/combate/turno/                   
 combat-maneuver            POST /cenas/{scene}/combate/manobra/                           login 403   403   4xx    4xx     404
 combat-attack              POST /cenas/{scene}/combate/ataque/                            login 403   403   4xx    4xx     404
 combat-adjust              POST /cenas/{scene}/combate/ajuste/                            login 403   403   4xx    4xx     404
+combat-defence             POST /cenas/{scene}/combate/defesa/                            login 4xx   4xx   4xx    4xx     404
 combat-end                 POST /cenas/{scene}/combate/encerrar/                          login 403   403   done   done    404
 procedure-roll-add         POST /cenas/{scene}/procedimento/                              login 403   403   4xx    4xx     404
 procedure-tables           GET  /mesa/tabelas/                                            login 200   200   200    200     200
@@ -221,6 +222,7 @@ POST   /api/v1/combats/{combat}/turns                          -            401 
 POST   /api/v1/combats/{combat}/maneuvers                      maneuver     401  403   403   done   done    404
 POST   /api/v1/combats/{combat}/adjustments                    adjust       401  403   403   done   done    404
 POST   /api/v1/combats/{combat}/attacks                        attack       401  403   403   4xx    4xx     404
+POST   /api/v1/combats/{combat}/combatants/{own}/defence       defence      401  done  403   403    403     404
 POST   /api/v1/combats/{combat}/end                            -            401  403   403   done   done    404
 POST   /api/v1/explorations                                    exploration  401  403   403   4xx    4xx     404
 GET    /api/v1/explorations/{exploration}                      -            401  200   200   200    200     404
@@ -244,6 +246,7 @@ def _modifier() -> list[dict]:
 
 # Minimal schema-valid bodies; "-" sends {} to an unsafe operation (its body is all optional).
 BODIES = {
+    "defence": lambda p: {"first": "dodge"},
     "derived": lambda p: {"st": 13, "dx": 12, "iq": 10, "ht": 12},
     "roll": lambda p: {"label": "Observação", "base_level": 13, "kind": "skill"},
     "declare": lambda p: {"character": p.char, "text": "Olho a galeria."},

@@ -9,6 +9,7 @@ from garganta_site.errors import ServiceError
 from gurps.errors import InvalidValue
 from sessions.combat import attack as combat_attack
 from sessions.combat import cards as combat_cards
+from sessions.combat import defending as combat_defending
 from sessions.combat import maneuvers as combat_maneuvers
 from sessions.combat import messages as combat_messages
 from sessions.combat import services as combat_services
@@ -70,7 +71,7 @@ def test_the_turn_order_is_stored_and_never_reshuffles(fight, mestre):
     assert again == order
 
 
-def test_the_short_fight(fight, mestre, server_dice, jurado, scene):
+def test_the_short_fight(fight, mestre, jogador, server_dice, jurado, scene):
     outcome = hoplita_fells_a(fight, mestre, server_dice)
     assert "Iluminação ruim −2" in outcome.resolution.lines[0]
     a = named(fight, "Cavador A")
@@ -80,6 +81,10 @@ def test_the_short_fight(fight, mestre, server_dice, jurado, scene):
     combat_maneuvers.maneuver_declare(
         combat=fight, combatant=b, user=mestre, maneuver="move_and_attack"
     )
+    # The jurado's own choice: his player's (§4.1, §4.6), not the Mestre's.
+    combat_defending.defence_choose(
+        combat=fight, combatant=named(fight, "Jurado de Gapheim"), user=jogador, first="block"
+    )
     server_dice(*B_WOUNDS_JURADO)
     combat_attack.attack_resolve(
         combat=fight,
@@ -87,7 +92,6 @@ def test_the_short_fight(fight, mestre, server_dice, jurado, scene):
         defender=named(fight, "Jurado de Gapheim"),
         user=mestre,
         attack=combat_specs.AttackSpec(weapon=0),
-        defence_choice=combat_specs.DefenceSpec(defences=("block",)),
     )
     j = named(fight, "Jurado de Gapheim")
     assert j.stunned and j.hp_now == 2 and j.shock == -10
