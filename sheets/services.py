@@ -531,7 +531,15 @@ def sheet_submit(*, version: SheetVersion, user) -> SheetVersion:
     return locked
 
 
-def _decide(version: SheetVersion, user, status: str, *, reason: str = "") -> SheetVersion:
+def _decide(
+    version: SheetVersion,
+    user,
+    status: str,
+    *,
+    reason: str = "",
+    warnings: list[str] = (),
+    note: str = "",
+) -> SheetVersion:
     """The Árbitro's decision on a submitted version, once: a second decision is refused."""
     locked = SheetVersion.objects.select_for_update().get(pk=version.pk)
     if locked.status != SheetVersion.Status.SUBMITTED:
@@ -540,14 +548,39 @@ def _decide(version: SheetVersion, user, status: str, *, reason: str = "") -> Sh
     locked.decided_at = timezone.now()
     locked.decided_by = user
     locked.return_reason = reason
-    locked.save(update_fields=["status", "decided_at", "decided_by", "return_reason"])
+    locked.decision_warnings = list(warnings)
+    locked.decision_warning_count = len(warnings)
+    locked.decision_note = note
+    locked.save(
+        update_fields=[
+            "status",
+            "decided_at",
+            "decided_by",
+            "return_reason",
+            "decision_warnings",
+            "decision_warning_count",
+            "decision_note",
+        ]
+    )
     return locked
 
 
+WARNINGS_NEED_A_NOTE = "Homologar com avisos pede a nota do Árbitro: por que homologa assim."
+
+
 @transaction.atomic
-def sheet_homologate(*, version: SheetVersion, user) -> SheetVersion:
-    """The Árbitro approves a submitted version; the sheet page shows it from now on."""
-    locked = _decide(version, user, SheetVersion.Status.HOMOLOGATED)
+def sheet_homologate(
+    *, version: SheetVersion, user, warnings: list[str] = (), note: str = ""
+) -> SheetVersion:
+    """The Árbitro approves a submitted version; the sheet page shows it from now on.
+
+    ``warnings``: what the audit said of it (``canon.checks.version_homologate`` reads them),
+    kept on the version with his ``note`` — required when there are warnings. Call it through
+    ``canon.checks.version_homologate``, which checks that he read them."""
+    note = (note or "").strip()
+    if warnings and not note:
+        raise ServiceError(WARNINGS_NEED_A_NOTE, field="note")
+    locked = _decide(version, user, SheetVersion.Status.HOMOLOGATED, warnings=warnings, note=note)
     possessions_sync(character=locked.character, version=locked)
     state_of(locked.character)
     return locked
@@ -807,6 +840,15 @@ def _who(user) -> str:
     return user.get_username() if user is not None else "—"
 
 
+def homologated_label(version: SheetVersion) -> str:
+    """ "Homologada", or "Homologada apesar de 2 avisos" when the Árbitro homologated it with
+    the audit's warnings (they are kept on the version)."""
+    count = version.decision_warning_count
+    if not count:
+        return "Homologada"
+    return f"Homologada apesar de {count} aviso{'s' if count > 1 else ''}"
+
+
 def sheet_history(versions: list[SheetVersion]) -> list[HistoryEvent]:
     """Every step of the given versions, newest first."""
     events = []
@@ -861,9 +903,9 @@ def sheet_history(versions: list[SheetVersion]) -> list[HistoryEvent]:
                 HistoryEvent(
                     version.decided_at,
                     version,
-                    "Homologada",
+                    homologated_label(version),
                     _who(version.decided_by),
-                    "",
+                    version.decision_note,
                     "homologated",
                 )
             )
