@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-DOCUMENT = "Custo de perícias (transcrição do MB pág. 43–44, a conferir com o `02` §4)"
+DOCUMENT = "Custo de perícias (transcrição do MB pág. 43–44, a conferir com o 02 §4)"
 SOURCE = "MB pág. 43–44"
 HEADER = "Nível final"
 NOTE = (

@@ -148,6 +148,20 @@ def engine_catalogue(entries: list[SkillCatalogueEntry]) -> tuple[CatalogueSkill
     return tuple(found)
 
 
+def entry_text(snapshot: dict) -> str:
+    """What a catalogue entry says, in one line: "Arco — DX/Difícil — ST−5 ou DX−5"."""
+    if not snapshot:
+        return ""
+    attribute = SkillCatalogueEntry.Attribute(snapshot["attribute"]).label
+    difficulty = SkillCatalogueEntry.Difficulty(snapshot["difficulty"]).label
+    rule = snapshot["defaults_rule"]
+    if rule == SkillCatalogueEntry.DefaultsRule.LISTED:
+        defaults = " ou ".join(snapshot["defaults"])
+    else:
+        defaults = SkillCatalogueEntry.DefaultsRule(rule).label
+    return f"{snapshot['name']} — {attribute}/{difficulty} — {defaults}"
+
+
 # --- the Árbitro's changes ----------------------------------------------------------------------
 
 

@@ -307,6 +307,23 @@ def columns_of(table: Iterable[CostRow], kind: SkillKind | str) -> tuple[Difficu
     return tuple(levels[0].costs)
 
 
+def check_column(
+    table: Iterable[CostRow], kind: SkillKind | str, difficulty: Difficulty | str
+) -> None:
+    """Raise InvalidValue("difficulty") unless the table of ``kind`` has a column for
+    ``difficulty``: PHYSICAL_HAS_NO_VERY_HARD for a physical skill marked Very Hard (§9 item
+    1), TABLE_HAS_NO_COLUMN for any other column the Árbitro's table lacks."""
+    kind, difficulty = skill_kind(kind), difficulty_of(difficulty)
+    if difficulty in columns_of(table, kind):
+        return
+    if kind is SkillKind.PHYSICAL and difficulty is Difficulty.VH:
+        raise InvalidValue("difficulty", PHYSICAL_HAS_NO_VERY_HARD)
+    raise InvalidValue(
+        "difficulty",
+        TABLE_HAS_NO_COLUMN.format(kind=TABLE_NAMES[kind], difficulty=DIFFICULTY_NAMES[difficulty]),
+    )
+
+
 def _column(
     table: Iterable[CostRow], kind: SkillKind, difficulty: Difficulty
 ) -> tuple[list[tuple[int, Fraction]], Fraction]:
@@ -314,15 +331,7 @@ def _column(
     first, and the cost of each level beyond the last. InvalidValue("difficulty") if the table
     has no such column (a physical skill marked Very Hard)."""
     levels, step = _rows_of(table, kind)
-    if difficulty not in levels[0].costs:
-        if kind is SkillKind.PHYSICAL and difficulty is Difficulty.VH:
-            raise InvalidValue("difficulty", PHYSICAL_HAS_NO_VERY_HARD)
-        raise InvalidValue(
-            "difficulty",
-            TABLE_HAS_NO_COLUMN.format(
-                kind=TABLE_NAMES[kind], difficulty=DIFFICULTY_NAMES[difficulty]
-            ),
-        )
+    check_column(table, kind, difficulty)
     cells = [(row.relative, row.cost(difficulty)) for row in levels]
     return [(relative, cost) for relative, cost in cells if cost is not None], step.cost(difficulty)
 

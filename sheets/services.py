@@ -594,20 +594,63 @@ def sheet_return(*, version: SheetVersion, user, reason: str) -> SheetVersion:
     return _decide(version, user, SheetVersion.Status.RETURNED, reason=reason)
 
 
+TRAIT_FIELDS = ("name", "kind", "key", "level", "points")
+ITEM_FIELDS = (
+    "name",
+    "weight_kg",
+    "quantity",
+    "passive_defense",
+    "damage_resistance",
+    "is_shield",
+    "damage",
+    "skill_name",
+    "parry",
+    "ranged_snap_shot",
+    "ranged_accuracy",
+    "ranged_half_damage_m",
+    "ranged_max_m",
+    "carried_by_default",
+)
+SKILL_FIELDS = ("name", "attribute", "difficulty", "level", "points")
+
+
+def _lines(model, version: SheetVersion, lines: list[dict], fields: tuple[str, ...]) -> None:
+    model.objects.filter(version=version).delete()
+    model.objects.bulk_create(
+        model(version=version, **{k: line[k] for k in fields if k in line}) for line in lines
+    )
+
+
 @transaction.atomic
 def sheet_draft_update(
-    *, version: SheetVersion, attributes: dict[str, int], notes: str, skills: list[dict]
+    *,
+    version: SheetVersion,
+    attributes: dict[str, int],
+    notes: str,
+    skills: list[dict] | None,
+    traits: list[dict] | None = None,
+    items: list[dict] | None = None,
+    unread_lines: str | None = None,
 ) -> SheetVersion:
-    """Replace a draft's attributes and skill lines. Raises ServiceError if not a draft."""
+    """Replace a draft's attributes and lines: skills (name, attribute, difficulty, level,
+    points), traits (name, kind, key, level, points), items (``ITEM_FIELDS``); ``None`` keeps
+    that part as it is. ``unread_lines``: what an import could not read (None keeps it).
+    Raises ServiceError if not a draft; nothing is half-saved."""
     locked = SheetVersion.objects.select_for_update().get(pk=version.pk)
     if locked.status != SheetVersion.Status.DRAFT:
         raise ServiceError(NOT_A_DRAFT, code="not_a_draft")
     for key in ("st", "dx", "iq", "ht"):
         setattr(locked, key, attributes[key])
     locked.notes = notes
+    if unread_lines is not None:
+        locked.unread_lines = unread_lines
     locked.save()
-    locked.skills.all().delete()
-    Skill.objects.bulk_create(Skill(version=locked, **line) for line in skills)
+    if skills is not None:
+        _lines(Skill, locked, skills, SKILL_FIELDS)
+    if traits is not None:
+        _lines(Trait, locked, traits, TRAIT_FIELDS)
+    if items is not None:
+        _lines(Item, locked, items, ITEM_FIELDS)
     return locked
 
 
@@ -635,6 +678,8 @@ def _trait_text(trait: Trait) -> str:
         parts.append(f"nível {trait.level}")
     if trait.points:
         parts.append(f"{derived.format_number(trait.points)} pts")
+    if trait.key:
+        parts.append(f"o motor lê: {trait.get_key_display()}")
     return ", ".join(parts)
 
 
@@ -660,6 +705,8 @@ def _item_text(item: Item) -> str:
         parts.append(f"perícia {item.skill_name}")
     if item.parry:
         parts.append(f"apara {item.get_parry_display()}")
+    if item.ranged_snap_shot is not None:
+        parts.append(f"TR {item.ranged_snap_shot}")
     if item.ranged_accuracy is not None:
         parts.append(f"Prec {derived.format_number(item.ranged_accuracy)}")
     if item.ranged_half_damage_m is not None:

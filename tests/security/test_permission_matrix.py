@@ -76,6 +76,8 @@ loot-remove                POST /fichas/{char}/pertences/{poss}/remover/        
 draft                      GET  /fichas/{char}/rascunho/                                  login 200   403   403    403     404
 draft                      POST /fichas/{char}/rascunho/                                  login done  403   403    403     404
 draft-submit               POST /fichas/{char}/rascunho/enviar/                           login done  403   403    403     404
+draft-import               POST /fichas/{char}/rascunho/importar/                         login 4xx   403   403    403     404
+sheet-defaults             GET  /fichas/{char}/sem-a-pericia/                             login 200   200   200    200     404
 sheet-history              GET  /fichas/{char}/historico/                                 login 200   200   200    200     404
 account                    GET  /conta/                                                   login 200   200   200    200     200
 account-token-create       POST /conta/tokens/                                            login done  done  done   done    done
@@ -151,6 +153,11 @@ decision-new               POST /console/decisoes/nova/                         
 decision                   GET  /console/decisoes/{decision}/                             login 200   200   200    200     404
 decision-correct           POST /console/decisoes/{decision}/corrigir/                    login 403   403   403    4xx     404
 corrections                GET  /console/correcoes/                                       login 200   200   200    200     200
+skill-costs                GET  /console/custo-de-pericias/                               login 200   200   200    200     200
+skill-cost-row-edit        POST /console/custo-de-pericias/{costtable}/linhas/1/          login 403   403   403    4xx     404
+skill-catalogue            GET  /console/catalogo-de-pericias/                            login 200   200   200    200     200
+skill-catalogue-add        POST /console/catalogo-de-pericias/nova/                       login 403   403   403    4xx     403
+skill-catalogue-edit       POST /console/catalogo-de-pericias/{skill}/                    login 403   403   403    4xx     404
 sheet-correct              GET  /console/fichas/{char}/corrigir/                          login 403   403   403    200     404
 sheet-correct              POST /console/fichas/{char}/corrigir/                          login 403   403   403    4xx     404
 rules                      GET  /regras/                                                  login 200   200   200    200     200
