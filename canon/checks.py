@@ -168,7 +168,13 @@ def character_defaults(
 ) -> DefaultsView | None:
     """The defaults of the character's homologated version (or ``version``) in every
     catalogued skill (§3.3); None when there is no homologated version."""
-    version = version or sheet_services.homologated_version(character)
+    if version is None:  # the newest homologated version and its skills only (2 queries)
+        version = (
+            SheetVersion.objects.filter(character=character, status=SheetVersion.Status.HOMOLOGATED)
+            .prefetch_related("skills")
+            .order_by("-number")
+            .first()
+        )
     if version is None:
         return None
     data = data or skill_data(character.campaign)

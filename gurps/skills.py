@@ -249,7 +249,7 @@ _ANY_DEFAULT = re.compile(
 def read_default(text: str) -> Default:
     """Read one default: "DX−5", "ST-5", "IQ" (attributes), "Arremesso", "Primeiros Socorros−4",
     "Espada Larga -2" (skills). Raises InvalidValue("default", BAD_DEFAULT) for anything else
-    (an empty text, a bare number, a modifier with no source)."""
+    (an empty text, a bare number, a modifier with no source, "DX menos seis")."""
     match = _ANY_DEFAULT.fullmatch(text.strip()) if isinstance(text, str) else None
     if match is None:
         raise InvalidValue("default", BAD_DEFAULT)
@@ -258,6 +258,9 @@ def read_default(text: str) -> Default:
     source = " ".join(match["source"].split())
     if source.lower() in ATTRIBUTES:
         return Default(source.lower(), modifier, True)
+    if source.split()[0].lower() in ATTRIBUTES:
+        # "DX menos seis": an attribute with words after it is no skill's name.
+        raise InvalidValue("default", BAD_DEFAULT)
     return Default(source, modifier, False)
 
 

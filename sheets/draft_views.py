@@ -94,7 +94,10 @@ def _skill_lines(formset) -> list[tuple[object, dict]]:
 
 
 def _audit_of(forms: DraftForms, data: checks.SkillData, draft: SheetVersion):
-    """The audit of what the page holds (rows that validated), or None without attributes."""
+    """The audit of what the page holds (rows that validated), or None without attributes;
+    of the draft as saved when nothing was posted."""
+    if not forms.form.is_bound:
+        return checks.version_audit(draft, data=data)
     attributes = _attributes(forms.form)
     if attributes is None:
         return None

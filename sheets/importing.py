@@ -202,7 +202,7 @@ def _item_extras(rest: str) -> tuple[dict, str]:
 
 def _item(line: str, result: ImportResult) -> bool:
     match = _ITEM.match(line)
-    if match is None:
+    if match is None or not any(ch.isalpha() for ch in match["name"]):
         return False
     try:
         weight = Decimal(match["kg"].replace(",", "."))
@@ -315,7 +315,7 @@ def sheet_import(
             result.unread.append(f"{line['name']} {line.get('level') or ''} — {why}".strip())
         else:
             skills.append(line)
-    services.sheet_draft_update(
+    draft = services.sheet_draft_update(
         version=draft,
         attributes=attributes,
         notes=draft.notes,

@@ -275,7 +275,7 @@ def test_it_reads_a_default_to_an_attribute_or_to_a_skill(text: str, default: De
     assert read_default(text) == default
 
 
-@pytest.mark.parametrize("text", ["", "-5", "5", "DX-", "+3"])
+@pytest.mark.parametrize("text", ["", "-5", "5", "DX-", "+3", "DX menos seis"])
 def test_it_refuses_a_default_with_no_source(text: str) -> None:
     with pytest.raises(InvalidValue) as caught:
         read_default(text)

@@ -71,6 +71,7 @@ class Place:
     table: str  # a procedure table
     costtable: str  # the physical skill cost table (the Árbitro's)
     skill: str  # an entry of the skill catalogue
+    number: int  # the number of that character's homologated version
     declaration: str
     fighter: str  # the combatant whose turn it is
     foe: str  # another combatant of the fight
@@ -158,6 +159,7 @@ def _place(campaign, *, owner, arbitro, character, mate, scene, combat_scene, xs
         skill=str(
             SkillCatalogueEntry.objects.filter(campaign=campaign).order_by("pk").first().code
         ),
+        number=SheetVersion.objects.get(character=character, status="homologated").number,
         declaration=str(Declaration.objects.filter(scene=scene).order_by("pk").first().code),
         fighter=str(fighter.code),
         foe=str(foe.code),

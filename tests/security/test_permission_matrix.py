@@ -182,6 +182,7 @@ GET    /api/v1/rules/damage?st=13                              -            200 
 POST   /api/v1/rules/derived                                   derived      200  200   200   200    200     200
 GET    /api/v1/sheets                                          -            401  200   200   200    200     200
 GET    /api/v1/sheets/{char}                                   -            401  200   200   200    200     404
+GET    /api/v1/sheets/{char}/defaults                          -            401  200   200   200    200     404
 GET    /api/v1/scenes                                          -            401  200   200   200    200     200
 GET    /api/v1/scenes/{scene}/rolls                            -            401  200   200   200    200     404
 POST   /api/v1/scenes/{scene}/rolls                            roll         401  403   403   done   done    404
@@ -220,6 +221,9 @@ GET    /api/v1/console/corrections/{correction}                -            401 
 GET    /api/v1/console/sheets/{char}/history                   -            401  200   200   200    200     404
 GET    /api/v1/console/sheets/{char}/diff?from=1&to=1          -            401  200   200   200    200     404
 POST   /api/v1/console/sheets/{char}/corrections               sheet-fix    401  403   403   403    done    404
+GET    /api/v1/console/sheets/{char}/versions/{number}/checks  -            401  200   200   200    200     404
+GET    /api/v1/console/skill-costs                             -            401  200   200   200    200     200
+GET    /api/v1/console/skill-catalogue                         -            401  200   200   200    200     200
 POST   /api/v1/combats                                         combat       401  403   403   4xx    4xx     404
 GET    /api/v1/combats/{combat}                                -            401  200   200   200    200     404
 POST   /api/v1/combats/{combat}/combatants                     combatant    401  403   403   4xx    4xx     404
@@ -399,7 +403,9 @@ class Outcome:
 
 def ids(place: Place) -> dict[str, str]:
     """The object ids of a campaign (UUIDs: they cannot appear by chance in a page)."""
-    return {k: v for k, v in vars(place).items() if k not in ("campaign", "week", "player")}
+    return {
+        k: v for k, v in vars(place).items() if k not in ("campaign", "week", "number", "player")
+    }
 
 
 def run(world, rows, place, actors, expect=None, body_place=None, foreign=None) -> Outcome:
@@ -633,6 +639,7 @@ def _ghost(place: Place) -> Place:
         **{k: str(uuid.uuid4()) for k in ids(place)},
         campaign="nao-existe",
         week=1,
+        number=1,
         player="ninguem",
     )
 
@@ -735,7 +742,7 @@ def _shape(path: str) -> str:
 
 DUMMY = Place(
     **{name: "0c0ffee0-0000-4000-8000-000000000000" for name in Place.__dataclass_fields__}
-    | {"campaign": "uma-campanha", "week": 7, "player": "alguem"}
+    | {"campaign": "uma-campanha", "week": 7, "number": 7, "player": "alguem"}
 )
 
 
