@@ -11,6 +11,7 @@ the same form and the whole page comes back, computed. Nothing is saved until "S
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,6 +22,7 @@ from django.views.decorators.http import require_POST
 from canon import checks
 from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest
+from gurps.skill_costs import format_points
 from sheets import access, importing, services
 from sheets.drafting import resolve_skill_lines
 from sheets.forms import DraftForm, DraftSkillFormSet, ImportForm, ItemFormSet, TraitFormSet
@@ -48,21 +50,28 @@ class DraftForms:
         return all([part.is_valid() for part in parts if part is not None])
 
 
+def _plain(value: Decimal) -> Decimal:
+    """11.500 → 11.5, 7.000 → 7 (never 1E+1): a weight as the player wrote it."""
+    return value.quantize(Decimal(1)) if value == value.to_integral() else value.normalize()
+
+
 def _initial_forms(draft: SheetVersion) -> DraftForms:
+    skills = [
+        {**{f: getattr(s, f) for f in services.SKILL_FIELDS}, "points": format_points(s.points)}
+        for s in draft.skills.all()
+    ]
+    items = [
+        {**{f: getattr(i, f) for f in services.ITEM_FIELDS}, "weight_kg": _plain(i.weight_kg)}
+        for i in draft.items.all()
+    ]
     return DraftForms(
         DraftForm(initial={**draft.attributes(), "notes": draft.notes}),
-        DraftSkillFormSet(
-            prefix="skills",
-            initial=[{f: getattr(s, f) for f in services.SKILL_FIELDS} for s in draft.skills.all()],
-        ),
+        DraftSkillFormSet(prefix="skills", initial=skills),
         TraitFormSet(
             prefix="traits",
             initial=[{f: getattr(t, f) for f in services.TRAIT_FIELDS} for t in draft.traits.all()],
         ),
-        ItemFormSet(
-            prefix="items",
-            initial=[{f: getattr(i, f) for f in services.ITEM_FIELDS} for i in draft.items.all()],
-        ),
+        ItemFormSet(prefix="items", initial=items),
     )
 
 
