@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typing
 
-from canon.console_api import FindingCodeLiteral
+from canon.skills_api import FindingCodeLiteral
 from gurps.audit import FindingCode
 from tests.sheets.proposals import submit_three_problems
 
