@@ -185,12 +185,6 @@ class SkillAudit:
             return self.line.points
         return self.price.points if self.price is not None else None
 
-    @property
-    def consistent(self) -> bool:
-        return self.level is not None and (
-            self.bought is None or self.line.level is None or self.bought.level == self.level
-        )
-
 
 @dataclass(frozen=True)
 class Totals:
@@ -233,9 +227,10 @@ class Audit:
 # --- one skill line ---------------------------------------------------------------------------
 
 
-def _price(line, kind, table, attribute, name) -> tuple[Price | None, str]:
+def _price(line, kind, table, attribute, name) -> tuple[Price | None, str, str]:
+    """What the line's level costs, or the field at fault and why the table has no answer."""
     if line.level is None:
-        return None, ""
+        return None, "", ""
     try:
         price = skill_costs.points_for_level(
             attribute=attribute,
@@ -246,8 +241,8 @@ def _price(line, kind, table, attribute, name) -> tuple[Price | None, str]:
             attribute_name=name,
         )
     except InvalidValue as error:
-        return None, error.message
-    return price, ""
+        return None, error.field, error.message
+    return price, "", ""
 
 
 def _bought(line, kind, table, attribute, name) -> tuple[Purchase | None, FindingCode | None, str]:
@@ -312,7 +307,7 @@ def audit_skill(
     kind = skill_costs.skill_kind_for(attribute_key)
     name = ATTRIBUTE_NAMES[attribute_key]
     attribute = attributes[attribute_key]
-    price, price_error = _price(line, kind, table, attribute, name)
+    price, price_field, price_error = _price(line, kind, table, attribute, name)
     bought, code, bought_error = _bought(line, kind, table, attribute, name)
     default = None
     if line.points is not None and line.points == 0:
@@ -329,8 +324,8 @@ def audit_skill(
             FindingCode.POINTS_LEFT_OVER, POINTS_LEFT_OVER.format(computation=bought.computation)
         )
     elif bought is None and price_error:
-        code = FindingCode.NO_SUCH_COLUMN if "coluna" in price_error else None
-        finding(code or FindingCode.POINTS_BUY_NO_ROW, price_error)
+        code = FindingCode.NO_SUCH_COLUMN if price_field == "difficulty" else None
+        finding(code or FindingCode.LEVEL_NOT_BOUGHT, price_error)
     _catalogue_findings(line, entry, finding)
     audit = SkillAudit(line, kind, bought, bought_error, price, price_error, default)
     return audit, say
@@ -491,9 +486,9 @@ def _no_default_reason(entry: CatalogueSkill, considered: tuple[str, ...]) -> st
             if value is None
         ]
         return CATALOGUE_INCOMPLETE.format(missing=" nem ".join(missing))
-    if entry.defaults is None:
+    if entry.defaults is None and entry.difficulty is Difficulty.VH:
         return NO_DEFAULT_VERY_HARD
-    if not entry.defaults:
+    if entry.defaults is not None and not entry.defaults:
         return NO_DEFAULT_LISTED
     return NO_SOURCE_ON_SHEET.format(considered="; ".join(considered))
 

@@ -219,10 +219,14 @@ def skill_default(
 def arithmetic(base: int, modifier: int) -> str:
     """A sum as a computation line says it: "12 + 3 = 15", "14 − 5 = 9"; "14" with no
     modifier."""
+
+    def number(value: int) -> str:
+        return f"\u2212{-value}" if value < 0 else str(value)
+
     if not modifier:
-        return str(base)
+        return number(base)
     sign = "+" if modifier > 0 else "\u2212"
-    return f"{base} {sign} {abs(modifier)} = {base + modifier}"
+    return f"{number(base)} {sign} {abs(modifier)} = {number(base + modifier)}"
 
 
 @dataclass(frozen=True)

@@ -260,3 +260,20 @@ def test_no_default_is_negative_or_above_what_its_source_allows(attributes, skil
             assert answer.level <= min(attributes[used.default.source], 20) + used.default.modifier
         else:
             assert answer.level == skills[used.default.source] + used.default.modifier
+
+
+def test_a_level_below_the_table_with_no_points_is_a_level_not_bought() -> None:
+    audit = _audit(JURADO, ("Escudo", "dx", "E", 8, None))
+    assert _warnings(audit) == [("Escudo", FindingCode.LEVEL_NOT_BOUGHT)]
+    assert audit.warnings[0].message.startswith("NH 8 é DX−4: abaixo da primeira linha")
+    very_hard = _audit(JURADO, ("Escudo", "dx", "VH", 12, None), catalogue=())
+    assert _warnings(very_hard) == [("Escudo", FindingCode.NO_SUCH_COLUMN)]
+
+
+def test_a_general_default_that_would_be_negative_says_why() -> None:
+    answer = _answers({**JURADO, "dx": 3}, {})["Arco"]
+    assert answer.level is None
+    assert answer.reason == (
+        "Sem pré-definido que a ficha alcance: DX−6: DX 3 − 6 = −3 — NH negativo não é nível: "
+        "não se oferece."
+    )
