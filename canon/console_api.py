@@ -171,6 +171,10 @@ class VersionOut(Schema):
     return_reason: str
     correction: UUID | None
     correction_reason: str
+    decision_note: str = Field(..., description="as palavras do Árbitro ao homologar")
+    decision_warnings: list[str] = Field(
+        ..., description="os avisos da conferência que a versão tinha quando foi homologada"
+    )
 
 
 class HistoryOut(Schema):
@@ -546,6 +550,8 @@ def _version_out(v: SheetVersion) -> dict:
         "return_reason": v.return_reason,
         "correction": correction.code if correction else None,
         "correction_reason": correction.reason if correction else "",
+        "decision_note": v.decision_note,
+        "decision_warnings": list(v.decision_warnings),
     }
 
 

@@ -189,3 +189,16 @@ class SheetCorrectionForm(DraftForm):
         widget=forms.Textarea(attrs={"rows": 2}),
         error_messages={"required": services.REASON_REQUIRED},
     )
+
+
+class HomologateForm(forms.Form):
+    """The Árbitro's homologation: with the audit's warnings, why he homologates anyway; the
+    fingerprint of the warnings he read travels with it (canon.checks.version_homologate)."""
+
+    digest = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+    note = forms.CharField(
+        label="Por que homologa mesmo assim",
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )

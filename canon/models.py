@@ -15,6 +15,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.functional import cached_property
 
@@ -342,3 +343,209 @@ class Correction(AppendOnly):
         if self.target == self.Target.DECISION:
             return f"{self.decision.label}: {self.decision.title}"
         return f"Pendência: {self.divergence.title}"
+
+
+# --- the Árbitro's data tables: skill costs (§3.2, MB pp. 43–44) and the skill catalogue ---------
+
+
+class SkillCostTable(models.Model):
+    """One of the two skill cost tables of the book (physical, mental; MB pp. 43–44), as this
+    campaign keeps it: seeded from the transcription (``canon.skill_data``) and maintained by
+    the Árbitro from then on, each change of a row a ``SkillCostRowChange`` that keeps what the
+    row said. ``gurps.skill_costs`` computes with it (``canon.skills.cost_table``)."""
+
+    class Kind(models.TextChoices):
+        PHYSICAL = "physical", "Perícias físicas"
+        MENTAL = "mental", "Perícias mentais"
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="skill_cost_tables"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    name = models.CharField(max_length=200)
+    header = models.CharField(max_length=60, default="Nível final")
+    columns = models.JSONField(default=list, help_text="Fácil, Média, Difícil (, Muito Difícil)")
+    document = models.CharField(max_length=200)
+    source = models.CharField(max_length=200, help_text="MB pág. 43–44")
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "kind"]
+        verbose_name = "tabela de custo de perícias"
+        verbose_name_plural = "tabelas de custo de perícias"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "kind"], name="canon_skillcosttable_one_per_kind"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SkillCostRow(models.Model):
+    """A row: its label as the table writes it ("atributo +3", "IQ −4", "cada +1 a mais"), the
+    level it buys relative to the attribute (None for "cada +1 a mais") and one cell per column
+    ("½", "16", "—", "+8"). The Árbitro changes ``cells`` through
+    ``canon.skills.skill_cost_row_edit`` only."""
+
+    table = models.ForeignKey(SkillCostTable, on_delete=models.CASCADE, related_name="rows")
+    position = models.PositiveSmallIntegerField()
+    label = models.CharField(max_length=60)
+    relative = models.SmallIntegerField(null=True, blank=True)
+    cells = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["table", "position"]
+        verbose_name = "linha da tabela de custo"
+        verbose_name_plural = "linhas da tabela de custo"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "position"], name="canon_skillcostrow_unique_position"
+            ),
+            models.UniqueConstraint(
+                fields=["table", "relative"], name="canon_skillcostrow_unique_relative"
+            ),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(relative__isnull=True),
+                name="canon_skillcostrow_one_step_row",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.label}"
+
+
+class SkillCostRowChange(AppendOnly):
+    """The Árbitro's change of a cost row: what it said, what it says now, why, by whom, when."""
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    row = models.ForeignKey(SkillCostRow, on_delete=models.CASCADE, related_name="changes")
+    old_cells = models.JSONField()
+    new_cells = models.JSONField()
+    reason = models.TextField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["row", "at", "pk"]
+        verbose_name = "alteração de linha da tabela de custo"
+        verbose_name_plural = "alterações de linha da tabela de custo"
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(reason=""), name="canon_skillcostrowchange_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Alteração de {self.row}"
+
+
+class SkillCatalogueEntry(models.Model):
+    """A skill of the Árbitro's catalogue: its name, the attribute it runs on and its
+    difficulty ("" where the catalogue does not say yet), and its defaults (§3.3): the book's
+    general rule by difficulty, the list its description gives ("ST−5", "DX−5";
+    "Arremesso"), or none. Changed through ``canon.skills.skill_catalogue_entry_edit`` only,
+    each change a ``SkillCatalogueChange`` that keeps what the entry said."""
+
+    class Attribute(models.TextChoices):
+        UNKNOWN = "", "—"
+        ST = "st", "ST"
+        DX = "dx", "DX"
+        IQ = "iq", "IQ"
+        HT = "ht", "HT"
+
+    class Difficulty(models.TextChoices):
+        UNKNOWN = "", "—"
+        EASY = "E", "Fácil"
+        AVERAGE = "A", "Média"
+        HARD = "H", "Difícil"
+        VERY_HARD = "VH", "Muito Difícil"
+
+    class DefaultsRule(models.TextChoices):
+        GENERAL = "general", "Regra geral por dificuldade (§3.3)"
+        LISTED = "listed", "Os da descrição da perícia"
+        NONE = "none", "Sem pré-definido"
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="skills")
+    name = models.CharField(max_length=200)
+    attribute = models.CharField(max_length=2, choices=Attribute.choices, blank=True)
+    difficulty = models.CharField(max_length=2, choices=Difficulty.choices, blank=True)
+    defaults_rule = models.CharField(max_length=8, choices=DefaultsRule.choices)
+    defaults = models.JSONField(default=list, blank=True, help_text='["ST−5", "DX−5"]')
+    source = models.CharField(max_length=300, help_text="De onde vem: §3.3 (pág. 87) …")
+    source_key = models.CharField(max_length=80, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "name"]
+        verbose_name = "perícia do catálogo"
+        verbose_name_plural = "catálogo de perícias"
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), "campaign", name="canon_skillcatalogueentry_unique_name"
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "source_key"],
+                condition=~Q(source_key=""),
+                name="canon_skillcatalogueentry_unique_source_key",
+            ),
+            models.CheckConstraint(
+                condition=~Q(name=""), name="canon_skillcatalogueentry_has_name"
+            ),
+            models.CheckConstraint(
+                condition=Q(defaults_rule__in=["general", "listed", "none"]),
+                name="canon_skillcatalogueentry_known_rule",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def defaults_text(self) -> str:
+        """The defaults as a page writes them: "ST−5 ou DX−5", the rule's name otherwise."""
+        if self.defaults_rule == self.DefaultsRule.LISTED:
+            return " ou ".join(self.defaults)
+        return self.get_defaults_rule_display()
+
+    def snapshot(self) -> dict:
+        """What the entry says, as a change keeps it."""
+        return {
+            "name": self.name,
+            "attribute": self.attribute,
+            "difficulty": self.difficulty,
+            "defaults_rule": self.defaults_rule,
+            "defaults": list(self.defaults),
+            "source": self.source,
+        }
+
+
+class SkillCatalogueChange(AppendOnly):
+    """A change of a catalogue entry (or its creation, ``before`` empty): what it said, what it
+    says now, why, by whom, when."""
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    entry = models.ForeignKey(SkillCatalogueEntry, on_delete=models.CASCADE, related_name="changes")
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField()
+    reason = models.TextField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["entry", "at", "pk"]
+        verbose_name = "alteração do catálogo de perícias"
+        verbose_name_plural = "alterações do catálogo de perícias"
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(reason=""), name="canon_skillcataloguechange_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Alteração de {self.entry}"

@@ -695,3 +695,50 @@ PROCEDURE_DIVERGENCES: tuple[DivergenceSeed, ...] = (
         document=PROCEDURE,
     ),
 )
+
+
+# --- the Árbitro's skill tables (canon.skills): what he must confirm or complete -----------------
+
+SKILL_COSTS_KEY = "skill-costs:confirm-02-4"
+SKILL_CATALOGUE_KEY = "skill-catalogue:complete"
+
+SKILL_DIVERGENCES: tuple[DivergenceSeed, ...] = (
+    DivergenceSeed(
+        SKILL_COSTS_KEY,
+        "3.2",
+        "Confirmar a tabela de custo de perícias contra o `02` §4",
+        "O cânone não traz a tabela de custo de perícias: a §3.2 a manda para o livro (pág. "
+        "43–44) e para o `02` §4, que o site não tem. A tabela que o site usa para auditar as "
+        "fichas (NH que os pontos compram, pontos que um NH custa) é uma transcrição das duas "
+        "tabelas do livro, físicas e mentais, semeada como dado do Árbitro. Confira-a linha por "
+        "linha com o `02` §4 e corrija o que diferir em /console/custo-de-pericias/ (cada "
+        "mudança fica no histórico da linha).",
+        side_a_label=f"{CANON}, §3.2 e §9 item 1",
+        side_a="A tabela de custo está no livro (pág. 43–44) e é assunto de criação, não de mesa. "
+        "O livro traz duas tabelas — físicas e mentais — e a física não tem coluna Muito Difícil. "
+        "Nas mentais, ½ ponto compra Fácil em IQ−1; 1 ponto compra Fácil em IQ. O hoplita tem "
+        "Lança 17 com 16 pontos, que é DX+3 numa perícia Física/Média.",
+        side_b_label="Transcrição das duas tabelas do livro (custo-de-pericias.md)",
+        side_b="Uma transcrição para conferir; não é cânone até o Árbitro confirmá-la contra o "
+        "`02` §4.",
+        reading="O site usa a transcrição até o Árbitro confirmá-la ou corrigi-la; a "
+        "homologação avisa, com a conta, toda linha de ficha que a tabela não explica.",
+    ),
+    DivergenceSeed(
+        SKILL_CATALOGUE_KEY,
+        "3.3",
+        "Completar o catálogo de perícias: atributo, dificuldade e pré-definidos",
+        "«Há exceções, e a descrição de cada perícia manda» (§3.3), mas o cânone só cita a "
+        "descrição de duas perícias (Escalada, §3.3; Arremesso de Mágica, §4.11) e diz de uma "
+        "que não tem pré-definido (a escrita antiga de Ámenti). O catálogo foi semeado com as "
+        "perícias que o cânone e as fichas de demonstração nomeiam: atributo e dificuldade das "
+        "que estão nas fichas vêm das fichas; das outras ficam em branco, e o site não dá "
+        "número de pré-definido para elas. Confira com o livro e complete em "
+        "/console/catalogo-de-pericias/.",
+        side_a_label=f"{CANON}, §3.3",
+        side_a="A regra geral (pág. 44): Fácil DX−4 ou IQ−4, Média −5, Difícil −6; Muito Difícil "
+        "sem pré-definido. Escalada é ST−5 ou DX−5. Arremesso de Mágica: NH em Arremesso, ou DX−3.",
+        reading="Sem a descrição no catálogo, vale a regra geral por dificuldade (leitura "
+        "«catalogue_general_rule»); sem dificuldade, nenhum número.",
+    ),
+)

@@ -742,6 +742,7 @@ def registers_seed(*, campaign: Campaign) -> SeedCount:
         *seed.SLIPS,
         *_reading_seeds(),
         *seed.PROCEDURE_DIVERGENCES,
+        *seed.SKILL_DIVERGENCES,
     ):
         resolved = item.resolved_on is not None
         _, new = Divergence.objects.get_or_create(

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from canon import views
+from canon import skills_views, views
 
 urlpatterns = [
     path("homologacao/", views.queue, name="queue"),
@@ -28,4 +28,23 @@ urlpatterns = [
     path("console/decisoes/<uuid:code>/corrigir/", views.decision_correct, name="decision-correct"),
     path("console/correcoes/", views.correction_list, name="corrections"),
     path("console/fichas/<uuid:code>/corrigir/", views.sheet_correct, name="sheet-correct"),
+    path("console/custo-de-pericias/", skills_views.skill_costs_page, name="skill-costs"),
+    path(
+        "console/custo-de-pericias/<uuid:code>/linhas/<int:position>/",
+        skills_views.skill_cost_row_edit,
+        name="skill-cost-row-edit",
+    ),
+    path(
+        "console/catalogo-de-pericias/", skills_views.skill_catalogue_page, name="skill-catalogue"
+    ),
+    path(
+        "console/catalogo-de-pericias/nova/",
+        skills_views.skill_catalogue_add,
+        name="skill-catalogue-add",
+    ),
+    path(
+        "console/catalogo-de-pericias/<uuid:code>/",
+        skills_views.skill_catalogue_edit,
+        name="skill-catalogue-edit",
+    ),
 ]

@@ -17,11 +17,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from canon import services
+from canon import checks, services
 from canon.forms import (
     CorrectionForm,
     DecisionForm,
     DivergenceForm,
+    HomologateForm,
     ResolveForm,
     SheetCorrectionForm,
 )
@@ -70,8 +71,36 @@ def _get_version_for_arbitro(request, code) -> SheetVersion:
     return version
 
 
-@login_required
-def queue(request: HtmxHttpRequest) -> HttpResponse:
+def _queue_rows(pending, bound: dict | None = None) -> list[dict]:
+    """Each submitted version with its diff and its audit (one table and catalogue read per
+    campaign), and its forms (``bound``: the form just posted, by version code)."""
+    bound = bound or {}
+    data: dict[int, checks.SkillData] = {}
+    rows = []
+    for version in pending:
+        campaign = version.character.campaign
+        if campaign.pk not in data:
+            data[campaign.pk] = checks.skill_data(campaign)
+        current = sheet_services.homologated_version(version.character)
+        audit = checks.version_audit(version, data=data[campaign.pk], current=current)
+        code = str(version.code)
+        rows.append(
+            {
+                "version": version,
+                "current": current,
+                "changes": sheet_services.version_changes(current, version),
+                "before_label": f"Versão {current.number} (homologada)" if current else "—",
+                "after_label": f"Versão {version.number} (proposta)",
+                "audit": audit,
+                "form": bound.get(("return", code)) or ReturnForm(prefix=code),
+                "homologate_form": bound.get(("homologate", code))
+                or HomologateForm(prefix=code, initial={"digest": audit.digest}),
+            }
+        )
+    return rows
+
+
+def _queue_response(request, *, bound: dict | None = None, status: int = 200) -> HttpResponse:
     memberships = Membership.objects.filter(user=request.user)
     campaign_ids = [m.campaign_id for m in memberships]
     is_arbitro = any(m.role == Membership.Role.ARBITRO for m in memberships)
@@ -81,23 +110,10 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
         visible = visible.filter(character__owner=request.user)
     pending = (
         visible.filter(status=SheetVersion.Status.SUBMITTED)
-        .select_related("character", "created_by")
+        .select_related("character__campaign", "created_by")
         .prefetch_related("skills", "traits", "items")
         .order_by("submitted_at")
     )
-    rows = []
-    for version in pending:
-        current = sheet_services.homologated_version(version.character)
-        rows.append(
-            {
-                "version": version,
-                "current": current,
-                "changes": sheet_services.version_changes(current, version),
-                "before_label": f"Versão {current.number} (homologada)" if current else "—",
-                "after_label": f"Versão {version.number} (proposta)",
-                "form": ReturnForm(prefix=str(version.code)),
-            }
-        )
     recent = (
         visible.filter(
             status__in=[SheetVersion.Status.HOMOLOGATED, SheetVersion.Status.RETURNED],
@@ -106,23 +122,38 @@ def queue(request: HtmxHttpRequest) -> HttpResponse:
         .select_related("character", "decided_by")
         .order_by("-decided_at")[:10]
     )
-    return render(
-        request,
-        "canon/queue.html",
-        {"rows": rows, "recent": recent, "is_arbitro": is_arbitro},
-    )
+    context = {"rows": _queue_rows(pending, bound), "recent": recent, "is_arbitro": is_arbitro}
+    return render(request, "canon/queue.html", context, status=status)
+
+
+@login_required
+def queue(request: HtmxHttpRequest) -> HttpResponse:
+    return _queue_response(request)
 
 
 @require_POST
 @login_required
 def homologate(request: HtmxHttpRequest, code) -> HttpResponse:
+    """Homologate a submitted version; with the audit's warnings, the Árbitro says why (the
+    form carries the fingerprint of the warnings he read), else the queue comes back with the
+    message beside the note and what he typed (422)."""
     version = _get_version_for_arbitro(request, code)
+    form = HomologateForm(request.POST, prefix=str(version.code))
+    form.is_valid()
     try:
-        sheet_services.sheet_homologate(version=version, user=request.user)
+        checks.version_homologate(
+            version=version,
+            user=request.user,
+            seen_digest=form.cleaned_data.get("digest", ""),
+            note=form.cleaned_data.get("note", ""),
+        )
     except sheet_services.ServiceError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(request, f"{version.character.name}: versão {version.number} homologada.")
+        if error.code == "not_submitted":
+            messages.error(request, error.message)
+            return redirect("queue")
+        _form_errors_from(form, error)
+        return _queue_response(request, bound={("homologate", str(version.code)): form}, status=422)
+    messages.success(request, f"{version.character.name}: versão {version.number} homologada.")
     return redirect("queue")
 
 

@@ -175,6 +175,7 @@ def _register_routers() -> None:
     api.add_router("/weeks", weeks_router, tags=["semanas"])
     api.add_router("/rolls", rolls_router, tags=["rolagens"])
     api.add_router("/console", "canon.console_api.router", tags=["console do Árbitro"])
+    api.add_router("/console", "canon.skills_api.router", tags=["console do Árbitro"])
     api.add_router("/combats", "sessions.combat.api.router", tags=["combate"])
     api.add_router("/explorations", "sessions.exploration.api.router", tags=["exploração"])
 

@@ -4,8 +4,9 @@ runs after every ``migrate``, so a new canon item or procedure table reaches cam
 already exist.
 
 It sits above the apps (like the API's mount) because it composes them: the canon's own
-pendências and decisions (``canon.services.registers_seed``) and the procedure's random tables
-(``sessions.procedure``).
+pendências and decisions (``canon.services.registers_seed``), the procedure's random tables
+(``sessions.procedure``) and the Árbitro's skill cost table and skill catalogue
+(``canon.skills``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from django.db import connections, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 from canon.services import registers_seed
+from canon.skills import skill_tables_seed
 from sessions.procedure.services import procedure_tables_seed
 from sheets.models import Campaign
 
@@ -23,6 +25,7 @@ def campaign_seed(*, campaign: Campaign) -> None:
     the Árbitro left it)."""
     registers_seed(campaign=campaign)
     procedure_tables_seed(campaign=campaign)
+    skill_tables_seed(campaign=campaign)
 
 
 @transaction.atomic

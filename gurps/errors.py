@@ -41,9 +41,12 @@ BAD_SKILL_LINE = (
     "Linha de perícia ilegível: escreva o nome, o NH e, entre parênteses, os pontos "
     "— p.ex. «Lança 17 (16)»."
 )
-FRACTIONAL_POINTS = "O site ainda não lê pontos fracionários (½) numa linha de perícia."
+FRACTIONAL_POINTS = (
+    "Pontos de perícia vão de ½ em ½: escreva ½, 1, 1½, 2 … (ou 0,5, 1,5) entre os parênteses."
+)
 BAD_DEFAULT = (
-    "Pré-definido ilegível: escreva um atributo (ST, DX, IQ ou HT) com o redutor — p.ex. «DX−5»."
+    "Pré-definido ilegível: escreva um atributo (ST, DX, IQ ou HT) ou o nome de uma perícia, com "
+    "o redutor — p.ex. «DX−5», «Arremesso» ou «Primeiros Socorros−4»."
 )
 MISSING_ATTRIBUTE = "Falta o atributo de que o pré-definido depende."
 BAD_DAMAGE = (
@@ -281,6 +284,50 @@ UNKNOWN_EXERTION = (
     "agressor (§6.5)."
 )
 UNKNOWN_SKILL_KIND = "Tipo de perícia desconhecido: use física (DX) ou mental (IQ) (§3.2)."
+
+
+# --- skill costs (§3.2, MB pp. 43–44; the table is the Árbitro's) and the audit of a sheet --------
+SKILL_POINTS_NOT_A_NUMBER = "Pontos de perícia são um número: ½, 1, 1,5, 4 …"
+NEGATIVE_SKILL_POINTS = "Pontos de perícia não podem ser negativos."
+SKILL_POINTS_NOT_IN_HALVES = "Pontos de perícia vão de ½ em ½ (½, 1, 1½, 2 …): {points} não vai."
+ZERO_POINTS_BUY_NOTHING = (
+    "0 ponto não compra nível: sem pontos, a perícia fica no pré-definido (§3.3)."
+)
+POINTS_BUY_NO_ROW = (
+    "{points} não alcança nenhuma linha da coluna {column}: a primeira custa {first} — a ficha "
+    "não fecha."
+)
+TABLE_HAS_NO_COLUMN = "A tabela de perícias {kind} não tem a coluna {difficulty}."
+PHYSICAL_HAS_NO_VERY_HARD = (
+    "Perícia física não é Muito Difícil: a tabela física do livro não tem essa coluna "
+    "(§9 item 1; MB pág. 43–44)."
+)
+LEVEL_BELOW_TABLE = (
+    "NH {level} é {attribute}{relative}: abaixo da primeira linha da coluna {column} "
+    "({first_level}, {first}), não se compra com pontos — fica no pré-definido (§3.3)."
+)
+BAD_COST_CELL = (
+    "Célula ilegível: escreva os pontos (½, 1, 2 …), «—» onde a coluna não tem linha, ou «+8» "
+    "na linha «cada +1 a mais»."
+)
+COST_TABLE_EMPTY = "A tabela de perícias {kind} não tem nenhuma linha."
+COST_TABLE_NO_STEP = "A tabela de perícias {kind} precisa de uma, e só uma, linha «cada +1 a mais»."
+COST_TABLE_REPEATED_LEVEL = "A tabela de perícias {kind} tem duas linhas para {level}."
+COST_TABLE_GAP = "A tabela de perícias {kind} pula de {low} para {high}: falta uma linha."
+COST_TABLE_WIDTH = "Cada linha da tabela {kind} tem {count} células, uma por coluna."
+COST_TABLE_DASH_AFTER_NUMBER = (
+    "Na coluna {column} da tabela {kind}, «—» depois de um número: a coluna só pode começar "
+    "com traços."
+)
+COST_TABLE_NOT_RISING = (
+    "Na coluna {column} da tabela {kind}, {level} custa {points}, que não é mais que a linha de "
+    "cima: cada nível custa mais que o anterior."
+)
+COST_TABLE_COLUMN_EMPTY = "A coluna {column} da tabela {kind} não tem nenhum número."
+COST_TABLE_BAD_STEP = (
+    "Na linha «cada +1 a mais» da tabela {kind}, {column} precisa de um número maior que zero."
+)
+UNKNOWN_ATTRIBUTE = "Atributo desconhecido: use ST, DX, IQ ou HT."
 
 
 class GurpsError(Exception):

@@ -335,6 +335,48 @@ READINGS: tuple[Reading, ...] = (
         "NPC nomeado e chefe de encontro, entre 0 e −HT, fazem o teste de HT do início de cada turno (desmaio)?",
         "Sim: a §5.4.1 muda onde eles morrem e tira os testes de morte; o teste de desmaio a 0 PV não é teste de morte.",
     ),
+    Reading(
+        "default_never_negative",
+        "3.3, 1.1",
+        "Um pré-definido que dá NH negativo (DX 3 com DX−6) ainda vale como nível?",
+        "Não: NH nunca é negativo, e esse pré-definido não se oferece. De 0 a 3 ele aparece, mas não se rola com ele (§1.1).",
+    ),
+    Reading(
+        "catalogue_general_rule",
+        "3.3",
+        "Para as perícias cuja descrição o cânone não traz (Lança, Escudo, Arco …), que pré-definido vale? (§3.3: «a descrição de cada perícia manda».)",
+        "A regra geral por dificuldade (§3.3, pág. 44), até o Árbitro lançar no catálogo o que a descrição do livro diz. Sem dificuldade no catálogo, o site não dá número.",
+    ),
+    Reading(
+        "default_from_bought_skills_only",
+        "3.3",
+        "Pré-definido de outra perícia (Arremesso de Mágica a partir de Arremesso): vale se o personagem só tem Arremesso por pré-definido?",
+        "Não: só serve de fonte a perícia que está na ficha; um pré-definido não se encadeia em outro.",
+    ),
+    Reading(
+        "attribute_costs_not_summed",
+        "2, 3.1",
+        "Quanto custam os atributos, para somar os pontos da ficha? (O cânone não traz a tabela.)",
+        "O site soma perícias, vantagens, desvantagens e peculiaridades, e diz que os atributos ficam fora da conta até o Árbitro lançar o custo.",
+    ),
+    Reading(
+        "skill_points_in_halves",
+        "3.2",
+        "Pontos de perícia como 0,3 ou 1,25 (fora de ½ em ½) valem?",
+        "Não compram linha da tabela: o rascunho recusa o valor com a mensagem ao lado do campo; numa ficha já gravada, a homologação avisa.",
+    ),
+    Reading(
+        "skill_points_left_over",
+        "3.2",
+        "Pontos entre duas linhas compram a linha que alcançam (transcrição do livro); e a sobra?",
+        "A sobra não compra nada, e a homologação avisa: a ficha gasta pontos que não rendem nível.",
+    ),
+    Reading(
+        "imported_trait_kind_by_points",
+        "3.1",
+        "Numa ficha colada como texto, «Nome [15]» é vantagem, desvantagem ou peculiaridade?",
+        "Pelos pontos: positivos, vantagem; −1, peculiaridade; outros negativos, desvantagem. O jogador corrige no rascunho antes de enviar.",
+    ),
 )
 
 READINGS_BY_KEY: dict[str, Reading] = {reading.key: reading for reading in READINGS}

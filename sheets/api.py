@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 from uuid import UUID
 
 from django.shortcuts import get_object_or_404
-from ninja import Router, Schema
+from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 
+from canon import checks
 from canon.api import DerivedOut, derived_out
 from garganta_site.api_errors import errors
 from garganta_site.auth import AUTH
@@ -150,4 +152,91 @@ def sheet_detail(request, code: UUID):
         "fatigue_lost": view.state.fatigue_lost,
         "carried_kg": float(view.carried_kg),
         "derived": derived_out(view.derived),
+    }
+
+
+# --- "e sem a perícia?" ---------------------------------------------------------------------------
+
+
+class DefaultUsedOut(Schema):
+    default: str = Field(..., description="como o catálogo escreve: «DX−5», «Arremesso»")
+    source: str = Field(..., description="st/dx/iq/ht, ou o nome da perícia de que parte")
+    source_kind: Literal["attribute", "skill"]
+    modifier: int
+    base: int = Field(..., description="o atributo como conta (no máximo 20) ou o NH da fonte")
+    capped_from: int | None = Field(None, description="o atributo da ficha, quando passou de 20")
+    computation: str
+    considered: list[str]
+
+
+class SkillDefaultOut(Schema):
+    skill: str
+    attribute: Literal["st", "dx", "iq", "ht"] | None
+    difficulty: Literal["E", "A", "H", "VH"] | None
+    has_skill: bool = Field(..., description="a ficha tem a perícia: level é o NH dela")
+    level: int | None = Field(None, description="o NH com que rola; null: sem pré-definido")
+    general_rule: bool = Field(..., description="o catálogo usa a regra geral (§3.3)")
+    default: DefaultUsedOut | None
+    reason: str = Field(..., description="por que não há pré-definido, quando não há")
+
+
+class SheetDefaultsOut(Schema):
+    id: UUID
+    name: str
+    version: int
+    st: int
+    dx: int
+    iq: int
+    ht: int
+    skills: list[SkillDefaultOut]
+
+
+def _default_out(answer) -> dict:
+    used = answer.default
+    entry = answer.skill
+    return {
+        "skill": entry.name,
+        "attribute": entry.attribute,
+        "difficulty": entry.difficulty.value if entry.difficulty else None,
+        "has_skill": answer.has_skill,
+        "level": answer.level,
+        "general_rule": answer.general_rule,
+        "reason": answer.reason,
+        "default": None
+        if used is None
+        else {
+            "default": used.default.text,
+            "source": used.default.source,
+            "source_kind": "attribute" if used.default.is_attribute else "skill",
+            "modifier": used.default.modifier,
+            "base": used.base,
+            "capped_from": used.capped_from,
+            "computation": used.computation,
+            "considered": list(used.considered),
+        },
+    }
+
+
+@router.get(
+    "/{uuid:code}/defaults",
+    response={200: SheetDefaultsOut, **errors(401, 404, 422)},
+    summary="E sem a perícia? O NH por pré-definido em cada perícia do catálogo (§3.3)",
+)
+def sheet_defaults(request, code: UUID, skill: str | None = Query(None, max_length=200)):
+    """Para cada perícia do catálogo do Árbitro: o NH da ficha, se ela a tem; senão o melhor
+    pré-definido (de atributo, contado até 20, ou de outra perícia da ficha), com a conta; ou
+    por que não há. ``skill`` filtra por nome (maiúsculas não importam)."""
+    character = get_object_or_404(Character, code=code, campaign_id__in=_campaign_ids(request.user))
+    view = checks.character_defaults(character)
+    if view is None:
+        raise HttpError(404, "Esta personagem ainda não tem ficha homologada.")
+    answers = [
+        a for a in view.answers if skill is None or a.skill.name.casefold() == skill.casefold()
+    ]
+    return {
+        "id": character.code,
+        "name": character.name,
+        "version": view.version.number,
+        **view.version.attributes(),
+        "skills": [_default_out(a) for a in answers],
     }

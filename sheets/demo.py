@@ -39,9 +39,10 @@ USERS = (
     ("arbitro", Membership.Role.ARBITRO),
 )
 
-# name, attribute, difficulty, level, points
+# name, attribute, difficulty, level, points — each line bought as the cost table says (MB pp.
+# 43–44, the Árbitro's table): the canon's levels kept, the demo's points made to add up.
 JURADO_SKILLS = (
-    ("Escudo", "dx", "E", 14, 8),
+    ("Escudo", "dx", "E", 14, 4),  # DX 12 + 2: 4 points in Physical/Easy
     ("Espada Curta", "dx", "A", 13, 4),
     ("Observação", "iq", "A", 10, 2),
 )
@@ -53,11 +54,11 @@ HOPLITA_SKILLS = (
 RASTREADOR_SKILLS = (
     ("Rastreamento", "iq", "A", 13, 4),
     ("Observação", "iq", "A", 13, 4),
-    ("Arco", "dx", "H", 15, 4),
+    ("Arco", "dx", "H", 15, 8),  # DX 14 + 1: 8 points in Physical/Hard
     ("Faca", "dx", "E", 14, 1),
     ("Furtividade", "dx", "A", 14, 2),
-    ("Escalada", "dx", "A", 14, 2),
 )
+# No Escalada: the canon's Rastreador lacks it and "escala em 9, não em 6" by default (§3.3).
 
 # name, kg, qty, PD, RD, shield, damage, skill, parry
 JURADO_ITEMS = (
@@ -144,6 +145,102 @@ def _version(character, *, number, st, dx, iq, ht, skills, items, traits=(), sta
     return version
 
 
+def _jurado(campaign, users, arbitro) -> Character:
+    jurado, created = Character.objects.get_or_create(
+        campaign=campaign,
+        name="Jurado de Gapheim",
+        defaults={
+            "owner": users["jogador"],
+            "demo_note": "ST 13, Escudo 14, escudo PD 2 e malha PD 3 são do cânone (§2.2, §4.6); "
+            "DX, IQ, HT, os pontos, as outras perícias e os pesos são dados de demonstração.",
+        },
+    )
+    _version(
+        jurado,
+        number=1,
+        st=13,
+        dx=12,
+        iq=10,
+        ht=12,
+        skills=JURADO_SKILLS,
+        items=JURADO_ITEMS,
+        status=SheetVersion.Status.HOMOLOGATED,
+        arbitro=arbitro,
+    )
+    if created:
+        for name, kg in JURADO_LOOT:
+            Possession.objects.create(
+                character=jurado, loot_name=name, loot_weight_kg=Decimal(kg), carried=False
+            )
+    return jurado
+
+
+HOPLITA_TRAITS = (("Reflexos em Combate", "advantage", "combat_reflexes", 15),)
+
+
+def _hoplita(campaign, users, arbitro) -> Character:
+    hoplita, _ = Character.objects.get_or_create(
+        campaign=campaign,
+        name="Hoplita de Ônfalos",
+        defaults={
+            "owner": users["jogadora"],
+            "demo_note": "ST 12, Lança 17 (16) e o gládio são do cânone (§3.1, §4.9); "
+            "DX 14 segue a nota do cânone (DX+3 em Física/Média); o resto é demonstração.",
+        },
+    )
+    attributes = {"st": 12, "dx": 14, "iq": 10, "ht": 12}
+    _version(
+        hoplita,
+        number=1,
+        **attributes,
+        skills=HOPLITA_SKILLS,
+        items=HOPLITA_ITEMS,
+        traits=HOPLITA_TRAITS,
+        status=SheetVersion.Status.HOMOLOGATED,
+        arbitro=arbitro,
+    )
+    # A change waiting for the Árbitro: Espada Curta from DX (2 points) to DX+1 (4 points).
+    _version(
+        hoplita,
+        number=2,
+        **attributes,
+        skills=tuple(
+            ("Espada Curta", "dx", "A", 15, 4) if s[0] == "Espada Curta" else s
+            for s in HOPLITA_SKILLS
+        ),
+        items=HOPLITA_ITEMS,
+        traits=HOPLITA_TRAITS,
+        status=SheetVersion.Status.SUBMITTED,
+        arbitro=arbitro,
+    )
+    return hoplita
+
+
+def _rastreador(campaign, users, arbitro) -> Character:
+    rastreador, _ = Character.objects.get_or_create(
+        campaign=campaign,
+        name="Rastreador de Uruk-Kalam",
+        defaults={
+            "owner": users["rastreadora"],
+            "demo_note": "ST 11 e DX 14, e escalar em 9 sem a perícia, são do cânone (§3.3); "
+            "IQ, HT, perícias e itens são dados de demonstração.",
+        },
+    )
+    _version(
+        rastreador,
+        number=1,
+        st=11,
+        dx=14,
+        iq=12,
+        ht=11,
+        skills=RASTREADOR_SKILLS,
+        items=RASTREADOR_ITEMS,
+        status=SheetVersion.Status.HOMOLOGATED,
+        arbitro=arbitro,
+    )
+    return rastreador
+
+
 @transaction.atomic
 def demo_seed() -> dict[str, str]:
     """Create the demo campaign if missing. Returns the demo logins (username → role)."""
@@ -156,98 +253,8 @@ def demo_seed() -> dict[str, str]:
         Membership.objects.get_or_create(user=user, campaign=campaign, defaults={"role": role})
         users[username] = user
     arbitro = users["arbitro"]
-    H = SheetVersion.Status.HOMOLOGATED
-
-    jurado, created_jurado = Character.objects.get_or_create(
-        campaign=campaign,
-        name="Jurado de Gapheim",
-        defaults={
-            "owner": users["jogador"],
-            "demo_note": "ST 13, Escudo 14, escudo PD 2 e malha PD 3 são do cânone (§2.2, §4.6); "
-            "DX, IQ, HT, as outras perícias e os pesos são dados de demonstração.",
-        },
-    )
-    _version(
-        jurado,
-        number=1,
-        st=13,
-        dx=12,
-        iq=10,
-        ht=12,
-        skills=JURADO_SKILLS,
-        items=JURADO_ITEMS,
-        status=H,
-        arbitro=arbitro,
-    )
-    if created_jurado:
-        for name, kg in JURADO_LOOT:
-            Possession.objects.create(
-                character=jurado, loot_name=name, loot_weight_kg=Decimal(kg), carried=False
-            )
-
-    hoplita, _ = Character.objects.get_or_create(
-        campaign=campaign,
-        name="Hoplita de Ônfalos",
-        defaults={
-            "owner": users["jogadora"],
-            "demo_note": "ST 12, Lança 17 (16) e o gládio são do cânone (§3.1, §4.9); "
-            "DX 14 segue a nota do cânone (DX+3 em Física/Média); o resto é demonstração.",
-        },
-    )
-    _version(
-        hoplita,
-        number=1,
-        st=12,
-        dx=14,
-        iq=10,
-        ht=12,
-        skills=HOPLITA_SKILLS,
-        items=HOPLITA_ITEMS,
-        traits=(("Reflexos em Combate", "advantage", "combat_reflexes", 15),),
-        status=H,
-        arbitro=arbitro,
-    )
-    # A change waiting for the Árbitro: one more point in Espada Curta.
-    _version(
-        hoplita,
-        number=2,
-        st=12,
-        dx=14,
-        iq=10,
-        ht=12,
-        skills=tuple(
-            ("Espada Curta", "dx", "A", 15, 4) if s[0] == "Espada Curta" else s
-            for s in HOPLITA_SKILLS
-        ),
-        items=HOPLITA_ITEMS,
-        traits=(("Reflexos em Combate", "advantage", "combat_reflexes", 15),),
-        status=SheetVersion.Status.SUBMITTED,
-        arbitro=arbitro,
-    )
-
-    rastreador, _ = Character.objects.get_or_create(
-        campaign=campaign,
-        name="Rastreador de Uruk-Kalam",
-        defaults={
-            "owner": users["rastreadora"],
-            "demo_note": "ST 11 e DX 14 são do cânone (§3.3); IQ, HT, perícias e itens são "
-            "dados de demonstração.",
-        },
-    )
-    _version(
-        rastreador,
-        number=1,
-        st=11,
-        dx=14,
-        iq=12,
-        ht=11,
-        skills=RASTREADOR_SKILLS,
-        items=RASTREADOR_ITEMS,
-        status=H,
-        arbitro=arbitro,
-    )
-
-    for character in (jurado, hoplita, rastreador):
+    characters = [make(campaign, users, arbitro) for make in (_jurado, _hoplita, _rastreador)]
+    for character in characters:
         services.state_of(character)
 
     week = demo_week_seed(campaign)
@@ -257,5 +264,5 @@ def demo_seed() -> dict[str, str]:
         defaults={"floor": 3, "terrain": "rocha úmida, penumbra de tocha"},
     )
     if created_scene:
-        scene.characters.set([jurado, hoplita, rastreador])
+        scene.characters.set(characters)
     return {username: role.label for username, role in USERS}

@@ -112,6 +112,13 @@ class SheetVersion(models.Model):
         related_name="+",
     )
     return_reason = models.TextField(blank=True)
+    # The Árbitro's homologation despite the audit's warnings (canon.checks): what they said
+    # then, and his words. A warning is not a refusal; the decision says so.
+    decision_warnings = models.JSONField(default=list, blank=True)
+    decision_warning_count = models.PositiveSmallIntegerField(default=0)
+    decision_note = models.TextField(blank=True)
+    # The lines of a pasted sheet the import could not read, for the player to fix.
+    unread_lines = models.TextField(blank=True)
 
     class Meta:
         ordering = ["character", "number"]
@@ -127,6 +134,10 @@ class SheetVersion(models.Model):
                 condition=~Q(status="returned") | ~Q(return_reason=""),
                 name="sheets_sheetversion_returned_has_reason",
             ),
+            models.CheckConstraint(
+                condition=Q(decision_warning_count=0) | ~Q(decision_note=""),
+                name="sheets_sheetversion_warnings_have_a_note",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -138,6 +149,10 @@ class SheetVersion(models.Model):
 
     def attributes(self) -> dict[str, int]:
         return {"st": self.st, "dx": self.dx, "iq": self.iq, "ht": self.ht}
+
+    @property
+    def unread_line_list(self) -> list[str]:
+        return [line for line in self.unread_lines.splitlines() if line.strip()]
 
 
 class Trait(models.Model):
@@ -227,6 +242,7 @@ class Item(models.Model):
     damage = models.CharField(max_length=60, blank=True, help_text="Como na ficha: GDP+1 perf")
     skill_name = models.CharField(max_length=200, blank=True)
     parry = models.CharField(max_length=12, choices=Parry.choices, blank=True)
+    ranged_snap_shot = models.SmallIntegerField(null=True, blank=True)  # TR (§4.11)
     ranged_accuracy = models.SmallIntegerField(null=True, blank=True)
     ranged_half_damage_m = models.PositiveIntegerField(null=True, blank=True)
     ranged_max_m = models.PositiveIntegerField(null=True, blank=True)

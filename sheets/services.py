@@ -536,7 +536,15 @@ def sheet_submit(*, version: SheetVersion, user) -> SheetVersion:
     return locked
 
 
-def _decide(version: SheetVersion, user, status: str, *, reason: str = "") -> SheetVersion:
+def _decide(
+    version: SheetVersion,
+    user,
+    status: str,
+    *,
+    reason: str = "",
+    warnings: list[str] = (),
+    note: str = "",
+) -> SheetVersion:
     """The Árbitro's decision on a submitted version, once: a second decision is refused."""
     locked = SheetVersion.objects.select_for_update().get(pk=version.pk)
     if locked.status != SheetVersion.Status.SUBMITTED:
@@ -545,14 +553,39 @@ def _decide(version: SheetVersion, user, status: str, *, reason: str = "") -> Sh
     locked.decided_at = timezone.now()
     locked.decided_by = user
     locked.return_reason = reason
-    locked.save(update_fields=["status", "decided_at", "decided_by", "return_reason"])
+    locked.decision_warnings = list(warnings)
+    locked.decision_warning_count = len(warnings)
+    locked.decision_note = note
+    locked.save(
+        update_fields=[
+            "status",
+            "decided_at",
+            "decided_by",
+            "return_reason",
+            "decision_warnings",
+            "decision_warning_count",
+            "decision_note",
+        ]
+    )
     return locked
 
 
+WARNINGS_NEED_A_NOTE = "Homologar com avisos pede a nota do Árbitro: por que homologa assim."
+
+
 @transaction.atomic
-def sheet_homologate(*, version: SheetVersion, user) -> SheetVersion:
-    """The Árbitro approves a submitted version; the sheet page shows it from now on."""
-    locked = _decide(version, user, SheetVersion.Status.HOMOLOGATED)
+def sheet_homologate(
+    *, version: SheetVersion, user, warnings: list[str] = (), note: str = ""
+) -> SheetVersion:
+    """The Árbitro approves a submitted version; the sheet page shows it from now on.
+
+    ``warnings``: what the audit said of it (``canon.checks.version_homologate`` reads them),
+    kept on the version with his ``note`` — required when there are warnings. Call it through
+    ``canon.checks.version_homologate``, which checks that he read them."""
+    note = (note or "").strip()
+    if warnings and not note:
+        raise ServiceError(WARNINGS_NEED_A_NOTE, field="note")
+    locked = _decide(version, user, SheetVersion.Status.HOMOLOGATED, warnings=warnings, note=note)
     possessions_sync(character=locked.character, version=locked)
     state_of(locked.character)
     return locked
@@ -566,20 +599,63 @@ def sheet_return(*, version: SheetVersion, user, reason: str) -> SheetVersion:
     return _decide(version, user, SheetVersion.Status.RETURNED, reason=reason)
 
 
+TRAIT_FIELDS = ("name", "kind", "key", "level", "points")
+ITEM_FIELDS = (
+    "name",
+    "weight_kg",
+    "quantity",
+    "passive_defense",
+    "damage_resistance",
+    "is_shield",
+    "damage",
+    "skill_name",
+    "parry",
+    "ranged_snap_shot",
+    "ranged_accuracy",
+    "ranged_half_damage_m",
+    "ranged_max_m",
+    "carried_by_default",
+)
+SKILL_FIELDS = ("name", "attribute", "difficulty", "level", "points")
+
+
+def _lines(model, version: SheetVersion, lines: list[dict], fields: tuple[str, ...]) -> None:
+    model.objects.filter(version=version).delete()
+    model.objects.bulk_create(
+        model(version=version, **{k: line[k] for k in fields if k in line}) for line in lines
+    )
+
+
 @transaction.atomic
 def sheet_draft_update(
-    *, version: SheetVersion, attributes: dict[str, int], notes: str, skills: list[dict]
+    *,
+    version: SheetVersion,
+    attributes: dict[str, int],
+    notes: str,
+    skills: list[dict] | None,
+    traits: list[dict] | None = None,
+    items: list[dict] | None = None,
+    unread_lines: str | None = None,
 ) -> SheetVersion:
-    """Replace a draft's attributes and skill lines. Raises ServiceError if not a draft."""
+    """Replace a draft's attributes and lines: skills (name, attribute, difficulty, level,
+    points), traits (name, kind, key, level, points), items (``ITEM_FIELDS``); ``None`` keeps
+    that part as it is. ``unread_lines``: what an import could not read (None keeps it).
+    Raises ServiceError if not a draft; nothing is half-saved."""
     locked = SheetVersion.objects.select_for_update().get(pk=version.pk)
     if locked.status != SheetVersion.Status.DRAFT:
         raise ServiceError(NOT_A_DRAFT, code="not_a_draft")
     for key in ("st", "dx", "iq", "ht"):
         setattr(locked, key, attributes[key])
     locked.notes = notes
+    if unread_lines is not None:
+        locked.unread_lines = unread_lines
     locked.save()
-    locked.skills.all().delete()
-    Skill.objects.bulk_create(Skill(version=locked, **line) for line in skills)
+    if skills is not None:
+        _lines(Skill, locked, skills, SKILL_FIELDS)
+    if traits is not None:
+        _lines(Trait, locked, traits, TRAIT_FIELDS)
+    if items is not None:
+        _lines(Item, locked, items, ITEM_FIELDS)
     return locked
 
 
@@ -607,6 +683,8 @@ def _trait_text(trait: Trait) -> str:
         parts.append(f"nível {trait.level}")
     if trait.points:
         parts.append(f"{derived.format_number(trait.points)} pts")
+    if trait.key:
+        parts.append(f"o motor lê: {trait.get_key_display()}")
     return ", ".join(parts)
 
 
@@ -632,6 +710,8 @@ def _item_text(item: Item) -> str:
         parts.append(f"perícia {item.skill_name}")
     if item.parry:
         parts.append(f"apara {item.get_parry_display()}")
+    if item.ranged_snap_shot is not None:
+        parts.append(f"TR {item.ranged_snap_shot}")
     if item.ranged_accuracy is not None:
         parts.append(f"Prec {derived.format_number(item.ranged_accuracy)}")
     if item.ranged_half_damage_m is not None:
@@ -812,6 +892,15 @@ def _who(user) -> str:
     return user.get_username() if user is not None else "—"
 
 
+def homologated_label(version: SheetVersion) -> str:
+    """ "Homologada", or "Homologada apesar de 2 avisos" when the Árbitro homologated it with
+    the audit's warnings (they are kept on the version)."""
+    count = version.decision_warning_count
+    if not count:
+        return "Homologada"
+    return f"Homologada apesar de {count} aviso{'s' if count > 1 else ''}"
+
+
 def sheet_history(versions: list[SheetVersion]) -> list[HistoryEvent]:
     """Every step of the given versions, newest first."""
     events = []
@@ -866,9 +955,9 @@ def sheet_history(versions: list[SheetVersion]) -> list[HistoryEvent]:
                 HistoryEvent(
                     version.decided_at,
                     version,
-                    "Homologada",
+                    homologated_label(version),
                     _who(version.decided_by),
-                    "",
+                    version.decision_note,
                     "homologated",
                 )
             )

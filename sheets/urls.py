@@ -1,6 +1,6 @@
 from django.urls import path
 
-from sheets import views
+from sheets import draft_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -21,8 +21,10 @@ urlpatterns = [
         views.loot_remove,
         name="loot-remove",
     ),
-    path("fichas/<uuid:code>/rascunho/", views.draft_edit, name="draft"),
-    path("fichas/<uuid:code>/rascunho/enviar/", views.draft_submit, name="draft-submit"),
+    path("fichas/<uuid:code>/rascunho/", draft_views.draft_edit, name="draft"),
+    path("fichas/<uuid:code>/rascunho/enviar/", draft_views.draft_submit, name="draft-submit"),
+    path("fichas/<uuid:code>/rascunho/importar/", draft_views.draft_import, name="draft-import"),
+    path("fichas/<uuid:code>/sem-a-pericia/", draft_views.sheet_defaults, name="sheet-defaults"),
     path("fichas/<uuid:code>/historico/", views.sheet_history, name="sheet-history"),
     path("conta/", views.account, name="account"),
     path("conta/tokens/", views.account_token_create, name="account-token-create"),

@@ -1,4 +1,5 @@
-"""Pages of the sheets app: home, the sheet with its live carga, drafts.
+"""Pages of the sheets app: home, the sheet with its live carga, the history, the account
+(drafts, their import and "e sem a perícia?" are in ``sheets.draft_views``).
 
 Views read the request, call a service, render. With htmx the play region re-renders alone
 (``sheets/sheet.html#play``); without JavaScript the same forms post and redirect.
@@ -11,8 +12,7 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import F, FilteredRelation, Q
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
@@ -23,32 +23,11 @@ from garganta_site import auth
 from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest
 from sessions.models import Scene, Week
-from sheets import services
-from sheets.forms import DraftForm, LootForm, QuantityForm, SkillFormSet
+from sheets import access, services
+from sheets.forms import LootForm, QuantityForm
 from sheets.models import ApiToken, Character, Membership, Possession, SheetVersion
 
-
-def _get_character(request: HtmxHttpRequest, code) -> tuple[Character, Membership]:
-    """The character if the user is a member of its campaign; 404 to outsiders.
-
-    One query: the asker's membership comes joined to the character (FilteredRelation), and
-    the state with it, and the owner's username (not the whole user row)."""
-    if not request.user.is_authenticated:
-        raise Http404
-    viewer = FilteredRelation(
-        "campaign__membership", condition=Q(campaign__membership__user=request.user)
-    )
-    character = get_object_or_404(
-        Character.objects.annotate(
-            viewer_membership=viewer, owner_username=F("owner__username")
-        ).select_related("state", "viewer_membership"),
-        code=code,
-    )
-    # No membership: the join found no row and Django sets no attribute at all.
-    membership = getattr(character, "viewer_membership", None)
-    if membership is None:
-        raise Http404
-    return character, membership
+_get_character = access.character_for_member
 
 
 def _can_change_state(character: Character, membership: Membership, user) -> bool:
@@ -208,98 +187,6 @@ def loot_add(request: HtmxHttpRequest, code) -> HttpResponse:
         form.add_error(error.field or None, error.message)
         return _play_response(request, character, membership, loot_form=form)
     return _play_response(request, character, membership)
-
-
-def _get_own_character(request, code) -> tuple[Character, Membership]:
-    character, membership = _get_character(request, code)
-    if not character.is_owned_by(request.user):
-        raise PermissionDenied
-    return character, membership
-
-
-@login_required
-def draft_edit(request: HtmxHttpRequest, code) -> HttpResponse:
-    """Create (POST with no draft yet) or edit the owner's draft of a sheet."""
-    character, membership = _get_own_character(request, code)
-    draft = SheetVersion.objects.filter(
-        character=character, status=SheetVersion.Status.DRAFT
-    ).first()
-    if draft is None:
-        if request.method != "POST":
-            return render(request, "sheets/draft.html", {"character": character, "draft": None})
-        try:
-            services.sheet_draft_create(character=character, user=request.user)
-        except ServiceError as error:
-            messages.error(request, error.message)
-            return redirect("sheet", code=character.code)
-        return redirect("draft", code=character.code)
-
-    if request.method == "POST" and "st" in request.POST:
-        form = DraftForm(request.POST)
-        formset = SkillFormSet(request.POST, prefix="skills")
-        if form.is_valid() and formset.is_valid():
-            skills = [
-                {k: v for k, v in f.cleaned_data.items() if k != "DELETE"}
-                for f in formset.forms
-                if f.cleaned_data and not f.cleaned_data.get("DELETE")
-            ]
-            try:
-                services.sheet_draft_update(
-                    version=draft,
-                    attributes={k: form.cleaned_data[k] for k in ("st", "dx", "iq", "ht")},
-                    notes=form.cleaned_data["notes"],
-                    skills=skills,
-                )
-                if "submit" in request.POST:
-                    services.sheet_submit(version=draft, user=request.user)
-            except ServiceError as error:
-                messages.error(request, error.message)
-                return redirect("sheet", code=character.code)
-            if "submit" in request.POST:
-                messages.success(
-                    request, f"Versão {draft.number} enviada ao Árbitro para homologação."
-                )
-                return redirect("sheet", code=character.code)
-            messages.success(request, "Rascunho salvo.")
-            return redirect("draft", code=character.code)
-        status = 422
-    else:
-        form = DraftForm(initial={**draft.attributes(), "notes": draft.notes})
-        formset = SkillFormSet(
-            prefix="skills",
-            initial=[
-                {
-                    "name": s.name,
-                    "attribute": s.attribute,
-                    "difficulty": s.difficulty,
-                    "level": s.level,
-                    "points": s.points,
-                }
-                for s in draft.skills.all()
-            ],
-        )
-        status = 200
-    context = {"character": character, "draft": draft, "form": form, "formset": formset}
-    return render(request, "sheets/draft.html", context, status=status)
-
-
-@require_POST
-@login_required
-def draft_submit(request: HtmxHttpRequest, code) -> HttpResponse:
-    character, _ = _get_own_character(request, code)
-    draft = SheetVersion.objects.filter(
-        character=character, status=SheetVersion.Status.DRAFT
-    ).first()
-    if draft is None:
-        messages.error(request, services.NOT_A_DRAFT)
-        return redirect("sheet", code=character.code)
-    try:
-        services.sheet_submit(version=draft, user=request.user)
-    except ServiceError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(request, f"Versão {draft.number} enviada ao Árbitro para homologação.")
-    return redirect("sheet", code=character.code)
 
 
 def _picked(versions: dict[int, SheetVersion], value: str | None) -> SheetVersion | None:

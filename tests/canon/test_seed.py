@@ -34,6 +34,7 @@ def test_a_new_campaign_starts_with_the_canons_registers(db):
         + len(seed.SLIPS)
         + len(readings.READINGS)
         + len(seed.PROCEDURE_DIVERGENCES)
+        + len(seed.SKILL_DIVERGENCES)
     )
     assert Divergence.objects.filter(campaign=campaign).count() == expected
 

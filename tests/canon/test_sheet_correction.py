@@ -101,7 +101,7 @@ def test_the_page_issues_the_correction_and_shows_the_diff(client_for, arbitro, 
     assert Correction.objects.filter(character=jurado).count() == 1
     assert jurado.versions.count() == 2
     html = content(client.get(response.url))
-    assert row(section(html, "Da versão 1 para a versão 2"), "Escudo")[1:] == ["14 (8)", "15 (8)"]
+    assert row(section(html, "Da versão 1 para a versão 2"), "Escudo")[1:] == ["14 (4)", "15 (4)"]
 
 
 @pytest.mark.parametrize("username", ["jogador", "mestre"])

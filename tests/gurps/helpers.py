@@ -16,6 +16,8 @@ from typing import Any
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 CANON_PATH = DOCS / "canon" / "como-se-joga.md"
 PROCEDURE_PATH = DOCS / "canon" / "sessao-do-mestre.txt"
+# The transcription of the book's two skill cost tables (MB pp. 43–44), the seed of the
+# Árbitro's table.
 SKILL_COSTS_PATH = DOCS / "canon" / "custo-de-pericias.md"
 CASES_PATH = DOCS / "cases" / "canon-examples.json"
 
@@ -65,6 +67,46 @@ def canon_section(heading: str) -> str:
             break
         body.append(line)
     return "\n".join(body)
+
+
+def _markdown_table(lines: list[str], heading: str) -> tuple[list[str], list[list[str]]]:
+    start = lines.index(heading)
+    rows: list[list[str]] = []
+    for line in lines[start + 1 :]:
+        if line.startswith("#"):
+            break
+        if line.startswith("|"):
+            rows.append([cell.strip().replace("**", "") for cell in line.strip("|").split("|")])
+        elif rows:
+            break
+    return rows[0], rows[2:]
+
+
+def _relative(label: str) -> int | None:
+    """ "atributo −3" → −3, "IQ" → 0, "IQ +5" → 5, "cada +1 a mais" → None."""
+    if label.startswith("cada"):
+        return None
+    words = label.replace("\u2212", "-").split()
+    return int(words[1]) if len(words) > 1 else 0
+
+
+def skill_cost_tables() -> dict[str, tuple[list[str], list[tuple[str, int | None, list[str]]]]]:
+    """The two tables of the transcription, by kind ("physical", "mental"): the difficulty
+    columns as written ("Fácil" …) and each line as (label, relative level or None for "cada
+    +1 a mais", its cells as written: "½", "—", "+8")."""
+    lines = SKILL_COSTS_PATH.read_text(encoding="utf-8").splitlines()
+    found = {}
+    for kind, heading in (
+        ("physical", "## Perícias físicas (base DX; algumas ST ou HT) — pontos gastos"),
+        ("mental", "## Perícias mentais (base IQ) — pontos gastos"),
+    ):
+        header, rows = _markdown_table(lines, heading)
+        found[kind] = (header[1:], [(row[0], _relative(row[0]), row[1:]) for row in rows])
+    return found
+
+
+def skill_costs_text() -> str:
+    return SKILL_COSTS_PATH.read_text(encoding="utf-8")
 
 
 Check = Callable[[Any, Any], None]

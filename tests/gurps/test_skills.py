@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
@@ -24,14 +25,19 @@ from gurps.skills import (
     DEFAULT_PENALTIES,
     DIFFICULTY_NAMES,
     GENERAL_DEFAULT_ATTRIBUTE,
+    Default,
     Difficulty,
     SkillKind,
     SkillLine,
+    best_default,
     default_level,
     general_default,
+    general_defaults,
     parse_default,
     parse_skill_line,
+    read_default,
     skill_default,
+    split_defaults,
 )
 from tests.gurps.helpers import canon_section, canon_table
 
@@ -70,9 +76,18 @@ def test_it_refuses_an_unreadable_skill_line(text: str) -> None:
     assert (caught.value.field, caught.value.message) == ("line", BAD_SKILL_LINE)
 
 
-def test_it_says_half_points_are_not_read_yet() -> None:
+@pytest.mark.parametrize(
+    ("text", "points"),
+    [("Alquimia 10 (½)", Fraction(1, 2)), ("Faca 14 (1½)", Fraction(3, 2)), ("Faca 13 (0,5)", 0.5)],
+)
+def test_it_reads_half_points(text: str, points) -> None:
+    # The cost table has ½-point rows (§9 item 1: "½ ponto compra Fácil em IQ−1").
+    assert parse_skill_line(text).points == points
+
+
+def test_it_refuses_points_that_are_not_in_halves() -> None:
     with pytest.raises(InvalidValue) as caught:
-        parse_skill_line("Alquimia 10 (½)")
+        parse_skill_line("Alquimia 10 (0,3)")
     assert caught.value.message == FRACTIONAL_POINTS
 
 
@@ -239,3 +254,133 @@ def test_the_best_listed_default_wins_and_never_passes_the_cap(attributes, liste
     each = [min(attributes[name.lower()], DEFAULT_ATTRIBUTE_CAP) - p for name, p in listed]
     assert level == max(each)
     assert level <= DEFAULT_ATTRIBUTE_CAP
+
+
+# --- best_default: the catalogue's defaults, from attributes and from other skills ------------
+
+ATTRIBUTES = {"st": 11, "dx": 14, "iq": 12, "ht": 11}
+MAGIC_TEXT = canon_section("### Magia: os outros alcances").replace("**", "")
+
+
+@pytest.mark.parametrize(
+    ("text", "default"),
+    [
+        ("DX−5", Default("dx", -5, True)),
+        ("Arremesso", Default("Arremesso", 0, False)),
+        ("Primeiros Socorros−4", Default("Primeiros Socorros", -4, False)),
+        ("Espada Larga -2", Default("Espada Larga", -2, False)),
+    ],
+)
+def test_it_reads_a_default_to_an_attribute_or_to_a_skill(text: str, default: Default) -> None:
+    assert read_default(text) == default
+
+
+@pytest.mark.parametrize("text", ["", "-5", "5", "DX-", "+3", "DX menos seis"])
+def test_it_refuses_a_default_with_no_source(text: str) -> None:
+    with pytest.raises(InvalidValue) as caught:
+        read_default(text)
+    assert (caught.value.field, caught.value.message) == ("default", BAD_DEFAULT)
+
+
+def test_it_splits_a_description_as_the_canon_writes_it() -> None:
+    rules = re.search(r"Escalada é (ST−\d ou DX−\d)", DEFAULTS_TEXT).group(1)
+    assert split_defaults(rules) == ("ST−5", "DX−5")
+
+
+def test_the_best_default_names_the_one_used_in_the_rastreadors_climb() -> None:
+    st_, dx, level = (
+        int(n) for n in re.search(r"ST (\d+) e DX (\d+), escala em (\d+)", DEFAULTS_TEXT).groups()
+    )
+    rules = split_defaults(re.search(r"Escalada é (ST−\d ou DX−\d)", DEFAULTS_TEXT).group(1))
+    used = best_default(defaults=rules, attributes={**ATTRIBUTES, "st": st_, "dx": dx})
+    assert used.level == level
+    assert used.default.text == "DX−5"
+    assert used.computation == "DX−5: DX 14 − 5 = 9"
+    assert used.considered == ("ST−5: ST 11 − 5 = 6", "DX−5: DX 14 − 5 = 9")
+
+
+def test_a_default_from_another_skill_on_the_sheet() -> None:
+    # §4.11 (MAGIA p. 11): Arremesso de Mágica, "pré-definido: NH em Arremesso, ou DX−3".
+    assert "pré-definido: NH em Arremesso, ou DX−3" in MAGIC_TEXT
+    used = best_default(
+        defaults=["Arremesso", "DX−3"], attributes=ATTRIBUTES, skills={"Arremesso": 13}
+    )
+    assert (used.level, used.default.text, used.base) == (13, "Arremesso", 13)
+    without = best_default(defaults=["Arremesso", "DX−3"], attributes=ATTRIBUTES, skills={})
+    assert (without.level, without.default.text) == (11, "DX−3")
+
+
+def test_a_default_whose_source_the_sheet_lacks_is_not_offered() -> None:
+    assert best_default(defaults=["Primeiros Socorros−4"], attributes=ATTRIBUTES) is None
+
+
+def test_a_skill_with_no_default_has_none() -> None:
+    # §3.3: "Algumas perícias não têm pré-definido — Muito Difíceis, sobretudo."
+    assert best_default(defaults=[], attributes=ATTRIBUTES) is None
+    assert general_defaults("VH", "mental") == ()
+    assert best_default(defaults=general_defaults("VH", "mental"), attributes=ATTRIBUTES) is None
+
+
+def test_the_general_rule_as_a_list_of_defaults() -> None:
+    assert general_defaults("A", "physical") == ("DX−5",)
+    assert general_defaults("E", "mental") == ("IQ−4",)
+
+
+def test_an_attribute_default_counts_a_superhuman_attribute_as_20() -> None:
+    used = best_default(defaults=["DX−5"], attributes={**ATTRIBUTES, "dx": 30})
+    assert (used.level, used.base, used.capped_from) == (15, 20, 30)
+    assert used.computation == "DX−5: DX 30 conta como 20 (§3.3), 20 − 5 = 15"
+
+
+def test_a_skill_default_is_not_capped_at_20() -> None:
+    # The cap is for a default to an attribute (p. 87); a skill's level is the sheet's.
+    used = best_default(defaults=["Arremesso"], attributes=ATTRIBUTES, skills={"arremesso": 22})
+    assert used.level == 22
+
+
+def test_a_default_that_would_be_negative_is_not_offered() -> None:
+    assert best_default(defaults=["DX−6"], attributes={**ATTRIBUTES, "dx": 3}) is None
+    used = best_default(defaults=["DX−6", "IQ−5"], attributes={**ATTRIBUTES, "dx": 3})
+    assert used.default.text == "IQ−5"
+    assert "default_never_negative" in READINGS_BY_KEY
+
+
+defaults_lists = st.lists(
+    st.tuples(st.sampled_from(["ST", "DX", "IQ", "HT"]), st.integers(min_value=0, max_value=10)),
+    min_size=1,
+    max_size=4,
+)
+sheets = st.fixed_dictionaries({key: st.integers(min_value=1, max_value=40) for key in ATTRIBUTES})
+
+
+@PROPERTY
+@given(sheets, defaults_lists)
+def test_an_attribute_default_never_passes_the_attribute_capped_at_20(attributes, listed) -> None:
+    used = best_default(defaults=[f"{a}-{p}" for a, p in listed], attributes=attributes)
+    possible = [min(attributes[a.lower()], DEFAULT_ATTRIBUTE_CAP) - p for a, p in listed]
+    if max(possible) < 0:
+        assert used is None
+        return
+    assert used.level == max(possible)
+    assert 0 <= used.level <= DEFAULT_ATTRIBUTE_CAP
+    assert used.level == min(attributes[used.default.source], 20) + used.default.modifier
+
+
+@PROPERTY
+@given(
+    sheets,
+    st.integers(min_value=0, max_value=40),
+    st.integers(min_value=0, max_value=10),
+    st.integers(min_value=0, max_value=10),
+)
+def test_a_skill_on_the_sheet_only_ever_raises_the_default(attributes, level, minus, dx_minus):
+    alone = best_default(defaults=[f"DX-{dx_minus}"], attributes=attributes)
+    both = best_default(
+        defaults=[f"DX-{dx_minus}", f"Arremesso-{minus}"],
+        attributes=attributes,
+        skills={"Arremesso": level},
+    )
+    if alone is not None:
+        assert both.level >= alone.level
+    if both is not None:
+        assert both.level >= 0

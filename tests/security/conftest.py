@@ -22,7 +22,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from canon import services as canon_services
-from canon.models import Decision, Divergence
+from canon.models import Decision, Divergence, SkillCatalogueEntry, SkillCostTable
 from garganta_site.auth import api_token_create
 from garganta_site.campaigns import campaign_create
 from sessions.combat import services as combat_services
@@ -73,6 +73,9 @@ class Place:
     decision: str
     correction: str
     table: str  # a procedure table
+    costtable: str  # the physical skill cost table (the Árbitro's)
+    skill: str  # an entry of the skill catalogue
+    number: int  # the number of that character's homologated version
     declaration: str
     fighter: str  # the combatant whose turn it is
     foe: str  # another combatant of the fight
@@ -158,6 +161,11 @@ def _place(campaign, *, owner, arbitro, character, mate, scene, combat_scene, xs
         decision=str(decision.code),
         correction=str(correction.code),
         table=str(RandomTable.objects.filter(campaign=campaign).order_by("pk").first().code),
+        costtable=str(SkillCostTable.objects.get(campaign=campaign, kind="physical").code),
+        skill=str(
+            SkillCatalogueEntry.objects.filter(campaign=campaign).order_by("pk").first().code
+        ),
+        number=SheetVersion.objects.get(character=character, status="homologated").number,
         declaration=str(Declaration.objects.filter(scene=scene).order_by("pk").first().code),
         fighter=str(fighter.code),
         foe=str(foe.code),

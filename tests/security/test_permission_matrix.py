@@ -76,6 +76,8 @@ loot-remove                POST /fichas/{char}/pertences/{poss}/remover/        
 draft                      GET  /fichas/{char}/rascunho/                                  login 200   403   403    403     404
 draft                      POST /fichas/{char}/rascunho/                                  login done  403   403    403     404
 draft-submit               POST /fichas/{char}/rascunho/enviar/                           login done  403   403    403     404
+draft-import               POST /fichas/{char}/rascunho/importar/                         login 4xx   403   403    403     404
+sheet-defaults             GET  /fichas/{char}/sem-a-pericia/                             login 200   200   200    200     404
 sheet-history              GET  /fichas/{char}/historico/                                 login 200   200   200    200     404
 account                    GET  /conta/                                                   login 200   200   200    200     200
 account-token-create       POST /conta/tokens/                                            login done  done  done   done    done
@@ -152,6 +154,11 @@ decision-new               POST /console/decisoes/nova/                         
 decision                   GET  /console/decisoes/{decision}/                             login 200   200   200    200     404
 decision-correct           POST /console/decisoes/{decision}/corrigir/                    login 403   403   403    4xx     404
 corrections                GET  /console/correcoes/                                       login 200   200   200    200     200
+skill-costs                GET  /console/custo-de-pericias/                               login 200   200   200    200     200
+skill-cost-row-edit        POST /console/custo-de-pericias/{costtable}/linhas/1/          login 403   403   403    4xx     404
+skill-catalogue            GET  /console/catalogo-de-pericias/                            login 200   200   200    200     200
+skill-catalogue-add        POST /console/catalogo-de-pericias/nova/                       login 403   403   403    4xx     403
+skill-catalogue-edit       POST /console/catalogo-de-pericias/{skill}/                    login 403   403   403    4xx     404
 sheet-correct              GET  /console/fichas/{char}/corrigir/                          login 403   403   403    200     404
 sheet-correct              POST /console/fichas/{char}/corrigir/                          login 403   403   403    4xx     404
 rules                      GET  /regras/                                                  login 200   200   200    200     200
@@ -176,6 +183,7 @@ GET    /api/v1/rules/damage?st=13                              -            200 
 POST   /api/v1/rules/derived                                   derived      200  200   200   200    200     200
 GET    /api/v1/sheets                                          -            401  200   200   200    200     200
 GET    /api/v1/sheets/{char}                                   -            401  200   200   200    200     404
+GET    /api/v1/sheets/{char}/defaults                          -            401  200   200   200    200     404
 GET    /api/v1/scenes                                          -            401  200   200   200    200     200
 GET    /api/v1/scenes/{scene}/rolls                            -            401  200   200   200    200     404
 POST   /api/v1/scenes/{scene}/rolls                            roll         401  403   403   done   done    404
@@ -214,6 +222,9 @@ GET    /api/v1/console/corrections/{correction}                -            401 
 GET    /api/v1/console/sheets/{char}/history                   -            401  200   200   200    200     404
 GET    /api/v1/console/sheets/{char}/diff?from=1&to=1          -            401  200   200   200    200     404
 POST   /api/v1/console/sheets/{char}/corrections               sheet-fix    401  403   403   403    done    404
+GET    /api/v1/console/sheets/{char}/versions/{number}/checks  -            401  200   200   200    200     404
+GET    /api/v1/console/skill-costs                             -            401  200   200   200    200     200
+GET    /api/v1/console/skill-catalogue                         -            401  200   200   200    200     200
 POST   /api/v1/combats                                         combat       401  403   403   4xx    4xx     404
 GET    /api/v1/combats/{combat}                                -            401  200   200   200    200     404
 POST   /api/v1/combats/{combat}/combatants                     combatant    401  403   403   4xx    4xx     404
@@ -395,7 +406,9 @@ class Outcome:
 
 def ids(place: Place) -> dict[str, str]:
     """The object ids of a campaign (UUIDs: they cannot appear by chance in a page)."""
-    return {k: v for k, v in vars(place).items() if k not in ("campaign", "week", "player")}
+    return {
+        k: v for k, v in vars(place).items() if k not in ("campaign", "week", "number", "player")
+    }
 
 
 def run(world, rows, place, actors, expect=None, body_place=None, foreign=None) -> Outcome:
@@ -629,6 +642,7 @@ def _ghost(place: Place) -> Place:
         **{k: str(uuid.uuid4()) for k in ids(place)},
         campaign="nao-existe",
         week=1,
+        number=1,
         player="ninguem",
     )
 
@@ -731,7 +745,7 @@ def _shape(path: str) -> str:
 
 DUMMY = Place(
     **{name: "0c0ffee0-0000-4000-8000-000000000000" for name in Place.__dataclass_fields__}
-    | {"campaign": "uma-campanha", "week": 7, "player": "alguem"}
+    | {"campaign": "uma-campanha", "week": 7, "number": 7, "player": "alguem"}
 )
 
 

@@ -32,6 +32,7 @@ from django.core.management.base import CommandError
 
 from canon.models import Decision
 from canon.services import correction_create, divergence_create, registers_seed_all
+from canon.skills import skill_catalogue_entry_edit, skill_cost_row_edit
 from garganta_site.auth import api_token_create
 from garganta_site.campaigns import campaign_create
 from sessions import entries
@@ -121,6 +122,20 @@ def play(monkeypatch, *, full: bool = True) -> Campaign:
         row = campaign.random_tables.filter(kind="reference").first().rows.first()
         random_table_row_edit(
             row=row, user=arbitro, cells=[c + " (revisto)" for c in row.cells], reason="Errata."
+        )
+        # the Árbitro's skill tables: a cost row and a catalogue entry changed, with history
+        cost_row = campaign.skill_cost_tables.get(kind="physical").rows.get(relative=0)
+        skill_cost_row_edit(row=cost_row, user=arbitro, cells=["1", "2", "3"], reason="Teste.")
+        skill_catalogue_entry_edit(
+            entry=campaign.skills.get(name="Arco"),
+            user=arbitro,
+            reason="A descrição do livro.",
+            name="Arco",
+            attribute="dx",
+            difficulty="H",
+            defaults_rule="listed",
+            defaults="DX−6",
+            source="MB",
         )
         decision = Decision.objects.filter(campaign=campaign).first()
         correction_create(

@@ -121,7 +121,7 @@ def test_the_diff_covers_attributes_traits_skills_and_items(jurado):
             "",
             "vantagem, 15 pts",
         ),
-        ("Perícias", "Escudo"): ("14 (8)", "15 (12)"),
+        ("Perícias", "Escudo"): ("14 (4)", "15 (12)"),
         ("Perícias", "Espada Curta"): ("DX/Média 13 (4)", ""),
         ("Perícias", "Observação"): ("IQ/Média 10 (2)", "HT/Média 10 (2)"),
         ("Itens", "Cota de malha"): ("11,5 kg, PD 3/RD 4", "11,5 kg, PD 3/RD 5"),
