@@ -5,7 +5,7 @@ already exist.
 
 It sits above the apps (like the API's mount) because it composes them: the canon's own
 pendências and decisions (``canon.services.registers_seed``), the procedure's random tables
-(``sessions.procedure``) and the Árbitro's skill cost table and skill catalogue
+(``sessions.procedure.services``) and the Árbitro's skill cost table and skill catalogue
 (``canon.skills``).
 """
 

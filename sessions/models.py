@@ -287,7 +287,7 @@ class Roll(AppendOnly):  # DESIGN.md invariant 2
     """A roll made by the server. Never changed, never deleted.
 
     ``hash`` = SHA-256 of ``previous_hash`` plus the canonical JSON of the roll's content
-    (sessions.services.roll_canonical_content), so anyone can verify the chain.
+    (sessions.log.chain.roll_canonical_content), so anyone can verify the chain.
 
     Kinds: a success roll (skill, attribute, defence: 3d6 against a level); damage (a dice
     expression); a table of the engine (critical hit or miss, fright check, spell failure);
@@ -954,7 +954,7 @@ class ExplorationEvent(TrackerEvent):
 
 class RandomTable(models.Model):
     """A table of the Mestre's session procedure, as this campaign keeps it: seeded from
-    ``sessions.procedure_data`` and maintained by the Árbitro from then on (each change of a
+    ``sessions.procedure.data`` and maintained by the Árbitro from then on (each change of a
     row is a ``RandomTableRowChange`` that keeps what the row said).
 
     ``kind``: ``roll`` (rolled on ``die``, the total lands on a row by its range), ``chance``

@@ -1,6 +1,6 @@
 """The exploration tracker: a descent run by the dungeon loop of the Mestre's session procedure
 (``sessao-do-mestre.txt``, written for another game; its tables are in
-``sessions.procedure_data``).
+``sessions.procedure.data``).
 
 The turn loop of the procedure: 1. the Mestre checks for a random encounter, at the cadence the
 danger level sets (Tabela A: Inseguro every 3 turns, Arriscado every 2, Mortal every turn; total
@@ -10,7 +10,7 @@ the monsters arrive (1d6: 1–3 the room, 4–6 an adjacent one). Surprise (2:6 
 surprised → nobody), sleep (Tabela B: Percalços da Dungeon and Tabela C: 3:6 every 4/2/1 hours),
 rounds of travel (4 hours), the marching order and the closing tally of the descent are here too.
 
-Every die is rolled by the procedure's API (``sessions.procedure``): server dice, one chained
+Every die is rolled by the procedure's API (``sessions.procedure.services``): server dice, one chained
 ``Roll`` of the scene each; the ``ExplorationEvent`` of the action names its rolls. Each action
 runs in one transaction under the campaign's lock (the chain's): nothing half-saved. The same
 ``request_key`` twice is one action. Only the Mestre or the Árbitro run it.

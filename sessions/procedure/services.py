@@ -6,7 +6,7 @@ take a table's key (and a column, a row), roll on the server and append one chai
 of kind "table" whose ``details`` say which table, die, column and row it landed on, what the
 row says and where the table stands in the text. The exploration tracker calls these.
 
-The tables are seeded per campaign from ``sessions.procedure_data`` (``procedure_tables_seed``,
+The tables are seeded per campaign from ``sessions.procedure.data`` (``procedure_tables_seed``,
 idempotent by key: a table the Árbitro has edited stays as he left it).
 """
 

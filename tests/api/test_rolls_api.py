@@ -1,4 +1,4 @@
-"""The Mestre's AI asks the server to roll (sessions.api: POST and GET /scenes/{id}/rolls).
+"""The Mestre's AI asks the server to roll (sessions.log.api, sessions.weeks.api: POST and GET /scenes/{id}/rolls).
 
 No die comes from a client; only the Mestre or the Árbitro asks; rolls are numbered
 without gaps and chained (DESIGN.md invariants 1, 2, 5).

@@ -1,4 +1,4 @@
-"""Scenes through the API (sessions.api.scene_list)."""
+"""Scenes through the API (sessions.log.api.scene_list)."""
 
 from __future__ import annotations
 

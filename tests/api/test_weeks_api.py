@@ -1,4 +1,4 @@
-"""The week through the API (sessions.api: /weeks, /rolls/verify and the scene timeline).
+"""The week through the API (sessions.log.api, sessions.weeks.api: /weeks, /rolls/verify and the scene timeline).
 
 The Mestre of this campaign is an AI working through the API: everything it does on the
 pages it does here, with the same refusals, as 4xx JSON {"code", "detail", "field"}.

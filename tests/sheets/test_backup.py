@@ -84,7 +84,7 @@ def play(monkeypatch, *, full: bool = True) -> Campaign:
     scene = demo_week_play(campaign)  # declaration, modifiers, roll, hidden roll, contest …
     week = scene.week
     if full:
-        # the fight: the hoplita's spear fells cavador A (tests/sessions/combat_helpers)
+        # the fight: the hoplita's spear fells cavador A (tests/sessions/combat/helpers.py)
         combat = demo_combat_start(campaign)
         for _ in range(8):
             combat.refresh_from_db()

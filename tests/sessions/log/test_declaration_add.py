@@ -1,5 +1,5 @@
-"""A jogador declares what a character does (sessions.views.declaration_add and
-sessions.services.declaration_create). Only for own characters; never for the Mestre."""
+"""A jogador declares what a character does (sessions.log.views.declaration_add and
+sessions.log.services.declaration_create). Only for own characters; never for the Mestre."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Exports: a scene or a week as Markdown and as JSON, with every roll the reader may see
-(sessions.views.scene_export_*, week_export_*; sessions.services.scene_export, week_export)."""
+(sessions.log.views.scene_export_*, sessions.weeks.views.week_export_*; sessions.log.timeline.scene_export, sessions.weeks.services.week_export)."""
 
 from __future__ import annotations
 

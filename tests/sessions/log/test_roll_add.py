@@ -1,4 +1,4 @@
-"""The Mestre's roll from the scene page (sessions.views.roll_add).
+"""The Mestre's roll from the scene page (sessions.log.views.roll_add).
 
 The form names what to roll against and the modifiers; the server rolls (DESIGN.md
 invariants 1, 3, 5). The rastreador's Observação is 13; in penumbra (−2) he rolls against 11.

@@ -1,4 +1,4 @@
-"""The server's roll (sessions.services.roll_create): numbered, chained, never from a client."""
+"""The server's roll (sessions.log.services.roll_create): numbered, chained, never from a client."""
 
 from __future__ import annotations
 

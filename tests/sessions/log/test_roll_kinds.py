@@ -1,5 +1,5 @@
 """The Mestre's other rolls, each a logged roll in the chain: damage expressions, the engine's
-tables, quick contests (sessions.services.damage_roll_create, table_roll_create,
+tables, quick contests (sessions.log.services.damage_roll_create, table_roll_create,
 contest_create, and their forms). The server rolls every die; the rules come from gurps."""
 
 from __future__ import annotations

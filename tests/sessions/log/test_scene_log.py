@@ -1,4 +1,4 @@
-"""The log region alone, for polling (sessions.views.scene_log): 204 when nothing is new."""
+"""The log region alone, for polling (sessions.log.views.scene_log): 204 when nothing is new."""
 
 from __future__ import annotations
 

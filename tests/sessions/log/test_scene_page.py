@@ -1,4 +1,4 @@
-"""The scene page (sessions.views.scene_detail): the log, the jogador's declaration form and
+"""The scene page (sessions.log.views.scene_detail): the log, the jogador's declaration form and
 the Mestre's roll form."""
 
 from __future__ import annotations

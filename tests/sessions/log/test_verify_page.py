@@ -1,4 +1,4 @@
-"""The verify page of the Árbitro's console (sessions.views.rolls_verify_page, at
+"""The verify page of the Árbitro's console (sessions.log.views.rolls_verify_page, at
 /console/rolagens/): it recomputes each campaign's chain and says "íntegra, N rolagens" or
 names the first broken link — a roll edited or deleted behind the site's back included."""
 

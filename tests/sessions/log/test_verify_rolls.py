@@ -1,4 +1,4 @@
-"""The chain of rolls can be verified by anyone (sessions.services.rolls_verify and
+"""The chain of rolls can be verified by anyone (sessions.log.chain.rolls_verify and
 ``manage.py verify_rolls``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The weekly report (sessions.services.report_*; the report page).
+"""The weekly report (sessions.weeks.services.report_*; the report page).
 
 Written by the Mestre at the end of the week, submitted to the Árbitro, homologated (which
 reveals the hidden rolls) or returned with a reason; once homologated never edited: a

@@ -1,4 +1,4 @@
-"""Weeks (sessions.services.week_open, week_publish_bulletin; the weeks and week pages).
+"""Weeks (sessions.weeks.services.week_open, week_publish_bulletin; the weeks and week pages).
 
 Week N+1 does not open before the Boletim of week N (canon §8); the Boletim comes after the
 report's homologation; the week page shows its scenes, world actions and state.

@@ -1,4 +1,4 @@
-"""World actions (sessions.services.world_action_create, sessions.views.world_action_add).
+"""World actions (sessions.weeks.services.world_action_create, sessions.weeks.views.world_action_add).
 
 Three per character per week, not carried over; the fourth is refused with a clear message
 (canon §8). Free scenes are unlimited. Only the jogador who owns the character spends them.
