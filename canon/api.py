@@ -66,7 +66,10 @@ class NamedValueOut(Schema):
 
 class DerivedOut(Schema):
     hp: int
+    hp_remaining: int
+    staggered: bool = Field(description="3 PV ou menos: Deslocamento e Esquiva à metade (§5.4)")
     fatigue: int
+    st_after_fatigue: int
     basic_speed: float
     encumbrance: EncumbranceOut
     move: int
@@ -74,16 +77,21 @@ class DerivedOut(Schema):
     block: int | None
     parries: list[NamedValueOut]
     passive_defense: int
+    damage_resistance: int
     dodge_total: int
     block_total: int | None
     parries_total: list[NamedValueOut]
+    move_halved: bool = Field(description="Deslocamento à metade (§5.4 ou §6.2)")
 
 
 def derived_out(result: derived.Derived) -> dict:
     """The API's derived block (also used by GET /sheets/{id})."""
     return {
         "hp": result.hp,
+        "hp_remaining": result.hp_remaining,
+        "staggered": result.staggered,
         "fatigue": result.fatigue,
+        "st_after_fatigue": result.st_after_fatigue,
         "basic_speed": float(result.basic_speed),
         "encumbrance": {"level": result.encumbrance.level, "name": result.encumbrance.name},
         "move": result.move,
@@ -91,6 +99,8 @@ def derived_out(result: derived.Derived) -> dict:
         "block": result.block,
         "parries": [{"name": p.name, "value": p.value} for p in result.parries],
         "passive_defense": result.passive_defense,
+        "damage_resistance": result.damage_resistance,
+        "move_halved": result.move_halved,
         "dodge_total": result.dodge_total,
         "block_total": result.block_total,
         "parries_total": [{"name": p.name, "value": p.value} for p in result.parries_total],

@@ -23,6 +23,7 @@ from gurps.house import HOUSE_SETTINGS
 from gurps.readings import READINGS
 from gurps.rulebook import all_tables
 from gurps.tabular import CanonTable
+from sheets.templatetags.rules import section_anchor
 
 # The canon's chapters and sections, by their headings in *Como se joga*: the page groups the
 # tables under them and gives every section an anchor, with or without a table.
@@ -88,11 +89,6 @@ SECTION_TITLES: dict[str, str] = {
     "8": "O que esta campanha faz diferente do livro",
 }
 OTHER_CHAPTER = ("", "Outras tabelas")
-
-
-def section_anchor(section: str) -> str:
-    """``secao-4-11`` for "4.11"; ``secao-5-4-6-2`` for "5.4, 6.2"."""
-    return "secao-" + re.sub(r"[^0-9a-z]+", "-", section.lower()).strip("-")
 
 
 def section_order(section: str) -> tuple:

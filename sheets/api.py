@@ -57,6 +57,16 @@ class ItemOut(Schema):
     parry: str
 
 
+class ConditionOut(Schema):
+    """A condition the body is in now (§5.2–5.4, §5.4.1): cambaleando, atordoado,
+    inconsciente, morto, a 0 PV ou menos."""
+
+    key: Literal["staggered", "stunned", "ht_each_turn", "unconscious", "dead"]
+    name: str
+    text: str
+    section: str
+
+
 class SheetOut(Schema):
     id: UUID
     name: str
@@ -74,6 +84,7 @@ class SheetOut(Schema):
     fatigue_lost: int
     carried_kg: float
     derived: DerivedOut
+    conditions: list[ConditionOut]
 
 
 def _campaign_ids(user) -> list[int]:
@@ -152,6 +163,10 @@ def sheet_detail(request, code: UUID):
         "fatigue_lost": view.state.fatigue_lost,
         "carried_kg": float(view.carried_kg),
         "derived": derived_out(view.derived),
+        "conditions": [
+            {"key": c.key, "name": c.name, "text": c.text, "section": c.section}
+            for c in view.conditions
+        ],
     }
 
 

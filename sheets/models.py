@@ -271,6 +271,10 @@ class CharacterState(models.Model):
     hp_lost = models.IntegerField(default=0)
     fatigue_lost = models.PositiveIntegerField(default=0)
     stunned = models.BooleanField(default=False)
+    # What a fight left (sessions.combat keeps them live): fainted or knocked out (§5.3–5.4),
+    # and dead by a failed death check or past the certain line (§5.4, §5.4.1).
+    unconscious = models.BooleanField(default=False)
+    dead = models.BooleanField(default=False)
     conditions = models.TextField(blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 

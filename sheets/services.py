@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from garganta_site.errors import ServiceError
 from gurps import checks, damage, derived, encumbrance
+from gurps.conditions import conditions_now
 from gurps.errors import InvalidValue, OutsideCanon
 from sheets.models import (
     Campaign,
@@ -34,6 +35,16 @@ NOT_A_DRAFT = "Só um rascunho pode ser alterado; versão enviada ou homologada 
 NOT_SUBMITTED = "Esta versão não está na fila de homologação (já foi decidida?)."
 RETURN_NEEDS_REASON = "Diga por que a ficha volta: o jogador precisa saber o que corrigir."
 DRAFT_EXISTS = "Já há um rascunho desta ficha; continue nele."
+DEAD_NO_PROPOSAL = (
+    "Esta personagem está morta: na Garganta a morte é permanente (§5.4, §8). A ficha não "
+    "recebe mais propostas."
+)
+# The death rule of a character's kind (§5.4.1): a sheet of a named NPC dies at −HT.
+CHARACTER_KIND_RULE = {
+    Character.Kind.PLAYER_CHARACTER: "player_character",
+    Character.Kind.NAMED_NPC: "named_npc",
+    Character.Kind.CREATURE: "creature",
+}
 PENDING_EXISTS = "Há uma versão enviada esperando o Árbitro; espere a decisão."
 LOOT_NEEDS_NAME = "Diga o que é o espólio."
 WEIGHT_NOT_NEGATIVE = "O peso não pode ser negativo."
@@ -195,6 +206,23 @@ class SheetView:
     # conditions (lost balance), so card and sheet come from one function.
     derive_inputs: dict = field(default_factory=dict)
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def conditions(self) -> tuple:
+        """What the body is in now, as the canon names them (``gurps.conditions``, §5.2–5.4,
+        §5.4.1 by the character's kind): cambaleando, atordoado, inconsciente, morto."""
+        return conditions_now(
+            self.version.ht,
+            self.derived.hp_remaining,
+            kind=CHARACTER_KIND_RULE.get(self.character.kind, "player_character"),
+            stunned=self.state.stunned,
+            unconscious=self.state.unconscious,
+            died=self.state.dead,
+        )
+
+    @property
+    def is_dead(self) -> bool:
+        return any(c.key == "dead" for c in self.conditions)
 
     @property
     def skills(self) -> list[SkillLine]:
@@ -502,6 +530,9 @@ def sheet_draft_create(*, character: Character, user) -> SheetVersion:
     """Start a draft as a copy of the newest version: the homologated one, or the one the
     Árbitro returned (a returned version stays as it was; the fix is a new version)."""
     Character.objects.select_for_update().get(pk=character.pk)
+    view = sheet_view(character)
+    if view is not None and view.is_dead:
+        raise ServiceError(DEAD_NO_PROPOSAL, code="dead")
     versions = SheetVersion.objects.filter(character=character)
     if versions.filter(status=SheetVersion.Status.DRAFT).exists():
         raise ServiceError(DRAFT_EXISTS, code="draft_exists")

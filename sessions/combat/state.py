@@ -117,7 +117,10 @@ def sync_character_state(c: Combatant) -> None:
     state.hp_lost = c.hp - c.hp_now
     state.fatigue_lost = c.fatigue_before
     state.stunned = c.stunned
-    state.save(update_fields=["hp_lost", "fatigue_lost", "stunned", "updated_at"])
+    state.unconscious = c.status == Combatant.Status.UNCONSCIOUS
+    state.dead = state.dead or c.status == Combatant.Status.DEAD  # death is permanent (§8)
+    fields = ["hp_lost", "fatigue_lost", "stunned", "unconscious", "dead", "updated_at"]
+    state.save(update_fields=fields)
 
 
 def combatant_save(c: Combatant) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django import template
 
 from gurps.derived import format_number
@@ -35,3 +37,16 @@ def signed(value: int) -> str:
 def dice_text(expression: str) -> str:
     """1d-1 as the canon writes it, 1d−1."""
     return (expression or "").replace("-", "\u2212")
+
+
+@register.filter
+def section_anchor(section: str) -> str:
+    """The rules page's anchor of a canon section: ``secao-4-11`` for "4.11"; of several
+    ("5.4, 6.2") the anchor of them all, ``secao-5-4-6-2``."""
+    return "secao-" + re.sub(r"[^0-9a-z]+", "-", str(section).lower()).strip("-")
+
+
+@register.filter
+def first_section(sections: str) -> str:
+    """The first of "5.3, 5.4": the section a link goes to."""
+    return str(sections).split(",")[0].strip()

@@ -23,6 +23,11 @@ DERIVED_KEYS = {
     "dodge_total",
     "block_total",
     "parries_total",
+    "hp_remaining",
+    "staggered",
+    "st_after_fatigue",
+    "damage_resistance",
+    "move_halved",
 }
 # The Jurado de Gapheim of the seed, as a body for POST /rules/derived.
 JURADO = {
