@@ -22,6 +22,8 @@ from sessions.entries import (
 )
 from sessions.log.timeline import LogEntry, roll_data, scene_export
 from sessions.models import (
+    Combat,
+    Exploration,
     ReportCorrection,
     Roll,
     Scene,
@@ -41,6 +43,10 @@ BULLETIN_FIRST = "A Semana {next} só abre depois do Boletim da Semana {number} 
 BULLETIN_EMPTY = "Escreva o Boletim antes de publicar."
 BULLETIN_NEEDS_HOMOLOGATION = "O Boletim sai depois que o Árbitro homologa o relatório da semana."
 BULLETIN_ALREADY = "O Boletim desta semana já foi publicado; ele não muda."
+REPORT_WHILE_RUNNING = (
+    "Há {what} em andamento na cena «{scene}» ({url}): encerre-o antes de enviar o relatório, "
+    "ou o que ele fez nunca chega às fichas."
+)
 REPORT_EMPTY = "Escreva o relatório: o que aconteceu na semana, cena a cena."
 REPORT_MISSING = "Ainda não há relatório desta semana."
 REPORT_WITH_ARBITRO = "O relatório está com o Árbitro; espere a decisão."
@@ -215,10 +221,30 @@ def report_submit(*, week: Week, user) -> WeeklyReport:
         return report  # sent twice: it is with the Árbitro once
     if report.is_homologated:
         raise ServiceError(REPORT_HOMOLOGATED_IS_FINAL, code="report_final")
+    _ensure_nothing_running(week)
     report.status = WeeklyReport.Status.SUBMITTED
     report.submitted_at = timezone.now()
     report.save(update_fields=["status", "submitted_at"])
     return report
+
+
+def _ensure_nothing_running(week: Week) -> None:
+    """A report closes its week's log: a fight or a descent still running in it would be
+    frozen there, its HP and fatigue never reaching the sheets. Refuse, naming it."""
+    running = list(Combat.objects.filter(scene__week=week, status=Combat.Status.ACTIVE)) + list(
+        Exploration.objects.filter(scene__week=week, status=Exploration.Status.ACTIVE)
+    )
+    for tracker in running:
+        what = "um combate" if isinstance(tracker, Combat) else "uma exploração"
+        page = "combate" if isinstance(tracker, Combat) else "exploracao"
+        raise ServiceError(
+            REPORT_WHILE_RUNNING.format(
+                what=what,
+                scene=tracker.scene.title,
+                url=f"{tracker.scene.get_absolute_url()}{page}/",
+            ),
+            code="tracker_running",
+        )
 
 
 def _decide_report(week: Week, user, status: str, reason: str = "") -> WeeklyReport:

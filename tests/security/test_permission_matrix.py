@@ -23,7 +23,8 @@ What a cell says:
 - ``done``: allowed, and answered 2xx, or for a page a 3xx that is not the login (the redirect
   after the form; a few carry an error message instead, e.g. "Devolver" without a reason);
 - ``4xx``: allowed: the permission layer let it pass and the service or form refused the body
-  or the state (400, 409 or 422): the minimal body proves the permission. Pages are POSTed
+  or the state (400, 409 or 422): the minimal body proves the permission. (The report of the
+  demo week is refused so: its fight and its descent are still running.) Pages are POSTed
   with no data; API operations get the schema-valid bodies of ``BODIES`` (a schema error, 422,
   would come before the permission check and prove nothing).
 
@@ -129,7 +130,7 @@ scene-add                  POST /campanhas/{campaign}/semanas/{week}/cenas/     
 bulletin-publish           POST /campanhas/{campaign}/semanas/{week}/boletim/             login 403   403   4xx    4xx     404
 week-report                GET  /campanhas/{campaign}/semanas/{week}/relatorio/           login 200   200   200    200     404
 week-report                POST /campanhas/{campaign}/semanas/{week}/relatorio/           login 403   403   4xx    4xx     404
-report-submit              POST /campanhas/{campaign}/semanas/{week}/relatorio/enviar/    login 403   403   done   done    404
+report-submit              POST /campanhas/{campaign}/semanas/{week}/relatorio/enviar/    login 403   403   4xx    4xx     404
 report-homologate          POST /campanhas/{campaign}/semanas/{week}/relatorio/homologar/ login 403   403   403    4xx     404
 report-return              POST /campanhas/{campaign}/semanas/{week}/relatorio/devolver/  login 403   403   403    4xx     404
 report-correct             POST /campanhas/{campaign}/semanas/{week}/relatorio/corrigir/  login 403   403   403    4xx     404
@@ -202,7 +203,7 @@ GET    /api/v1/weeks/{campaign}/{week}/export                  -            401 
 POST   /api/v1/weeks/{campaign}/{week}/world-actions           world        401  done  403   403    403     404
 POST   /api/v1/weeks/{campaign}/{week}/scenes                  scene        401  403   403   done   done    404
 PUT    /api/v1/weeks/{campaign}/{week}/report                  text         401  403   403   done   done    404
-POST   /api/v1/weeks/{campaign}/{week}/report/submit           -            401  403   403   done   done    404
+POST   /api/v1/weeks/{campaign}/{week}/report/submit           -            401  403   403   4xx    4xx     404
 POST   /api/v1/weeks/{campaign}/{week}/report/homologate       -            401  403   403   403    4xx     404
 POST   /api/v1/weeks/{campaign}/{week}/report/return           reason       401  403   403   403    4xx     404
 POST   /api/v1/weeks/{campaign}/{week}/report/corrections      report-fix   401  403   403   403    4xx     404
