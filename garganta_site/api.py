@@ -6,6 +6,7 @@ token (``python manage.py api_token USERNAME``); the browser uses its session an
 
 from __future__ import annotations
 
+import json
 import sys
 from urllib.parse import urlencode
 
@@ -18,7 +19,12 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
-from garganta_site.api_errors import ErrorOut, errors
+from garganta_site.api_errors import (
+    BODY_NOT_JSON,
+    ErrorOut,
+    errors,
+    validation_message,
+)
 from garganta_site.auth import AUTH
 from garganta_site.errors import ServiceError
 from gurps.errors import GurpsError, InvalidValue, NoRollAtThreeOrLess, OutsideCanon
@@ -79,7 +85,9 @@ api = NinjaAPI(
 
 
 def _error(request, status: int, code: str, detail, **extra):
-    return api.create_response(request, {"code": code, "detail": detail, **extra}, status=status)
+    """The one body of every refusal (``ErrorOut``): a code, the detail, the field at fault."""
+    body = {"code": code, "detail": detail, "field": None, **extra}
+    return api.create_response(request, body, status=status)
 
 
 @api.exception_handler(ValidationError)
@@ -95,7 +103,7 @@ def on_validation_error(request, exc: ValidationError):
         422,
         "invalid",
         [
-            {"field": f, "message": e.get("msg", "")}
+            {"field": f, "message": validation_message(e)}
             for f, e in zip(fields, exc.errors, strict=True)
         ],
         field=fields[0] if fields else None,
@@ -156,10 +164,20 @@ def page_not_found(request, exception):
 
 @api.exception_handler(HttpError)
 def on_http_error(request, exc: HttpError):
-    if isinstance(exc.__cause__, NulRefused):
-        return _error(request, 422, "invalid", NUL_REFUSED, field=exc.__cause__.field)
+    cause = exc.__cause__
+    if isinstance(cause, NulRefused):
+        return _error(request, 422, "invalid", NUL_REFUSED, field=cause.field)
+    if exc.status_code == 400 and isinstance(cause, json.JSONDecodeError):
+        where = f"linha {cause.lineno}, coluna {cause.colno}"
+        return _error(
+            request, 400, "invalid_json", BODY_NOT_JSON.format(reason=where), field="body"
+        )
+    if exc.status_code == 400 and isinstance(cause, ValueError | UnicodeDecodeError):
+        return _error(
+            request, 400, "invalid_json", BODY_NOT_JSON.format(reason="ilegível"), field="body"
+        )
     codes = {403: "forbidden", 404: "not_found"}
-    return _error(request, exc.status_code, codes.get(exc.status_code, "error"), str(exc))
+    return _error(request, exc.status_code, codes.get(exc.status_code, "invalid"), str(exc))
 
 
 def _register_routers() -> None:

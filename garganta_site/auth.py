@@ -95,8 +95,10 @@ def request_fingerprint(method: str, path: str, body: bytes) -> str:
     return hashlib.sha256(f"{method} {path}\n".encode() + content).hexdigest()
 
 
-def idempotency_claim(*, user, key: str, fingerprint: str) -> None:
+def idempotency_claim(*, user, key: str, fingerprint: str) -> IdempotencyKey | None:
     """Take ``key`` for this request, or check that it was taken for this same request.
+    Returns the row when this request took the key (to release it if the request fails), None
+    when an earlier request with the same content took it.
 
     Raises ServiceError (code ``idempotency_conflict``, the API's 409) when the user sent the
     key before with another request. Two requests racing with one key: the database's unique
@@ -104,8 +106,7 @@ def idempotency_claim(*, user, key: str, fingerprint: str) -> None:
     key = key[:64]
     try:
         with transaction.atomic():
-            IdempotencyKey.objects.create(user=user, key=key, fingerprint=fingerprint)
-        return
+            return IdempotencyKey.objects.create(user=user, key=key, fingerprint=fingerprint)
     except IntegrityError:
         pass
     earlier = (
@@ -117,6 +118,15 @@ def idempotency_claim(*, user, key: str, fingerprint: str) -> None:
         raise ServiceError(
             IDEMPOTENCY_KEY_REUSED, field="Idempotency-Key", code="idempotency_conflict"
         )
+    return None
+
+
+def idempotency_release(claim: IdempotencyKey | None) -> None:
+    """A refused request leaves its key free (issue «The Mestre's tools»): the claim it took
+    is deleted, so the corrected request may come with the same key. A key a request that
+    succeeded took is never released."""
+    if claim is not None:
+        IdempotencyKey.objects.filter(pk=claim.pk).delete()
 
 
 def claim_idempotency_key(request, user) -> None:
@@ -127,23 +137,43 @@ def claim_idempotency_key(request, user) -> None:
     key = request.headers.get("Idempotency-Key", "")
     if key and request.method not in ("GET", "HEAD", "OPTIONS"):
         fingerprint = request_fingerprint(request.method, request.path, request.body)
-        idempotency_claim(user=user, key=key, fingerprint=fingerprint)
+        request.idempotency_claim = idempotency_claim(user=user, key=key, fingerprint=fingerprint)
+
+
+def release_refused_keys(get_response):
+    """Middleware: an API request that was refused (4xx or 5xx) releases the key it took."""
+
+    def middleware(request):
+        response = get_response(request)
+        if response.status_code >= 400:
+            idempotency_release(getattr(request, "idempotency_claim", None))
+        return response
+
+    return middleware
+
+
+def user_for_token(token: str):
+    """The active user a bearer token belongs to, or None (revoked, unknown, inactive)."""
+    found = (
+        ApiToken.objects.select_related("user")
+        .filter(key_hash=token_hash(token), revoked_at__isnull=True)
+        .first()
+    )
+    if found is None or not found.user.is_active:
+        return None
+    return found.user
 
 
 class TokenAuth(HttpBearer):
     """``Authorization: Bearer <token>``; only the token's SHA-256 is stored."""
 
     def authenticate(self, request, token: str):
-        found = (
-            ApiToken.objects.select_related("user")
-            .filter(key_hash=token_hash(token), revoked_at__isnull=True)
-            .first()
-        )
-        if found is None or not found.user.is_active:
+        user = user_for_token(token)
+        if user is None:
             return None
-        request.user = found.user
-        claim_idempotency_key(request, found.user)
-        return found.user
+        request.user = user
+        claim_idempotency_key(request, user)
+        return user
 
 
 class SessionUnlessBearer(SessionAuth):

@@ -34,7 +34,11 @@ def _roll(client, scene, headers):
 def _assert_503(response):
     assert response.status_code == 503
     assert response["Content-Type"].startswith("application/json")
-    assert response.json() == {"code": "database_unavailable", "detail": DATABASE_UNAVAILABLE}
+    assert response.json() == {
+        "code": "database_unavailable",
+        "detail": DATABASE_UNAVAILABLE,
+        "field": None,
+    }
     assert response["Retry-After"] == "2"
 
 

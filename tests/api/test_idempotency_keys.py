@@ -77,3 +77,15 @@ def test_json_written_another_way_is_the_same_request(client, bearer, mestre, sc
     )
     assert first.status_code == second.status_code == 201
     assert first.json()["id"] == second.json()["id"]
+
+
+def test_a_refused_request_leaves_its_key_free(client, bearer, mestre, scene):
+    """A 422 spends nothing: the corrected request with the same key rolls (not a 409)."""
+    headers = bearer(mestre)
+    refused = _roll(client, scene, headers, "k-6", base_level=2)  # §1.1: not at 3 or less
+    assert refused.status_code == 422
+    corrected = _roll(client, scene, headers, "k-6")
+    assert corrected.status_code == 201, corrected.json()
+    again = _roll(client, scene, headers, "k-6")
+    assert again.json()["id"] == corrected.json()["id"]
+    assert _roll(client, scene, headers, "k-6", base_level=14).status_code == 409
