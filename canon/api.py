@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from ninja import Field, Query, Router, Schema
 
 from garganta_site.api_errors import errors
+from garganta_site.vocabulary import REGISTRY
 from gurps import checks, damage, derived
+from sessions import vocabularies as game_vocabularies  # noqa: F401  (registers them)
 
 router = Router()
 
@@ -158,3 +160,39 @@ def derived_stats(request, payload: DerivedIn):
         ],
     )
     return derived_out(result)
+
+
+class TermOut(Schema):
+    key: str
+    label: str
+    details: dict[str, Any]
+
+
+class VocabularyOut(Schema):
+    """A closed set the API takes: the keys (what a body sends), their Portuguese labels
+    (accepted too) and what a client needs to choose one."""
+
+    name: str
+    title: str
+    section: str
+    terms: list[TermOut]
+
+
+@router.get(
+    "/vocabularies",
+    response=list[VocabularyOut],
+    summary="Todo vocabulário fechado que a API aceita: manobras, terrenos, locais, tabelas…",
+)
+def vocabulary_list(request):
+    """Maneuvers with the defences each leaves (§4.3), All-Out options, terrains (§5d), hit
+    locations with their NH penalty (§5.5), the canon's tables with their dice and options,
+    the kinds of roll, and every other set a field of the API or of the MCP tools takes."""
+    return [
+        {
+            "name": v.name,
+            "title": v.title,
+            "section": v.section,
+            "terms": [{"key": t.key, "label": t.label, "details": t.details} for t in v.terms],
+        }
+        for v in REGISTRY.values()
+    ]

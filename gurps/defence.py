@@ -196,6 +196,19 @@ class AttackKind(StrEnum):
     MISSILE_SPELL = "missile_spell"  # mágica de projétil (§4.11 item 5)
 
 
+# The canon's words for each (§4.7's "Vale" column, §4.11).
+ATTACK_KIND_NAMES = {
+    AttackKind.HAND_WEAPON: "arma de mão",
+    AttackKind.UNARMED: "golpe de mão limpa",
+    AttackKind.THROWN: "arremesso",
+    AttackKind.ARROW: "flecha",
+    AttackKind.SLING_STONE: "pedra de funda",
+    AttackKind.BULLET: "bala",
+    AttackKind.BEAM: "feixe",
+    AttackKind.MISSILE_SPELL: "mágica de projétil",
+}
+
+
 class NoDefenceCause(StrEnum):
     """Attacks against which there is no active defence at all; passive still counts (§4.6)."""
 

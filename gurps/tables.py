@@ -811,6 +811,10 @@ _OPTIONS: dict[str, dict[str, object]] = {
     SPELL_CRITICAL_FAILURE.key: {"best_intent": False, "reroll_of": None},
     FRIGHT_CHECK.key: {"margin_of_failure": _MISSING},
 }
+TABLE_REQUIRED_OPTIONS = {
+    key: tuple(name for name, value in options.items() if value is _MISSING)
+    for key, options in _OPTIONS.items()
+}
 _ROLLERS: dict[str, Callable[..., TableRoll]] = {
     CRITICAL_MISS.key: _critical_miss,
     CRITICAL_HIT.key: _critical_hit,
@@ -818,6 +822,15 @@ _ROLLERS: dict[str, Callable[..., TableRoll]] = {
     SPELL_CRITICAL_FAILURE.key: _spell_critical_failure,
     FRIGHT_CHECK.key: _fright_check,
 }
+
+
+def table_options(key: str) -> dict[str, object]:
+    """The options table ``key`` takes, each with its default (None or False: optional; a
+    required one has no default and is listed in ``TABLE_REQUIRED_OPTIONS``). Raises
+    InvalidValue("key", UNKNOWN_TABLE) for another key."""
+    if key not in TABLES:
+        raise InvalidValue("key", UNKNOWN_TABLE)
+    return {name: None if value is _MISSING else value for name, value in _OPTIONS[key].items()}
 
 
 def roll_on_table(key: str, source: RandomSource, /, **options: object) -> TableRoll:

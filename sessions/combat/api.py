@@ -5,7 +5,6 @@ no body takes a die. ``Idempotency-Key`` makes the same request twice one action
 
 from __future__ import annotations
 
-from typing import Literal
 from uuid import UUID
 
 from django.http import Http404
@@ -17,6 +16,7 @@ from pydantic import StrictBool
 from garganta_site.api_errors import errors
 from garganta_site.auth import AUTH
 from garganta_site.errors import ServiceError
+from sessions import vocabularies as vocab
 from sessions.combat import attack as combat_attack
 from sessions.combat import cards as combat_cards
 from sessions.combat import defending as combat_defending
@@ -39,6 +39,21 @@ from sheets.services import membership_for
 
 router = Router(auth=AUTH)
 
+# The closed sets these bodies take (sessions.vocabularies): enums of keys in the schema, the
+# Portuguese names accepted too.
+WeaponClassKey = vocab.WEAPON_CLASS.annotated(blank=True)
+AttackKindKey = vocab.ATTACK_KIND.annotated()
+CombatantKindKey = vocab.COMBATANT_KIND.annotated()
+SurpriseKey = vocab.SURPRISE.annotated(blank=True)
+TerrainKey = vocab.TERRAIN.annotated()
+ManeuverKey = vocab.MANEUVER.annotated()
+AllOutOptionKey = vocab.ALL_OUT_OPTION.annotated(blank=True)
+PostureKey = vocab.POSTURE.annotated(blank=True)
+HitLocationKey = vocab.HIT_LOCATION.annotated()
+ArmSideKey = vocab.ARM_SIDE.annotated()
+DefenceKey = vocab.DEFENCE.annotated()
+OptionalDefenceKey = vocab.DEFENCE.annotated(blank=True)
+
 ONLY_THE_TABLE_RUNS_COMBAT = "Só o Mestre de Cena ou o Árbitro conduzem o combate."
 Key = Header("", alias="Idempotency-Key")
 # What a write of the tracker may answer besides its success (garganta_site.api_errors).
@@ -55,8 +70,8 @@ class CombatWeaponIn(Schema, extra="forbid"):
     name: str = Field(min_length=1, max_length=100)
     skill: int = Field(ge=-10, le=40)
     damage: str = Field(min_length=1, max_length=40)
-    weapon_class: str = Field(default="", max_length=30)
-    attack_kind: str = Field(default="hand_weapon", max_length=20)
+    weapon_class: WeaponClassKey = ""
+    attack_kind: AttackKindKey = "hand_weapon"
     parry: int | None = Field(default=None, ge=-10, le=30)
     weight_kg: str | None = Field(default=None, max_length=12)
     accuracy: int | None = Field(default=None, ge=0, le=20, description="Precisão (§4.11)")
@@ -67,7 +82,7 @@ class CombatantIn(Schema, extra="forbid"):
 
     character: UUID | None = None
     name: str = Field(default="", max_length=200)
-    kind: Literal["creature", "named_npc"] = "creature"
+    kind: CombatantKindKey = "creature"
     st: int = Field(default=10, ge=1, le=40)
     dx: int = Field(default=10, ge=1, le=40)
     iq: int = Field(default=10, ge=1, le=40)
@@ -81,20 +96,20 @@ class CombatantIn(Schema, extra="forbid"):
     combat_reflexes: StrictBool = False
     flees: StrictBool = False
     weapons: list[CombatWeaponIn] = Field(default=[], max_length=10)
-    surprise: Literal["", "partial", "total"] = ""
+    surprise: SurpriseKey = ""
     demo_note: str = Field(default="", max_length=1000)
 
 
 class CombatDeclareIn(Schema, extra="forbid"):
-    terrain: list[str] | None = Field(default=None, max_length=5)
+    terrain: list[TerrainKey] | None = Field(default=None, max_length=5)
     boss: UUID | None = None
 
 
 class ManeuverIn(Schema, extra="forbid"):
     combatant: UUID
-    maneuver: str = Field(min_length=1, max_length=20)
-    all_out_option: str = Field(default="", max_length=12)
-    posture: str = Field(default="", max_length=10)
+    maneuver: ManeuverKey
+    all_out_option: AllOutOptionKey = ""
+    posture: PostureKey = ""
     weapon: int | None = Field(default=None, ge=0, le=20)
     reloading: StrictBool = False
     target: UUID | None = None
@@ -115,11 +130,15 @@ class AttackIn(Schema, extra="forbid"):
     total_darkness: StrictBool = False
     bad_footing: int = Field(default=0, ge=-20, le=0)
     awkward_position: int = Field(default=0, ge=-20, le=0)
-    location: str = Field(default="torso", max_length=10)
-    arm_side: str | None = Field(default=None, max_length=10)
+    location: HitLocationKey = "torso"
+    arm_side: ArmSideKey | None = None
     distance_m: int | None = Field(default=None, ge=0, le=100_000)
     modifiers: list[ModifierIn] = Field(default=[], max_length=10)
-    defences: list[Literal["dodge", "block", "parry"]] = Field(default=[], max_length=2)
+    defences: list[DefenceKey] = Field(
+        default=[],
+        max_length=2,
+        description="Só para bicho ou NPC sem jogador: a defesa de um jogador é dele (§4.6)",
+    )
     parry_weapon: int | None = Field(default=None, ge=0, le=20)
     retreat: StrictBool = False
     dagger: StrictBool = False
@@ -128,12 +147,8 @@ class AttackIn(Schema, extra="forbid"):
 class DefenceChoiceIn(Schema, extra="forbid"):
     """The defender's own choice (§4.1, §4.6), kept until he changes it."""
 
-    first: Literal["dodge", "block", "parry"] = Field(
-        description="A defesa ativa que usa: dodge = Esquiva, block = Bloquear, parry = Aparar"
-    )
-    then: Literal["", "dodge", "block", "parry"] = Field(
-        default="", description="A alternativa, se a primeira não der ('' = a de maior total)"
-    )
+    first: DefenceKey
+    then: OptionalDefenceKey = ""
     retreat: StrictBool = Field(default=False, description="Recua (+3, uma vez por rodada)")
     parry_weapon: int | None = Field(
         default=None, ge=0, le=20, description="A linha de arma que apara (índice)"

@@ -21,6 +21,7 @@ from garganta_site.auth import AUTH
 from garganta_site.errors import ServiceError
 from gurps.dice import parse_dice
 from gurps.errors import GurpsError
+from sessions import vocabularies as vocab
 from sessions.log import chain, services, timeline
 from sessions.models import Declaration, Scene
 from sheets.models import Character, Membership
@@ -28,6 +29,10 @@ from sheets.services import membership_for
 
 router = Router(auth=AUTH)
 rolls_router = Router(auth=AUTH)
+
+TableKey = vocab.TABLE.annotated()
+TestKindKey = vocab.TEST_KIND.annotated()
+ContestKindKey = Literal["skill", "attribute"]
 
 ONLY_THE_TABLE_ROLLS = "Só o Mestre de Cena ou o Árbitro pedem rolagem."
 
@@ -58,7 +63,7 @@ class RollIn(Schema, extra="forbid"):
     declaration: UUID | None = None
     label: str = Field(min_length=1, max_length=200)
     base_level: int = Field(ge=-50, le=50)
-    kind: Literal["skill", "attribute", "defence"]
+    kind: TestKindKey
     modifiers: list[ModifierIn] = Field(default=[], max_length=20)
     hidden: StrictBool = False
 
@@ -80,7 +85,7 @@ class DamageRollIn(Schema, extra="forbid"):
 
 
 class TableRollIn(Schema, extra="forbid"):
-    table: str = Field(min_length=1, max_length=40)
+    table: TableKey
     options: dict[str, StrictBool | int | str] = Field(default={}, max_length=10)
     character: UUID | None = None
     declaration: UUID | None = None
@@ -90,7 +95,7 @@ class ContestSideIn(Schema, extra="forbid"):
     character: UUID
     label: str = Field(min_length=1, max_length=90)
     base_level: int = Field(ge=-50, le=50)
-    kind: Literal["skill", "attribute"] = "skill"
+    kind: ContestKindKey = "skill"
     modifiers: list[ModifierIn] = Field(default=[], max_length=20)
 
 

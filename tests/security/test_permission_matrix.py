@@ -180,6 +180,7 @@ SKIPPED_PREFIXES = ("admin/",)
 # method path                                                 body         anon owner other mestre arbitro outsider
 API = """
 GET    /api/v1/rules/odds?level=12                             -            200  200   200   200    200     200
+GET    /api/v1/rules/vocabularies                              -            200  200   200   200    200     200
 GET    /api/v1/rules/damage?st=13                              -            200  200   200   200    200     200
 POST   /api/v1/rules/derived                                   derived      200  200   200   200    200     200
 GET    /api/v1/sheets                                          -            401  200   200   200    200     200
