@@ -131,7 +131,7 @@ class JourneyTestForm(_Form):
 
 
 class ConsequenceForm(_Form):
-    text = forms.CharField(max_length=1000, label="Consequência GURPS (services.: 1 de fadiga, §6)")
+    text = forms.CharField(max_length=1000, label="Consequência GURPS (ex.: 1 de fadiga, §6)")
 
 
 class LootForm(_Form):

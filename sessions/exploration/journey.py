@@ -311,15 +311,14 @@ def _rest_owed(r: Round, plan: Plan) -> None:
 
 
 def _day_close(r: Round) -> None:
-    """The end of the day's 6th round: a point for each one who did not Descansar that day."""
+    """The end of the day's 6th round: a point for each one who did not Descansar that day
+    (who did stays marked until the next day opens)."""
     e = r.exploration
     if e.day_round < procedure_data.ROUNDS_PER_DAY:
         return
     for name in e.party_names:
-        member = r.member(name)
-        if not member["rested_today"]:
+        if not r.member(name)["rested_today"]:
             r.exhaust(name, "«Cada dia sem realizar essa ação acarreta em 1 ponto de exaustão.»")
-        member["rested_today"] = False
     r.say(f"Fim do dia {e.day}.")
 
 

@@ -306,9 +306,10 @@ def yield_checks(number: int, exploration: Exploration, event) -> None:
         assert "procedure:rest-interruption" in keys
     if number == 6:
         assert "Fim do dia 1." in event.lines
-        assert all(not m["rested_today"] for m in party.values())
+        assert all(m["rested_today"] for m in party.values())  # day 1's, until day 2 opens
     if number == 7:
         assert exploration.day_region == "forest"
+        assert [party[n]["rested_today"] for n in PARTY] == [False, False, False]
     if number == 8:
         assert "procedure:disadvantage-desv" in keys  # Tabela F 6: «DESV pelo próximo dia»
     if number == 10:
@@ -715,3 +716,14 @@ def test_the_tally_counts_the_exploration_s_own_dice_only(scene, mestre, server_
         )
     tally = exploration_services.exploration_tally(exploration)
     assert tally.dice == [("d6", 3), ("d8", 1)]  # initial weather, drift, encounter; Tabela D
+
+
+def test_every_pendency_the_tracker_names_is_in_the_seed():
+    from canon.seed import PROCEDURE_DIVERGENCES
+    from sessions.exploration import activities
+
+    seeded = {item.source_key for item in PROCEDURE_DIVERGENCES}
+    named = {value for name, value in vars(activities).items() if name.startswith("P_")}
+    named |= {key for _, key in activities.MENTIONS}
+    named |= {exploration_services.EXHAUSTION_PENDENCY, exploration_services.SURPRISE_PENDENCY}
+    assert named <= seeded, named - seeded
