@@ -466,6 +466,32 @@ _MESTRE_CHOOSES = (
 )
 _NO_GURPS_COUNTERPART = "Como se joga (v11)"
 
+EXHAUSTION_READING_BEFORE = (
+    "O site não conta exaustão nem dano de CON: o Mestre de Cena cobra a Fadiga da §6 quando a "
+    "situação for dela."
+)
+EXHAUSTION_READING = (
+    "O site conta os pontos de exaustão como o procedimento os manda contar — a hora sem "
+    "descanso na masmorra; na jornada, a falha ao forçar o avanço sem as 2 rodadas de descanso "
+    "e o dia sem Descansar (contado ao fim da 6ª rodada do dia, para cada personagem que não "
+    "descansou) — e o nível de cada personagem na jornada (cada Descansar tira 1). Não aplica "
+    "a Tabela I nem o dano de CON: a consequência GURPS de cada ponto é do Mestre de Cena (a "
+    "Fadiga da §6, quando a situação for dela) e fica registrada com o ponto."
+)
+WEATHER_SILENT_READING_BEFORE = (
+    "A linha 3-6 diz que o texto não diz o que acontece; o Mestre decide."
+)
+WEATHER_SILENT_READING = (
+    "Com 3 a 6 o clima fica como está, e o registro diz que o texto não diz o que fazer (o "
+    "Mestre pode narrar mais). Se o Árbitro mudar a linha 3-6 da tabela para «Diminua em N o "
+    "clima» ou «Aumente em N o clima», é isso que o rastreador aplica."
+)
+PANIC_TEST_SIDE_A_BEFORE = (
+    "Percalços 8 — Lenha molhada, a fogueira apaga. Vigia faz teste de pânico. Role 1d6. "
+    "3:6 | Encontro Aleatório.\nPercalços da Dungeon 9 — O ambiente da Dungeon é muito "
+    "opressor. Teste de Pânico e Teste de CON DC 12 para ter os benefícios do Descanso."
+)
+
 PROCEDURE_DIVERGENCES: tuple[DivergenceSeed, ...] = (
     DivergenceSeed(
         "procedure:forced-march-con",
@@ -610,7 +636,7 @@ PROCEDURE_DIVERGENCES: tuple[DivergenceSeed, ...] = (
         "Duas linhas pedem um teste de pânico do outro sistema.",
         "Sessão do Mestre, Tabela H: Percalços e Tabela B: Percalços da Dungeon",
         "Percalços 8 — Lenha molhada, a fogueira apaga. Vigia faz teste de pânico. Role 1d6. "
-        "3:6 | Encontro Aleatório.\nPercalços da Dungeon 9 — O ambiente da Dungeon é muito "
+        "3:6 \\| Encontro Aleatório.\nPercalços da Dungeon 9 — O ambiente da Dungeon é muito "
         "opressor. Teste de Pânico e Teste de CON DC 12 para ter os benefícios do Descanso.",
         "Como se joga (v11), §5b",
         "Verificação de Pânico: teste de Vontade, pedido quando a cena rompe a expectativa.",
@@ -634,8 +660,7 @@ PROCEDURE_DIVERGENCES: tuple[DivergenceSeed, ...] = (
         "Como se joga (v11), §6",
         "Fadiga é perda de ST; marcha, noite sem dormir e refeição perdida custam pontos de "
         "Fadiga (§6.1).",
-        reading="O site não conta exaustão nem dano de CON: o Mestre de Cena cobra a Fadiga da "
-        "§6 quando a situação for dela.",
+        reading=EXHAUSTION_READING,
         document=PROCEDURE,
     ),
     DivergenceSeed(
@@ -679,7 +704,7 @@ PROCEDURE_DIVERGENCES: tuple[DivergenceSeed, ...] = (
         "Resultados da rolagem (1d6):\n1 – Diminua em 1 o clima\n2 – Aumente em 1 o clima",
         "",
         "",
-        reading="A linha 3-6 diz que o texto não diz o que acontece; o Mestre decide.",
+        reading=WEATHER_SILENT_READING,
         document=PROCEDURE,
     ),
     DivergenceSeed(
@@ -693,6 +718,221 @@ PROCEDURE_DIVERGENCES: tuple[DivergenceSeed, ...] = (
         "",
         reading="O site mostra a linha como o texto a escreve.",
         document=PROCEDURE,
+    ),
+    # --- what the journey (the hexcrawl's rounds of travel) meets where the text is silent ---
+    DivergenceSeed(
+        "procedure:weather-drift-edges",
+        "1. Clima",
+        "«Diminua em 1» e «Aumente em 1» o clima: o que é isso na tabela, e nas pontas dela",
+        "O texto manda mudar o clima em 1 a cada rodada, mas não diz que «diminuir» é ir para a "
+        "linha de número menor da tabela da estação, nem o que acontece quando o clima já está "
+        "na linha 1 e sai 1, ou na 6 e sai 2.",
+        "Sessão do Mestre, 1. Clima",
+        "Em seguida, role 1d6 para cada Rodada de Exploração (4h) do dia e siga o resultado.\n"
+        "1 – Diminua em 1 o clima\n2 – Aumente em 1 o clima",
+        reading="«Diminua em 1» leva à linha de número menor da tabela da estação, «Aumente em "
+        "1» à de número maior; na linha 1 o clima não diminui e na 6 não aumenta: fica onde "
+        "está, e o registro diz que a ponta da tabela o segurou.",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:undefined-results",
+        "Encontros; Tabelas C, D, F, H",
+        "Resultados que o texto nomeia e não define: a Tabela de Encontros da Região, Ponto de "
+        "Interesse, Evento, Peregrinos, perder a direção, item aleatório",
+        "O procedimento manda rolar na «Tabela de Encontros da Região atual», que ele não traz; a "
+        "Tabela D dá «Ponto de Interesse», «Evento» e «Peregrinos» sem dizer o que são; a Tabela "
+        "C dá a chance de se perder sem dizer o que acontece com quem se perde; a Tabela F (10) "
+        "traz um encontro aleatório e a Tabela H (5 e 9) faz perder «1 item aleatório» sem dizer "
+        "como se sorteia.",
+        "Sessão do Mestre, Encontros Aleatórios e Tabelas C, D, F e H",
+        "No momento do encontro role na Tabela de Encontros da Região atual.\n"
+        "1. Role 1d6 na Tabela C: Perdendo a Direção.\n"
+        "2 — Ponto de Interesse — Evento — Evento\n"
+        "3 — Evento — Peregrinos — Nada\n"
+        "10 — O barulho atrai um encontro aleatório\n"
+        "5 — Um personagem perde 1 item aleatório.",
+        reading="O site rola o que o texto manda rolar e mostra o resultado como ele o escreve; o "
+        "que é o encontro, o ponto de interesse, o evento, os peregrinos, para onde vai quem se "
+        "perdeu e qual item se perde é do Mestre de Cena, dito na cena. O grupo perdido ainda "
+        "avança pela Tabela A (o texto não diz que não avança).",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:activities-per-player",
+        "Rodadas de Viagem",
+        "«Um jogador pode escolher»: como as atividades de uma rodada se juntam",
+        "O texto deixa cada jogador escolher a atividade da rodada, mas escreve os passos para "
+        "«os personagens» e «o grupo» (Avançar, Explorar, Forragear, Levantar Acampamento, "
+        "Descansar) e para «o personagem» (Criar), sem dizer como se rola quando o grupo se "
+        "divide, nem se duas rodadas seguidas da mesma atividade são uma ou duas.",
+        "Sessão do Mestre, Rodadas de Viagem",
+        "Em cada rodada de viagem, um jogador pode escolher uma das seguintes atividades:\n"
+        "Os personagens seguem em direção a outro hex.\n"
+        "Os personagens procuram por comida e água.\n"
+        "O personagem cria munição igual ao resultado do teste.",
+        reading="A rodada tem uma atividade para o grupo, e o personagem que escolher outra a faz "
+        "no lugar dela. Avançar é do grupo inteiro (o site segue um grupo num hex): não se "
+        "mistura com outra atividade na mesma rodada. As outras se rolam uma vez para os que as "
+        "escolheram juntos (uma Tabela E por coluna, uma Tabela H para os que descansam); Criar "
+        "é de cada personagem. Cada rodada segue os passos da sua atividade como o texto os "
+        "escreve: duas rodadas de Descansar são dois descansos.",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:forced-march-count",
+        "Avançar",
+        "Forçar o avanço: o que conta como «consecutivas», e quem escolhe o «ou» da falha",
+        "O texto não diz se as rodadas consecutivas de Avançar continuam contando de um dia "
+        "para o outro, nem como se escolhe entre descansar 2 rodadas e receber o ponto de "
+        "exaustão.",
+        "Sessão do Mestre, Avançar",
+        "Personagens podem avançar por até 2 rodadas consecutivas sem penalidade.\n"
+        "Em caso de falha, o personagem deve descansar por 2 rodadas antes de realizar qualquer "
+        "outra atividade ou receber 1 ponto de exaustão.",
+        reading="Contam as rodadas de viagem seguidas em que o grupo avança, atravessando a "
+        "virada do dia (um dia são 6 rodadas, e a 6ª emenda na 1ª do dia seguinte); qualquer "
+        "outra atividade do grupo zera a conta. Quem falha escolhe fazendo: se as 2 rodadas "
+        "seguintes dele forem de Descansar, cumpriu; se fizer outra coisa antes, recebe 1 ponto "
+        "de exaustão.",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:camp-safe-lasts",
+        "Levantar Acampamento; Descansar",
+        "Até quando o grupo «está seguro» depois de Levantar Acampamento",
+        "O texto diz que o acampamento deixa o grupo seguro para dormir, mas não diz por quanto "
+        "tempo nem o que desfaz a segurança.",
+        "Sessão do Mestre, Levantar Acampamento e Descansar",
+        "O grupo se prepara para ter um sono seguro à noite.\n"
+        "1. Role 1d6. Em um resultado de 5:6 o grupo está seguro.\n"
+        "1. Caso o grupo não esteja seguro, role na Tabela H: Percalços.",
+        reading="O acampamento seguro vale para todo Descansar no mesmo lugar, até o grupo "
+        "Avançar; uma nova rodada de Levantar Acampamento rola de novo e vale o que sair.",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:rest-interruption",
+        "Descansar",
+        "O que interrompe o descanso, e se o descanso sem benefícios conta como o do dia",
+        "O texto pede um teste a cada interrupção do descanso sem dizer o que o interrompe, e "
+        "cobra exaustão pelo dia sem descansar sem dizer se o descanso interrompido conta.",
+        "Sessão do Mestre, Descansar",
+        "Cada interrupção do descanso necessita um teste de CON DC 12 ou o personagem não recebe "
+        "os benefícios.\nCada dia sem realizar essa ação acarreta em 1 ponto de exaustão.",
+        reading="Interrompe o descanso um encontro rolado na mesma rodada: o 1d6 de Encontros "
+        "Aleatórios, ou o 1d6 do Percalço 8. O descanso interrompido ainda é o «realizar essa "
+        "ação» do dia; o que o teste decide são os benefícios (a recuperação do passo 4).",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:food-water",
+        "Forragear; Descansar; Tabela H",
+        "Comida e água: quanto a Tabela E acha, e de onde sai a unidade que cada um consome",
+        "A Tabela E diz se a procura acha comida e água, não quanto; o Descansar consome 1 "
+        "unidade de comida e 1 de água de cada membro, e o Percalço 6 tira rações do grupo, sem "
+        "dizer de quem.",
+        "Sessão do Mestre, Forragear / Caçar / Pescar, Descansar e Tabela H: Percalços",
+        "Os personagens procuram por comida e água.\n"
+        "2. Cada membro do grupo consome 1 unidade de comida e 1 de água.\n"
+        "6 — Comida devorada por animais. Perca 1d4 rações entre o grupo.",
+        reading="O site diz se a procura achou comida e água, quem consome a sua unidade ao "
+        "descansar, e rola o 1d4 das rações perdidas; não conta as rações de ninguém: o Mestre "
+        "as tira (ou põe) no que cada personagem carrega.",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:camp-mishap-8-chance",
+        "Tabela H",
+        "O Percalço 8 escreve «Role 1d6. 3:6 \\| Encontro Aleatório.»",
+        "A linha 8 da Tabela H manda rolar 1d6 e escreve «3:6 \\| Encontro Aleatório», com uma "
+        "barra invertida antes da barra; não diz se 3:6 é a chance, como nas outras tabelas, nem "
+        "o que a barra separa.",
+        "Sessão do Mestre, Tabela H: Percalços",
+        "8 — Lenha molhada, a fogueira apaga. Vigia faz teste de pânico. Role 1d6. 3:6 \\| "
+        "Encontro Aleatório.",
+        reading="O site mostra a linha como o texto a escreve, com a barra invertida, e rola o "
+        "1d6 que ela pede lendo «3:6» como as outras chances: com 1 a 3 há um Encontro "
+        "Aleatório, que interrompe o descanso.",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:surprise-partial-total",
+        "1. Encontros Aleatórios (masmorra); §5e",
+        "«O lado está surpreso»: a surpresa parcial ou a total do cânone?",
+        "O procedimento só diz se um lado está surpreso, e que com os dois surpresos ninguém tem "
+        "turno de surpresa. O cânone tem duas surpresas, com efeitos diferentes (§5e), e o texto "
+        "não diz qual é a dele.",
+        "Sessão do Mestre, 1. Encontros Aleatórios (masmorra)",
+        "Em um resultado de 2:6, o lado está surpreso. Caso os dois lados estejam, ninguém tem "
+        "um turno de surpresa.",
+        "Como se joga (v11), §5e",
+        "Surpresa parcial: perde o primeiro turno. Surpresa total: testa IQ a cada turno para "
+        "começar a agir e, enquanto falhar, fica parado e sem defesa ativa.",
+        reading="O site rola a surpresa do procedimento e diz qual lado está surpreso; se é a "
+        "parcial ou a total da §5e, o Mestre de Cena diz no combate (o rastreador de combate tem "
+        "as duas).",
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:close-range",
+        "2. Ações dos Jogadores (masmorra)",
+        "«Alcance próximo» não tem número",
+        "O turno de exploração deixa os jogadores mover «dentro do alcance próximo», e o texto "
+        "não diz quanto é isso; o cânone mede o movimento em metros por segundo de combate "
+        "(Deslocamento), não por turno de exploração de 10 minutos.",
+        "Sessão do Mestre, 2. Ações dos Jogadores",
+        "Os jogadores podem mover dentro do alcance próximo e realizar uma ação.",
+        reading="O site não mede o movimento de um turno de exploração: o Mestre de Cena diz até "
+        "onde o grupo vai. Não há número do texto para o alcance próximo, e o site não inventa "
+        "um.",
+        document=PROCEDURE,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class DivergenceCorrectionSeed:
+    """A line of a seeded pendência that a campaign seeded earlier still says as it was: the
+    seed corrects it there (a Correction that keeps what it said), and only where it still says
+    ``before`` — a line the Árbitro changed since is his."""
+
+    source_key: str
+    divergence_key: str
+    field: str
+    before: str
+    after: str
+    reason: str
+
+
+DIVERGENCE_CORRECTIONS: tuple[DivergenceCorrectionSeed, ...] = (
+    DivergenceCorrectionSeed(
+        "procedure:exhaustion-reading-counted",
+        "procedure:exhaustion",
+        "reading",
+        EXHAUSTION_READING_BEFORE,
+        EXHAUSTION_READING,
+        "O rastreador de exploração conta os pontos de exaustão (a hora sem descanso na "
+        "masmorra, e na jornada o avanço forçado e o dia sem Descansar): a leitura dizia que o "
+        "site não os contava.",
+    ),
+    DivergenceCorrectionSeed(
+        "procedure:weather-drift-3-6-reading-kept",
+        "procedure:weather-drift-3-6",
+        "reading",
+        WEATHER_SILENT_READING_BEFORE,
+        WEATHER_SILENT_READING,
+        "A jornada guarda o clima e o rola a cada rodada: com 3 a 6 ele fica como está, e a "
+        "leitura diz agora o que o rastreador faz.",
+    ),
+    DivergenceCorrectionSeed(
+        "procedure:panic-test-backslash",
+        "procedure:panic-test",
+        "side_a",
+        PANIC_TEST_SIDE_A_BEFORE,
+        PANIC_TEST_SIDE_A_BEFORE.replace("3:6 | Encontro", "3:6 \\| Encontro"),
+        "O texto escreve «3:6 \\| Encontro Aleatório», com a barra invertida; a citação a tinha "
+        "tirado.",
     ),
 )
 

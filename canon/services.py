@@ -766,7 +766,38 @@ def registers_seed(*, campaign: Campaign) -> SeedCount:
             },
         )
         created["divergences"] += new
+    created["corrections"] += _divergence_corrections_seed(campaign, today)
     return SeedCount(**created)
+
+
+def _divergence_corrections_seed(campaign: Campaign, today: dt.date) -> int:
+    """Correct a seeded pendência's line where it still says what an earlier seed said
+    (``seed.DIVERGENCE_CORRECTIONS``); once, by ``source_key``; a line changed since is left."""
+    made = 0
+    for item in seed.DIVERGENCE_CORRECTIONS:
+        if Correction.objects.filter(campaign=campaign, source_key=item.source_key).exists():
+            continue
+        divergence = (
+            Divergence.objects.filter(campaign=campaign, source_key=item.divergence_key)
+            .prefetch_related("corrections")
+            .first()
+        )
+        if divergence is None or divergence.now[item.field] != item.before:
+            continue
+        Correction.objects.create(
+            campaign=campaign,
+            source_key=item.source_key,
+            target=Correction.Target.DIVERGENCE,
+            divergence=divergence,
+            field=item.field,
+            line=DIVERGENCE_FIELDS[item.field],
+            before=item.before,
+            after=item.after,
+            reason=item.reason,
+            corrected_on=today,
+        )
+        made += 1
+    return made
 
 
 def registers_seed_all() -> dict[str, SeedCount]:

@@ -19,6 +19,7 @@ from django.urls import reverse
 from garganta_site.records import AppendOnly
 from gurps.house import CombatantKind
 from sessions.combat.weapons import weapons_of
+from sessions.procedure import data as procedure_data
 from sheets.models import Campaign, Character
 
 
@@ -783,6 +784,9 @@ class CombatEvent(TrackerEvent):
 # --- exploration (the Mestre's session procedure, dungeon loop; sessions.exploration) ---------
 
 
+_REGION_CHOICES = [(r.key, r.label) for r in procedure_data.REGIONS]
+
+
 class Exploration(models.Model):
     """A descent in a scene, run by the turn loop of the Mestre's session procedure: the
     party's exploration turns (10 minutes each) and rounds of travel (4 hours each), the
@@ -821,6 +825,28 @@ class Exploration(models.Model):
     consequences_decided = models.PositiveIntegerField(default=0)
     encounter_pending = models.BooleanField(default=False)
     marching_order = models.JSONField(default=list, blank=True)
+    # The journey (the hexcrawl's rounds of travel): the season and the weather's row in its
+    # table (and that row's words, as rolled); the day (6 rounds of 4 h), the round of the day, the region the day began in
+    # (its encounter chance) and the hex the party is in now (Tabelas C, D, E, G); Tabela A's
+    # way of advancing; consecutive Avançar rounds; whether the camp is safe; the hexes
+    # advanced (a fraction: "1/2" a round on foot). ``party``: per character of the marching
+    # order, {"rested_today", "rest_owed", "exhaustion"} (the text's level, Tabela I).
+    season = models.CharField(
+        max_length=8, blank=True, choices=[(c.key, c.label) for c in procedure_data.SEASONS]
+    )
+    weather = models.PositiveSmallIntegerField(null=True, blank=True)
+    weather_text = models.CharField(max_length=200, blank=True)
+    day = models.PositiveIntegerField(default=0)
+    day_round = models.PositiveSmallIntegerField(default=0)
+    day_region = models.CharField(max_length=10, blank=True, choices=_REGION_CHOICES)
+    hex_region = models.CharField(max_length=10, blank=True, choices=_REGION_CHOICES)
+    travel_mode = models.CharField(
+        max_length=8, blank=True, choices=[(c.key, c.label) for c in procedure_data.MODES]
+    )
+    advance_streak = models.PositiveSmallIntegerField(default=0)
+    camp_safe = models.BooleanField(default=False)
+    hexes = models.CharField(max_length=20, default="0")
+    party = models.JSONField(default=dict, blank=True)
     revision = models.PositiveIntegerField(default=0)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
@@ -848,6 +874,14 @@ class Exploration(models.Model):
                 condition=Q(danger__in=["unsafe", "risky", "deadly"]),
                 name="mesa_exploration_danger_known",
             ),
+            models.CheckConstraint(
+                condition=Q(weather__isnull=True) | Q(weather__gte=1, weather__lte=6),
+                name="mesa_exploration_weather_in_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(day_round__lte=procedure_data.ROUNDS_PER_DAY),
+                name="mesa_exploration_day_round_within_day",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -869,6 +903,21 @@ class Exploration(models.Model):
     @property
     def exhaustion_undecided(self) -> int:
         return self.exhaustion_points - self.consequences_decided
+
+    @property
+    def journey_started(self) -> bool:
+        return bool(self.season)
+
+    @property
+    def weather_table(self) -> str:
+        """The key of the season's weather table ("weather_spring" …), "" before the journey."""
+        season = procedure_data.SEASON_BY_KEY.get(self.season)
+        return season.table if season else ""
+
+    @property
+    def party_names(self) -> list[str]:
+        """The journey follows each character of the marching order."""
+        return list(self.marching_order)
 
 
 class ExplorationTimer(models.Model):
@@ -930,6 +979,8 @@ class ExplorationEvent(TrackerEvent):
         TRAVEL = "travel", "Rodada de viagem"
         CONSEQUENCE = "consequence", "Consequência da exaustão"
         LOOT = "loot", "Achado"
+        JOURNEY = "journey", "Começo da jornada"
+        JOURNEY_TEST = "journey_test", "Teste pedido pelo procedimento"
         END = "end", "Fim"
 
     exploration = models.ForeignKey(Exploration, on_delete=models.CASCADE, related_name="events")
@@ -947,6 +998,62 @@ class ExplorationEvent(TrackerEvent):
                 name="mesa_explorationevent_unique_request_key",
             )
         ]
+
+
+class ExplorationTest(models.Model):
+    """A test the procedure asks in another game's terms («teste de CON DC 15») of one
+    character of the journey, held by a pendência of the Árbitro's register (``pendency``, its
+    source key). The Mestre rolls the GURPS test the pendência's reading (or the Árbitro's
+    decision) names, in the scene, and names that roll here; the tracker reads its outcome and
+    applies what the text says follows (``kind``): a failed forced march owes 2 rounds of rest
+    or a point of exhaustion; a failed test after an interrupted rest loses its benefits."""
+
+    class Kind(models.TextChoices):
+        FORCED_MARCH = "forced_march", "Forçando o avanço"
+        REST = "rest", "Descanso interrompido"
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    exploration = models.ForeignKey(Exploration, on_delete=models.CASCADE, related_name="tests")
+    asked_in = models.ForeignKey(
+        ExplorationEvent, on_delete=models.PROTECT, related_name="tests_asked"
+    )
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    character = models.CharField(max_length=100)
+    asks = models.CharField(max_length=200, help_text="O que o texto pede: teste de CON DC 15")
+    pendency = models.CharField(max_length=80, help_text="A pendência que o segura")
+    roll = models.OneToOneField(
+        Roll, null=True, blank=True, on_delete=models.PROTECT, related_name="exploration_test"
+    )
+    passed = models.BooleanField(null=True, blank=True)
+    resolved_in = models.ForeignKey(
+        ExplorationEvent,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tests_resolved",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["exploration", "created_at", "pk"]
+        verbose_name = "teste pedido pelo procedimento"
+        verbose_name_plural = "testes pedidos pelo procedimento"
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(roll__isnull=True) & Q(passed__isnull=True) & Q(resolved_in__isnull=True)
+                )
+                | (Q(roll__isnull=False) & Q(passed__isnull=False) & Q(resolved_in__isnull=False)),
+                name="mesa_explorationtest_resolved_with_its_roll",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.asks}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.roll_id is None
 
 
 # --- the procedure's random tables (sessao-do-mestre.txt; sessions.procedure) ----------------

@@ -1,8 +1,9 @@
 """The exploration tracker through the API, for the Mestre's AI client: start a descent, declare
-the danger level, the marching order, a timer; start and end a turn, surprise, sleep, travel;
+the danger level, the marching order, a timer; start and end a turn, surprise, sleep; the
+journey (its season, its rounds of travel, the GURPS roll that resolves a test the text asks);
 the exhaustion's GURPS consequence, treasure found; end it; read the state. The same services
 and refusals as the page; no body takes a die. ``Idempotency-Key`` makes the same request twice
-one action."""
+one action. Every closed set is an enum, each value's Portuguese label in its description."""
 
 from __future__ import annotations
 
@@ -17,12 +18,26 @@ from pydantic import StrictBool
 
 from garganta_site.api_errors import errors
 from garganta_site.auth import AUTH
-from sessions.exploration import services
+from garganta_site.errors import ServiceError
+from sessions.exploration import journey, services
 from sessions.exploration.schemas import (
+    ACTIVITY_LABELS,
+    DANGER_LABELS,
+    MODE_LABELS,
+    REGION_LABELS,
+    SEASON_LABELS,
+    TIMER_KIND_LABELS,
+    Activity,
+    Danger,
     ExplorationEventAnswerOut,
     ExplorationOut,
+    Mode,
+    Region,
+    Season,
     TimerAddedOut,
+    TimerKind,
     exploration_data,
+    pendencies_data,
 )
 from sessions.models import Exploration, Scene
 from sheets.services import membership_for
@@ -34,19 +49,20 @@ Key = Header("", alias="Idempotency-Key")
 # What a write of the tracker may answer besides its success (garganta_site.api_errors).
 TABLE_WRITE = errors(401, 403, 404, 409, 422)
 TABLE_WRITE_WITH_BODY = errors(400, 401, 403, 404, 409, 422)  # 400: a body that is not JSON
-DangerIn = Literal["unsafe", "risky", "deadly"]
+DANGER = "Nível de perigo (Tabela A), declarado pelo Mestre: " + DANGER_LABELS
+PER_CHARACTER_TWICE = "«{name}» aparece duas vezes nas atividades por personagem."
 
 
 class ExplorationStartIn(Schema, extra="forbid"):
     scene: UUID
-    danger: DangerIn
+    danger: Danger = Field(description=DANGER)
     total_darkness: StrictBool = False
-    region: str = Field(default="", max_length=200)
+    region: str = Field(default="", max_length=200, description="Região, para o fechamento")
     marching_order: list[str] | None = Field(default=None, max_length=services.MAX_MARCHING)
 
 
 class ExplorationDeclareIn(Schema, extra="forbid"):
-    danger: DangerIn
+    danger: Danger = Field(description=DANGER)
     total_darkness: StrictBool = False
 
 
@@ -56,7 +72,7 @@ class MarchingIn(Schema, extra="forbid"):
 
 class TimerIn(Schema, extra="forbid"):
     name: str = Field(min_length=1, max_length=100)
-    kind: Literal["light", "spell", "other"] = "light"
+    kind: TimerKind = Field(default="light", description=TIMER_KIND_LABELS)
     turns: int = Field(ge=1, le=services.MAX_TIMER_TURNS)
 
 
@@ -69,8 +85,39 @@ class SleepIn(Schema, extra="forbid"):
     hours: int = Field(default=8, ge=1, le=services.MAX_SLEEP_HOURS)
 
 
+class JourneyIn(Schema, extra="forbid"):
+    season: Season = Field(description="Estação do ano (o clima inicial): " + SEASON_LABELS)
+    region: Region | None = Field(
+        default=None, description="O hex em que o grupo está: " + REGION_LABELS
+    )
+
+
+class CharacterActivityIn(Schema, extra="forbid"):
+    character: str = Field(min_length=1, max_length=100, description="Um nome da ordem de marcha")
+    activity: Activity = Field(description=ACTIVITY_LABELS)
+
+
 class TravelIn(Schema, extra="forbid"):
-    region_row: str = Field(default="", max_length=100)
+    activity: Activity = Field(description="A atividade do grupo na rodada: " + ACTIVITY_LABELS)
+    region: Region | None = Field(
+        default=None,
+        description="O hex em que o grupo está (sem ele, o da rodada anterior): " + REGION_LABELS,
+    )
+    mode: Mode | None = Field(
+        default=None, description="Como o grupo avança (Tabela A; fica): " + MODE_LABELS
+    )
+    per_character: list[CharacterActivityIn] = Field(
+        default=[],
+        max_length=services.MAX_MARCHING,
+        description="«Um jogador pode escolher»: a atividade de quem não faz a do grupo",
+    )
+
+
+class JourneyTestIn(Schema, extra="forbid"):
+    test: UUID = Field(description="O teste pedido pelo texto (journey.tests[].id)")
+    roll: int = Field(
+        ge=1, le=2_147_483_647, description="O número da rolagem GURPS do Mestre nesta cena"
+    )
 
 
 class ConsequenceIn(Schema, extra="forbid"):
@@ -106,8 +153,20 @@ def _event_out(event, exploration: Exploration) -> dict:
         "text": event.text,
         "lines": event.lines,
         "rolls": sorted(r.sequence for r in event.rolls.all()),
+        "pendencies": pendencies_data(event),
         "exploration": _state(exploration),
     }
+
+
+def _per_character(payload: TravelIn) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for item in payload.per_character:
+        if item.character in found:
+            raise ServiceError(
+                PER_CHARACTER_TWICE.format(name=item.character), field="per_character"
+            )
+        found[item.character] = item.activity
+    return found
 
 
 @router.post(
@@ -250,16 +309,55 @@ def exploration_sleep(request, code: UUID, payload: SleepIn, idempotency_key: st
 
 
 @router.post(
+    "/{uuid:code}/journey",
+    response={201: ExplorationEventAnswerOut, **TABLE_WRITE_WITH_BODY},
+    summary="Começa a jornada: a estação e o clima inicial (o servidor rola)",
+)
+def exploration_journey(request, code: UUID, payload: JourneyIn, idempotency_key: str = Key):
+    exploration = _exploration(request, code)
+    event = journey.exploration_journey_start(
+        exploration=exploration,
+        user=request.user,
+        season=payload.season,
+        region=payload.region or "",
+        request_key=idempotency_key,
+    )
+    return Status(201, _event_out(event, exploration))
+
+
+@router.post(
     "/{uuid:code}/travel",
     response={201: ExplorationEventAnswerOut, **TABLE_WRITE_WITH_BODY},
-    summary="Rodada de viagem (4 h)",
+    summary="Rodada de viagem (4 h): clima, encontro e a atividade (o servidor rola)",
 )
 def exploration_travel(request, code: UUID, payload: TravelIn, idempotency_key: str = Key):
     exploration = _exploration(request, code)
-    event = services.exploration_travel(
+    event = journey.exploration_travel(
         exploration=exploration,
         user=request.user,
-        region_row=payload.region_row,
+        activity=payload.activity,
+        region=payload.region or "",
+        mode=payload.mode or "",
+        per_character=_per_character(payload),
+        request_key=idempotency_key,
+    )
+    return Status(201, _event_out(event, exploration))
+
+
+@router.post(
+    "/{uuid:code}/journey/tests",
+    response={201: ExplorationEventAnswerOut, **TABLE_WRITE_WITH_BODY},
+    summary="Resolve um teste que o texto pede com a rolagem GURPS do Mestre",
+)
+def exploration_journey_test(
+    request, code: UUID, payload: JourneyTestIn, idempotency_key: str = Key
+):
+    exploration = _exploration(request, code)
+    event = journey.exploration_journey_test(
+        exploration=exploration,
+        user=request.user,
+        test=payload.test,
+        roll=payload.roll,
         request_key=idempotency_key,
     )
     return Status(201, _event_out(event, exploration))

@@ -6,12 +6,13 @@ from django import forms
 
 from garganta_site.forms import request_key_field
 from sessions.models import Exploration, ExplorationTimer
-from sessions.procedure.data import BY_KEY
+from sessions.procedure import data as procedure_data
 
 DANGER_CHOICES = [("", "— declare —")] + list(Exploration.Danger.choices)
-REGION_CHOICES = [("", "— sem teste de encontro —")] + [
-    (row.label, row.label) for row in BY_KEY["encounter_by_region"].rows
-]
+SEASON_CHOICES = [("", "— diga —")] + [(c.key, c.label) for c in procedure_data.SEASONS]
+REGIONS = [(r.key, r.label) for r in procedure_data.REGIONS]
+ACTIVITIES = [(c.key, c.label) for c in procedure_data.ACTIVITIES]
+MODES = [(c.key, c.label) for c in procedure_data.MODES]
 
 
 class _Form(forms.Form):
@@ -81,14 +82,56 @@ class SleepForm(_Form):
     hours = forms.IntegerField(min_value=1, max_value=12, initial=8, label="Horas de sono")
 
 
-class TravelForm(_Form):
-    region_row = forms.ChoiceField(
-        choices=REGION_CHOICES, required=False, label="Encontro por região (1d6)"
+class JourneyForm(_Form):
+    season = forms.ChoiceField(choices=SEASON_CHOICES, label="Estação do ano (o clima inicial)")
+    region = forms.ChoiceField(
+        choices=[("", "— diga na 1ª rodada —")] + REGIONS, required=False, label="O grupo está em"
     )
 
 
+class TravelForm(_Form):
+    """A round of travel: the party's activity, the hex, Tabela A's way of advancing, and
+    one choice per character of the marching order («um jogador pode escolher»)."""
+
+    activity = forms.ChoiceField(
+        choices=[("", "— escolha —")] + ACTIVITIES, label="Atividade do grupo"
+    )
+    region = forms.ChoiceField(
+        choices=[("", "— o mesmo hex —")] + REGIONS, required=False, label="O grupo está em"
+    )
+    mode = forms.ChoiceField(
+        choices=[("", "— como antes —")] + MODES, required=False, label="Avançando (Tabela A)"
+    )
+
+    def __init__(self, *args, party=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.party = list(party)
+        for index, name in enumerate(self.party):
+            self.fields[f"who_{index}"] = forms.ChoiceField(
+                choices=[("", "— a do grupo —")] + ACTIVITIES, required=False, label=name
+            )
+
+    @property
+    def character_fields(self):
+        return [self[f"who_{index}"] for index in range(len(self.party))]
+
+    def clean(self):
+        cleaned = super().clean()
+        cleaned["per_character"] = {
+            name: cleaned[f"who_{index}"]
+            for index, name in enumerate(self.party)
+            if cleaned.get(f"who_{index}")
+        }
+        return cleaned
+
+
+class JourneyTestForm(_Form):
+    test = forms.UUIDField(widget=forms.HiddenInput)
+    roll = forms.IntegerField(min_value=1, max_value=2_147_483_647, label="Rolagem GURPS nº")
+
+
 class ConsequenceForm(_Form):
-    text = forms.CharField(max_length=1000, label="Consequência GURPS (services.: 1 de fadiga, §6)")
+    text = forms.CharField(max_length=1000, label="Consequência GURPS (ex.: 1 de fadiga, §6)")
 
 
 class LootForm(_Form):

@@ -4,30 +4,117 @@ for a descent, its timers, its events and the closing tally (``sessao-do-mestre.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 from uuid import UUID
 
-from ninja import Schema
+from ninja import Field, Schema
 
+from sessions.exploration.journey import JourneyView
 from sessions.exploration.services import ExplorationView
+from sessions.models import Exploration, ExplorationEvent, ExplorationTest, ExplorationTimer
+from sessions.procedure import data as procedure_data
+
+
+def _enum(choices) -> tuple[type, str]:
+    """A closed set as a ``Literal`` of its keys, and its labels for the description."""
+    keys = tuple(key for key, _ in choices)
+    return Literal[keys], "; ".join(f"{key}: {label}" for key, label in choices)  # type: ignore[valid-type]
+
+
+def _pairs(choices) -> list[tuple[str, str]]:
+    return [(c.key, c.label) for c in choices]
+
+
+# The closed sets the exploration takes and answers, published as enums (DESIGN.md, 13).
+Season, SEASON_LABELS = _enum(_pairs(procedure_data.SEASONS))
+Region, REGION_LABELS = _enum(_pairs(procedure_data.REGIONS))
+Activity, ACTIVITY_LABELS = _enum(_pairs(procedure_data.ACTIVITIES))
+Mode, MODE_LABELS = _enum(_pairs(procedure_data.MODES))
+Danger, DANGER_LABELS = _enum(Exploration.Danger.choices)
+TimerKind, TIMER_KIND_LABELS = _enum(ExplorationTimer.Kind.choices)
+EventKind, EVENT_KIND_LABELS = _enum(ExplorationEvent.Kind.choices)
+TestKind, TEST_KIND_LABELS = _enum(ExplorationTest.Kind.choices)
+Status, STATUS_LABELS = _enum(Exploration.Status.choices)
+Phase, PHASE_LABELS = _enum(Exploration.Phase.choices)
+PendencyStatus, PENDENCY_STATUS_LABELS = _enum(
+    [("open", "Aberta"), ("resolved", "Resolvida"), ("missing", "Não está no registro")]
+)
 
 
 class TimerOut(Schema):
     id: UUID
     name: str
-    kind: str
+    kind: TimerKind = Field(description=TIMER_KIND_LABELS)
     duration_turns: int
     remaining_turns: int
     out: bool
 
 
+class PendencyOut(Schema):
+    """A pendência of the Árbitro's register that holds a step: what is in force is the
+    Árbitro's resolution once resolved, the reading in use until then."""
+
+    key: str  # its source key, e.g. procedure:forced-march-con
+    id: str  # its id in the register ("" when the register lacks it)
+    title: str
+    status: PendencyStatus = Field(description=PENDENCY_STATUS_LABELS)
+    in_force: str
+
+
 class ExplorationEventOut(Schema):
     id: UUID
-    kind: str
+    kind: EventKind = Field(description=EVENT_KIND_LABELS)
     turn: int
+    day: int | None = None  # a round of travel: its day and round of the day
+    round: int | None = None
     text: str
     lines: list[str]
     rolls: list[int]  # the sequence numbers of the event's rolls in the chain
+    pendencies: list[PendencyOut]
     created_at: datetime
+
+
+class JourneyMemberOut(Schema):
+    name: str
+    rested_today: bool
+    rest_owed: int  # rounds of Descansar owed after a failed forced march
+    exhaustion: int  # the procedure's level (Tabela I); its GURPS consequence is the Mestre's
+
+
+class JourneyTestOut(Schema):
+    """A test the text asks in another game's terms, and the GURPS roll that resolved it."""
+
+    id: UUID
+    kind: TestKind = Field(description=TEST_KIND_LABELS)
+    character: str
+    asks: str  # «teste de CON DC 15»
+    pendency: str  # the source key of the pendência that holds it
+    open: bool
+    roll: int | None  # the sequence number of the Mestre's GURPS roll
+    passed: bool | None
+
+
+class JourneyOut(Schema):
+    """The journey: the hexcrawl's days of six rounds of 4 hours."""
+
+    season: Season = Field(description=SEASON_LABELS)
+    weather: int  # the row of the season's table
+    weather_text: str
+    day: int
+    day_round: int  # rounds played of the day
+    rounds_per_day: int
+    next_day: int
+    next_round: int
+    day_region: Region | None = Field(default=None, description=REGION_LABELS)
+    region: Region | None = Field(default=None, description=REGION_LABELS)
+    travel_mode: Mode | None = Field(default=None, description=MODE_LABELS)
+    advance_streak: int
+    free_advance_rounds: int
+    next_advance_dc: int | None  # Tabela B's DC the next Avançar would ask
+    camp_safe: bool
+    hexes: str  # a fraction: "11/2"
+    party: list[JourneyMemberOut]
+    tests: list[JourneyTestOut]
 
 
 class CountOut(Schema):
@@ -59,12 +146,12 @@ class TallyOut(Schema):
 class ExplorationOut(Schema):
     id: UUID
     scene: UUID
-    status: str
-    danger: str
+    status: Status = Field(description=STATUS_LABELS)
+    danger: Danger = Field(description=DANGER_LABELS)
     total_darkness: bool
-    effective_danger: str
+    effective_danger: Danger = Field(description=DANGER_LABELS)
     region: str
-    phase: str
+    phase: Phase = Field(description=PHASE_LABELS)
     turn: int
     travel_rounds: int
     hours_slept: int
@@ -80,6 +167,7 @@ class ExplorationOut(Schema):
     timers: list[TimerOut]
     events: list[ExplorationEventOut]
     tally: TallyOut
+    journey: JourneyOut | None  # None until the journey starts
 
 
 class TimerAddedOut(Schema):
@@ -94,6 +182,7 @@ class ExplorationEventAnswerOut(Schema):
     text: str
     lines: list[str]
     rolls: list[int]
+    pendencies: list[PendencyOut]
     exploration: ExplorationOut
 
 
@@ -132,17 +221,83 @@ def exploration_data(view: ExplorationView) -> dict:
             }
             for t in view.timers
         ],
-        "events": [
-            {
-                "id": ev.code,
-                "kind": ev.kind,
-                "turn": ev.turn,
-                "text": ev.text,
-                "lines": ev.lines,
-                "rolls": sorted(r.sequence for r in ev.rolls.all()),
-                "created_at": ev.created_at,
-            }
-            for ev in reversed(view.events)
-        ],
+        "events": [event_data(ev) for ev in reversed(view.events)],
         "tally": view.tally.data(),
+        "journey": journey_data(view.journey) if view.journey else None,
+    }
+
+
+def pendencies_data(event) -> list[dict]:
+    """An event's pendências as ``PendencyOut`` (kept in its data when it was written)."""
+    return [
+        {
+            "key": p["key"],
+            "id": p["code"],
+            "title": p["title"],
+            "status": p["status"],
+            "in_force": p["in_force"],
+        }
+        for p in (event.data or {}).get("pendencies", [])
+    ]
+
+
+def event_data(event) -> dict:
+    data = event.data or {}
+    return {
+        "id": event.code,
+        "kind": event.kind,
+        "turn": event.turn,
+        "day": data.get("day"),
+        "round": data.get("round"),
+        "text": event.text,
+        "lines": event.lines,
+        "rolls": sorted(r.sequence for r in event.rolls.all()),
+        "pendencies": pendencies_data(event),
+        "created_at": event.created_at,
+    }
+
+
+def journey_data(view: JourneyView) -> dict:
+    """The journey as ``JourneyOut``."""
+    e = view.exploration
+    next_day, next_round = view.next_round
+    return {
+        "season": e.season,
+        "weather": e.weather,
+        "weather_text": e.weather_text,
+        "day": e.day,
+        "day_round": e.day_round,
+        "rounds_per_day": procedure_data.ROUNDS_PER_DAY,
+        "next_day": next_day,
+        "next_round": next_round,
+        "day_region": e.day_region or None,
+        "region": e.hex_region or None,
+        "travel_mode": e.travel_mode or None,
+        "advance_streak": e.advance_streak,
+        "free_advance_rounds": procedure_data.FREE_ADVANCE_ROUNDS,
+        "next_advance_dc": view.next_advance_dc,
+        "camp_safe": e.camp_safe,
+        "hexes": e.hexes,
+        "party": [
+            {
+                "name": name,
+                "rested_today": member["rested_today"],
+                "rest_owed": member["rest_owed"],
+                "exhaustion": member["exhaustion"],
+            }
+            for name, member in view.members
+        ],
+        "tests": [
+            {
+                "id": t.code,
+                "kind": t.kind,
+                "character": t.character,
+                "asks": t.asks,
+                "pendency": t.pendency,
+                "open": t.is_open,
+                "roll": t.roll.sequence if t.roll else None,
+                "passed": t.passed,
+            }
+            for t in view.tests
+        ],
     }

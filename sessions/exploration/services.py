@@ -8,7 +8,8 @@ darkness always makes it Mortal); 2. the players act; 3. the monsters move; 4. e
 timers run down (light, spells), the hour without rest is counted, and if an encounter was rolled
 the monsters arrive (1d6: 1–3 the room, 4–6 an adjacent one). Surprise (2:6 for each side; both
 surprised → nobody), sleep (Tabela B: Percalços da Dungeon and Tabela C: 3:6 every 4/2/1 hours),
-rounds of travel (4 hours), the marching order and the closing tally of the descent are here too.
+the marching order and the closing tally of the descent are here too. The hexcrawl half (days
+of six rounds of travel, weather, activities) is ``sessions.exploration.journey``.
 
 Every die is rolled by the procedure's API (``sessions.procedure.services``): server dice, one chained
 ``Roll`` of the scene each; the ``ExplorationEvent`` of the action names its rolls. Each action
@@ -30,8 +31,19 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from garganta_site.errors import ServiceError
-from gurps.dice import RandomSource
 from sessions import entries
+from sessions.exploration.journey import JourneyView, journey_view
+from sessions.exploration.steps import (
+    EXPLORATION_ENDED as EXPLORATION_ENDED,  # the views and tests read it here
+)
+from sessions.exploration.steps import (
+    action_begin,
+    action_event,
+    dice,
+    pendency_data,
+    roll_ref,
+    timers_tick,
+)
 from sessions.models import (
     Combatant,
     Exploration,
@@ -42,7 +54,6 @@ from sessions.models import (
 )
 from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
-from sessions.tracker import tracker_begin, tracker_event
 from sheets.models import Campaign
 
 Danger = Exploration.Danger
@@ -59,7 +70,7 @@ def cadence(exploration: Exploration, key: str) -> tuple[int, int]:
     A, exploration turns) or "dungeon_rest" (Tabela C, hours of sleep)."""
     table = procedure_services.procedure_table(key, exploration.scene.week.campaign)
     label = exploration.effective_danger_label
-    row = table.rows.filter(label=label).first()
+    row = next((r for r in table.rows.all() if r.label == label), None)
     cell = row.cells[0] if row else ""
     chance, every = procedure_data.chance_threshold(cell), procedure_data.chance_every(cell)
     if chance is None or every is None:
@@ -81,7 +92,6 @@ ARRIVAL_ADJACENT = "adjacent"
 
 # Messages are constants so tests import them instead of repeating them.
 EXPLORATION_ACTIVE_EXISTS = "Já há uma exploração em andamento nesta cena: encerre-a antes."
-EXPLORATION_ENDED = "Esta exploração já terminou; o que está aqui fica como está."
 DANGER_UNKNOWN = "Nível de perigo é Inseguro, Arriscado ou Mortal (Tabela A)."
 TURN_ALREADY_STARTED = "O turno {turn} já começou: encerre-o (Fim do Turno) antes do próximo."
 TURN_NOT_STARTED = "Nenhum turno em curso: comece o turno (teste de encontro) primeiro."
@@ -101,22 +111,20 @@ NO_EXHAUSTION_PENDING = "Nenhum ponto de exaustão espera consequência."
 LOOT_KIND_EMPTY = "Diga o tipo (ex.: moedas de prata, poção, corda)."
 LOOT_CATEGORY_UNKNOWN = "Achado é tesouro ou item."
 LOOT_QUANTITY_BAD = "Quantidade de 1 a 100000."
-REGION_UNKNOWN = "Região desconhecida na tabela de encontros por região."
 
 EXHAUSTION_TEXT = (
     "1 ponto de exaustão, como o procedimento diz («A cada 1 hora de exploração, os "
     "personagens precisam descansar por um turno de exploração ou sofrer 1 ponto de "
     "exaustão»). A exaustão é de outro jogo (Tabela I): a consequência GURPS é do Mestre — "
-    "p.ex. fadiga (§6) — e a regra está em divergência aberta para o Árbitro."
+    "p.ex. fadiga (§6) — como diz a pendência."
 )
+EXHAUSTION_PENDENCY = "procedure:exhaustion"
+SURPRISE_IN_GURPS = (
+    "Surpresa parcial ou total (§5e)? O procedimento só diz «o lado está surpreso»: veja a "
+    "pendência; o Mestre diz no combate."
+)
+SURPRISE_PENDENCY = "procedure:surprise-partial-total"
 LOOT_CATEGORIES = {"treasure": "Tesouro", "item": "Item"}
-
-
-# --- the procedure's API and the server's dice -----------------------------------------------
-
-
-def _source() -> RandomSource:
-    return entries.dice_source()
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -125,46 +133,6 @@ def _source() -> RandomSource:
 def exploration_current(scene: Scene) -> Exploration | None:
     """The scene's descent: the one going on, else the last one."""
     return Exploration.objects.filter(scene=scene).select_related("scene__week__campaign").first()
-
-
-def _begin(exploration: Exploration, user, request_key: str, kind: str):
-    """Check who asks, lock, replay (``sessions.tracker``): (fresh exploration, earlier event
-    or None)."""
-    return tracker_begin(
-        exploration,
-        user=user,
-        request_key=request_key,
-        kind=kind,
-        ended=EXPLORATION_ENDED,
-        code="exploration_ended",
-    )
-
-
-def _event(
-    exploration: Exploration,
-    user,
-    kind: str,
-    text: str,
-    *,
-    lines=(),
-    data=None,
-    rolls=(),
-    request_key="",
-) -> ExplorationEvent:
-    """The event of one action, written after its rolls; the exploration's revision grows."""
-    event = tracker_event(
-        exploration,
-        user=user,
-        kind=kind,
-        text=text,
-        lines=lines,
-        data=data,
-        request_key=request_key,
-        turn=exploration.turn,
-    )
-    if rolls:
-        event.rolls.set(rolls)
-    return event
 
 
 def _danger(value: str) -> str:
@@ -197,24 +165,6 @@ def marching_text(order: list[str]) -> str:
     if len(order) == 1:
         return f"Ordem de marcha: {listed}."
     return f"Ordem de marcha: {listed} (à frente: {order[0]}; na retaguarda: {order[-1]})."
-
-
-def _roll_ref(roll: Roll) -> str:
-    return f"#{roll.sequence}"
-
-
-def _tick(exploration: Exploration, turns: int) -> list[str]:
-    """Run every lit timer down by ``turns``; a line for each that goes out."""
-    lines = []
-    for timer in exploration.timers.filter(remaining_turns__gt=0).order_by("created_at", "pk"):
-        timer.remaining_turns = max(0, timer.remaining_turns - turns)
-        timer.save(update_fields=["remaining_turns"])
-        if timer.is_out:
-            what = "apagou" if timer.kind == ExplorationTimer.Kind.LIGHT else "acabou"
-            lines.append(f"{timer.name} {what}.")
-        else:
-            lines.append(f"{timer.name}: restam {timer.remaining_turns} turno(s).")
-    return lines
 
 
 def _chance(exploration, user, key: str, row_label: str, source) -> tuple[Roll, bool]:
@@ -274,7 +224,7 @@ def exploration_start(
         + (" — total escuridão: Mortal." if total_darkness else "."),
         marching_text(order),
     ]
-    _event(
+    action_event(
         exploration, user, ExplorationEvent.Kind.START, f"Começa a descida ({floor}).", lines=lines
     )
     return exploration
@@ -292,7 +242,9 @@ def exploration_declare(
 ) -> Exploration:
     """The Mestre declares the danger level (and whether the party is in total darkness, which
     makes it Mortal), e.g. when the last torch goes out or the party goes down a floor."""
-    exploration, earlier = _begin(exploration, user, request_key, ExplorationEvent.Kind.DANGER)
+    exploration, earlier = action_begin(
+        exploration, user, request_key, ExplorationEvent.Kind.DANGER
+    )
     if earlier is not None:
         return exploration
     exploration.danger = _danger(danger)
@@ -302,7 +254,7 @@ def exploration_declare(
     text = f"Nível de perigo: {exploration.effective_danger_label}"
     if exploration.total_darkness:
         text += f" (total escuridão; declarado {Danger(exploration.danger).label})"
-    _event(
+    action_event(
         exploration,
         user,
         ExplorationEvent.Kind.DANGER,
@@ -319,11 +271,13 @@ def exploration_marching_order(
 ) -> Exploration:
     """The party's marching order, from who goes in front to the last (the players decide it;
     it matters for traps and encounters)."""
-    exploration, earlier = _begin(exploration, user, request_key, ExplorationEvent.Kind.MARCHING)
+    exploration, earlier = action_begin(
+        exploration, user, request_key, ExplorationEvent.Kind.MARCHING
+    )
     if earlier is not None:
         return exploration
     exploration.marching_order = _clean_marching(names)
-    _event(
+    action_event(
         exploration,
         user,
         ExplorationEvent.Kind.MARCHING,
@@ -346,7 +300,7 @@ def exploration_timer_add(
 ) -> ExplorationTimer:
     """A light source or a spell that runs down with the turns; its length in turns is the
     Mestre's (the canon gives none)."""
-    exploration, earlier = _begin(exploration, user, request_key, ExplorationEvent.Kind.TIMER)
+    exploration, earlier = action_begin(exploration, user, request_key, ExplorationEvent.Kind.TIMER)
     if earlier is not None:
         return ExplorationTimer.objects.get(code=earlier.data["timer"])
     name = " ".join((name or "").split())[:100]
@@ -364,7 +318,7 @@ def exploration_timer_add(
         remaining_turns=turns,
         started_turn=exploration.turn,
     )
-    _event(
+    action_event(
         exploration,
         user,
         ExplorationEvent.Kind.TIMER,
@@ -378,10 +332,11 @@ def exploration_timer_add(
 # --- the turn loop ------------------------------------------------------------------------------
 
 
-def check_due(exploration: Exploration) -> bool:
+def check_due(exploration: Exploration, every: int | None = None) -> bool:
     """Whether the turn about to start checks for an encounter (Tabela A's cadence, counted
     from the last check; a change of level counts from there too)."""
-    _, every = cadence(exploration, "danger_levels")
+    if every is None:
+        _, every = cadence(exploration, "danger_levels")
     return exploration.turns_since_check + 1 >= every
 
 
@@ -393,7 +348,7 @@ def exploration_turn_start(
     (Tabela A) the Mestre's 1:6 check, rolled by the server. An encounter rolled happens at the
     end of the turn."""
     kind = ExplorationEvent.Kind.TURN_START
-    exploration, earlier = _begin(exploration, user, request_key, kind)
+    exploration, earlier = action_begin(exploration, user, request_key, kind)
     if earlier is not None:
         return earlier
     if exploration.phase == Exploration.Phase.IN_TURN:
@@ -405,19 +360,19 @@ def exploration_turn_start(
     exploration.phase = Exploration.Phase.IN_TURN
     lines, rolls, data = [], [], {"check": due, "danger": exploration.effective_danger}
     if due:
-        roll, happened = _chance(exploration, user, "danger_levels", level, _source())
+        roll, happened = _chance(exploration, user, "danger_levels", level, dice())
         rolls.append(roll)
         exploration.turns_since_check = 0
         data["encounter"] = happened
         if happened:
             exploration.encounter_pending = True
             lines.append(
-                f"Teste de encontro ({level}, {chance}:6) {_roll_ref(roll)}: ENCONTRO — os monstros "
+                f"Teste de encontro ({level}, {chance}:6) {roll_ref(roll)}: ENCONTRO — os monstros "
                 "surgem no Fim do Turno."
             )
             lines.append(marching_text(exploration.marching_order))
         else:
-            lines.append(f"Teste de encontro ({level}, {chance}:6) {_roll_ref(roll)}: nada.")
+            lines.append(f"Teste de encontro ({level}, {chance}:6) {roll_ref(roll)}: nada.")
     else:
         exploration.turns_since_check += 1
         lines.append(f"Sem teste de encontro neste turno ({level}: a cada {every} turnos).")
@@ -425,7 +380,7 @@ def exploration_turn_start(
         lines.append(
             "Uma hora de exploração sem descanso: este turno é de descanso, ou 1 ponto de exaustão."
         )
-    return _event(
+    return action_event(
         exploration,
         user,
         kind,
@@ -446,7 +401,7 @@ def exploration_turn_end(
     procedure's exhaustion point); if an encounter was rolled, the monsters arrive (1d6: 1–3
     the room, 4–6 an adjacent one)."""
     kind = ExplorationEvent.Kind.TURN_END
-    exploration, earlier = _begin(exploration, user, request_key, kind)
+    exploration, earlier = action_begin(exploration, user, request_key, kind)
     if earlier is not None:
         return earlier
     if exploration.phase != Exploration.Phase.IN_TURN:
@@ -455,7 +410,7 @@ def exploration_turn_end(
     lines = [f"O grupo: {note}"] if note else []
     data: dict = {"rested": bool(rested)}
     rolls = []
-    lines += _tick(exploration, 1)
+    lines += timers_tick(exploration, 1)
     if rested:
         exploration.turns_since_rest = 0
         lines.append("Turno de descanso: a conta da hora recomeça.")
@@ -465,22 +420,25 @@ def exploration_turn_end(
             exploration.exhaustion_points += 1
             exploration.turns_since_rest = 1  # this turn opens the next hour
             data["exhaustion"] = True
+            data["pendencies"] = pendency_data(
+                exploration.scene.week.campaign, [EXHAUSTION_PENDENCY]
+            )
             lines.append(EXHAUSTION_TEXT)
         elif exploration.turns_since_rest == TURNS_PER_HOUR:
             lines.append("Uma hora de exploração: o próximo turno é de descanso.")
     if exploration.encounter_pending:
         roll = procedure_services.procedure_roll(
-            scene=exploration.scene, user=user, key="monster_arrival", source=_source()
+            scene=exploration.scene, user=user, key="monster_arrival", source=dice()
         )
         rolls.append(roll)
         where = ARRIVAL_ROOM if roll.total <= 3 else ARRIVAL_ADJACENT
         data["arrival"] = where
         exploration.encounter_pending = False
         place = "na sala onde o grupo está" if where == ARRIVAL_ROOM else "numa sala adjacente"
-        lines.append(f"Os monstros chegam {place} {_roll_ref(roll)}.")
+        lines.append(f"Os monstros chegam {place} {roll_ref(roll)}.")
         lines.append(marching_text(exploration.marching_order))
     exploration.phase = Exploration.Phase.BETWEEN
-    return _event(
+    return action_event(
         exploration,
         user,
         kind,
@@ -499,10 +457,10 @@ def exploration_surprise(
     """Each side rolls 1d6 (2:6 surprised); both surprised, nobody has a surprise turn. How a
     surprised side plays in GURPS (partial or total, §5e) is the Mestre's call."""
     kind = ExplorationEvent.Kind.SURPRISE
-    exploration, earlier = _begin(exploration, user, request_key, kind)
+    exploration, earlier = action_begin(exploration, user, request_key, kind)
     if earlier is not None:
         return earlier
-    source = _source()
+    source = dice()
     party_roll, party = _chance(exploration, user, "surprise", "Cada lado", source)
     monsters_roll, monsters = _chance(exploration, user, "surprise", "Cada lado", source)
     if party and monsters:
@@ -514,19 +472,21 @@ def exploration_surprise(
     else:
         result, text = "none", "Ninguém está surpreso."
     lines = [
-        f"Grupo {_roll_ref(party_roll)}: {'surpreso' if party else 'atento'}.",
-        f"Monstros {_roll_ref(monsters_roll)}: {'surpresos' if monsters else 'atentos'}.",
+        f"Grupo {roll_ref(party_roll)}: {'surpreso' if party else 'atento'}.",
+        f"Monstros {roll_ref(monsters_roll)}: {'surpresos' if monsters else 'atentos'}.",
         marching_text(exploration.marching_order),
     ]
+    data = {"party": party, "monsters": monsters, "result": result}
     if result in ("party", "monsters"):
-        lines.append("Parcial ou total em GURPS (§5e): o Mestre diz, no combate.")
-    return _event(
+        lines.append(SURPRISE_IN_GURPS)
+        data["pendencies"] = pendency_data(exploration.scene.week.campaign, [SURPRISE_PENDENCY])
+    return action_event(
         exploration,
         user,
         kind,
         text,
         lines=lines,
-        data={"party": party, "monsters": monsters, "result": result},
+        data=data,
         rolls=[party_roll, monsters_roll],
         request_key=request_key,
     )
@@ -539,7 +499,7 @@ def exploration_sleep(
     """Sleeping in the dungeon: Tabela B (Percalços da Dungeon, 1d10), then the encounter
     chance of Tabela C (3:6) every 4/2/1 hours by the level. The timers run down the hours."""
     kind = ExplorationEvent.Kind.SLEEP
-    exploration, earlier = _begin(exploration, user, request_key, kind)
+    exploration, earlier = action_begin(exploration, user, request_key, kind)
     if earlier is not None:
         return earlier
     if exploration.phase == Exploration.Phase.IN_TURN:
@@ -548,12 +508,12 @@ def exploration_sleep(
         raise ServiceError(SLEEP_HOURS_BAD, field="hours")
     level = exploration.effective_danger_label
     chance, every = cadence(exploration, "dungeon_rest")
-    source = _source()
+    source = dice()
     mishap = procedure_services.procedure_roll(
         scene=exploration.scene, user=user, key="dungeon_mishaps", source=source
     )
     rolls = [mishap]
-    lines = [f"Percalço {_roll_ref(mishap)}: {mishap.details.get('text', '')}".rstrip(": ")]
+    lines = [f"Percalço {roll_ref(mishap)}: {mishap.details.get('text', '')}".rstrip(": ")]
     encounters = []
     for block in range(hours // every):
         roll, happened = _chance(exploration, user, "dungeon_rest", level, source)
@@ -561,16 +521,16 @@ def exploration_sleep(
         encounters.append(happened)
         at = (block + 1) * every
         lines.append(
-            f"{at}ª hora ({level}, {chance}:6) {_roll_ref(roll)}: {'ENCONTRO' if happened else 'nada'}."
+            f"{at}ª hora ({level}, {chance}:6) {roll_ref(roll)}: {'ENCONTRO' if happened else 'nada'}."
         )
     if not encounters:
         lines.append(f"Sono curto demais para o teste de encontro ({level}: a cada {every} h).")
     if any(encounters):
         lines.append(marching_text(exploration.marching_order))
-    lines += _tick(exploration, hours * TURNS_PER_HOUR)
+    lines += timers_tick(exploration, hours * TURNS_PER_HOUR)
     exploration.hours_slept += hours
     exploration.turns_since_rest = 0
-    return _event(
+    return action_event(
         exploration,
         user,
         kind,
@@ -583,48 +543,12 @@ def exploration_sleep(
 
 
 @transaction.atomic
-def exploration_travel(
-    *, exploration: Exploration, user, region_row: str = "", request_key: str = ""
-) -> ExplorationEvent:
-    """A round of travel (4 hours): the timers run down 24 turns; with a region of the
-    hexcrawl's table, its encounter chance is rolled (1d6 each round of travel)."""
-    kind = ExplorationEvent.Kind.TRAVEL
-    exploration, earlier = _begin(exploration, user, request_key, kind)
-    if earlier is not None:
-        return earlier
-    if exploration.phase == Exploration.Phase.IN_TURN:
-        raise ServiceError(FINISH_THE_TURN.format(turn=exploration.turn), code="turn_started")
-    exploration.travel_rounds += 1
-    lines, rolls, data = [], [], {}
-    region_row = (region_row or "").strip()
-    if region_row:
-        roll, happened = _chance(exploration, user, "encounter_by_region", region_row, _source())
-        rolls.append(roll)
-        data["encounter"] = happened
-        lines.append(
-            f"Encontro por região ({region_row}) {_roll_ref(roll)}: "
-            f"{'ENCONTRO' if happened else 'nada'}."
-        )
-    lines += _tick(exploration, TRAVEL_ROUND_TURNS)
-    return _event(
-        exploration,
-        user,
-        kind,
-        f"Rodada de viagem {exploration.travel_rounds} (4 h).",
-        lines=lines,
-        data=data,
-        rolls=rolls,
-        request_key=request_key,
-    )
-
-
-@transaction.atomic
 def exploration_consequence(
     *, exploration: Exploration, user, text: str, request_key: str = ""
 ) -> ExplorationEvent:
     """The GURPS consequence the Mestre chooses for a point of the procedure's exhaustion."""
     kind = ExplorationEvent.Kind.CONSEQUENCE
-    exploration, earlier = _begin(exploration, user, request_key, kind)
+    exploration, earlier = action_begin(exploration, user, request_key, kind)
     if earlier is not None:
         return earlier
     text = (text or "").strip()[:1000]
@@ -633,7 +557,7 @@ def exploration_consequence(
     if exploration.exhaustion_undecided <= 0:
         raise ServiceError(NO_EXHAUSTION_PENDING, field="text")
     exploration.consequences_decided += 1
-    return _event(
+    return action_event(
         exploration,
         user,
         kind,
@@ -655,7 +579,7 @@ def exploration_loot(
 ) -> ExplorationEvent:
     """Treasure or an item found, for the closing tally."""
     event_kind = ExplorationEvent.Kind.LOOT
-    exploration, earlier = _begin(exploration, user, request_key, event_kind)
+    exploration, earlier = action_begin(exploration, user, request_key, event_kind)
     if earlier is not None:
         return earlier
     if category not in LOOT_CATEGORIES:
@@ -665,7 +589,7 @@ def exploration_loot(
         raise ServiceError(LOOT_KIND_EMPTY, field="kind")
     if isinstance(quantity, bool) or not isinstance(quantity, int) or not 1 <= quantity <= 100_000:
         raise ServiceError(LOOT_QUANTITY_BAD, field="quantity")
-    return _event(
+    return action_event(
         exploration,
         user,
         event_kind,
@@ -679,14 +603,14 @@ def exploration_loot(
 def exploration_end(*, exploration: Exploration, user, request_key: str = "") -> Exploration:
     """End the descent; its tally, as it stands, goes into the last event."""
     kind = ExplorationEvent.Kind.END
-    exploration, earlier = _begin(exploration, user, request_key, kind)
+    exploration, earlier = action_begin(exploration, user, request_key, kind)
     if earlier is not None:
         return exploration
     exploration.status = Exploration.Status.ENDED
     exploration.phase = Exploration.Phase.BETWEEN
     exploration.ended_at = timezone.now()
     tally = exploration_tally(exploration)
-    _event(
+    action_event(
         exploration,
         user,
         kind,
@@ -751,19 +675,17 @@ class Tally:
 
 
 def exploration_tally(exploration: Exploration) -> Tally:
-    """The descent's tally, filled from the log: the dice of every roll of the scene since the
-    descent began (3 queries: rolls, defeated combatants, loot events); the creatures the
+    """The descent's tally, filled from the log: the dice of the descent's own rolls, the ones
+    its events name — not every roll of the scene while it was open (3 queries: rolls,
+    defeated combatants, loot events); the creatures the
     combats of that time left dead, fled or unconscious (grouped by name without a trailing
     letter or number: «Cavador A» and «Cavador B» are two cavadores); the treasure and items the
     Mestre entered; the carcass spoils noted at the end of each fight."""
     since = exploration.created_at
-    until = exploration.ended_at if not exploration.is_active else None
-    rolls = Roll.objects.filter(scene=exploration.scene, created_at__gte=since)
-    if until is not None:
-        rolls = rolls.filter(created_at__lte=until)
-    dice: Counter = Counter()
+    rolls = Roll.objects.filter(exploration_events__exploration=exploration).distinct()
+    counted: Counter = Counter()
     for roll in rolls.only("dice", "details"):
-        dice[_die_of(roll)] += len(_faces(roll.dice))
+        counted[_die_of(roll)] += len(_faces(roll.dice))
     combatants = (
         Combatant.objects.filter(
             combat__scene=exploration.scene,
@@ -789,7 +711,7 @@ def exploration_tally(exploration: Exploration) -> Tally:
         creatures=list(creatures.items()),
         treasure=list(treasure.items()),
         items=list(items.items()),
-        dice=sorted(dice.items(), key=lambda pair: int(pair[0][1:])),
+        dice=sorted(counted.items(), key=lambda pair: int(pair[0][1:])),
         spoils=spoils,
     )
 
@@ -806,6 +728,7 @@ class ExplorationView:
     check_every: int
     check_due: bool
     rest_due: bool
+    journey: JourneyView | None = None
 
     @property
     def elapsed(self) -> str:
@@ -824,6 +747,7 @@ class ExplorationView:
 
 
 def exploration_view(exploration: Exploration) -> ExplorationView:
+    _, every = cadence(exploration, "danger_levels")
     timers = list(exploration.timers.all())
     events = list(
         exploration.events.select_related("author").prefetch_related("rolls").order_by("-pk")
@@ -833,7 +757,8 @@ def exploration_view(exploration: Exploration) -> ExplorationView:
         timers=timers,
         events=events,
         tally=exploration_tally(exploration),
-        check_every=cadence(exploration, "danger_levels")[1],
-        check_due=check_due(exploration),
+        check_every=every,
+        check_due=check_due(exploration, every),
         rest_due=exploration.turns_since_rest >= TURNS_PER_HOUR,
+        journey=journey_view(exploration),
     )

@@ -16,7 +16,13 @@ urlpatterns = [
     path(EXPLORATION + "fim-do-turno/", views.exploration_turn_end, name="exploration-turn-end"),
     path(EXPLORATION + "surpresa/", views.exploration_surprise, name="exploration-surprise"),
     path(EXPLORATION + "dormir/", views.exploration_sleep, name="exploration-sleep"),
+    path(EXPLORATION + "jornada/", views.exploration_journey, name="exploration-journey"),
     path(EXPLORATION + "viagem/", views.exploration_travel, name="exploration-travel"),
+    path(
+        EXPLORATION + "jornada/testes/",
+        views.exploration_journey_test,
+        name="exploration-journey-test",
+    ),
     path(EXPLORATION + "exaustao/", views.exploration_consequence, name="exploration-consequence"),
     path(EXPLORATION + "achados/", views.exploration_loot, name="exploration-loot"),
     path(EXPLORATION + "encerrar/", views.exploration_end, name="exploration-end"),

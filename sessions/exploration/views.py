@@ -18,13 +18,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from garganta_site.errors import ServiceError
+from garganta_site.forms import one_time_key
 from garganta_site.http import HtmxHttpRequest, region_response
 from sessions.access import get_scene
-from sessions.exploration import services
+from sessions.exploration import journey, services
 from sessions.exploration.forms import (
     ConsequenceForm,
     DeclareForm,
     EndForm,
+    JourneyForm,
+    JourneyTestForm,
     LootForm,
     MarchingForm,
     SleepForm,
@@ -46,7 +49,9 @@ FORMS = {
     "turn_end": TurnEndForm,
     "surprise": SurpriseForm,
     "sleep": SleepForm,
+    "journey": JourneyForm,
     "travel": TravelForm,
+    "journey_test": JourneyTestForm,
     "consequence": ConsequenceForm,
     "loot": LootForm,
     "end": EndForm,
@@ -65,10 +70,11 @@ def _forms(scene: Scene, exploration: Exploration | None, data=None, only: str =
             "total_darkness": exploration.total_darkness if exploration else False,
         },
     }
-    return {
-        key: form(data if key == only else None, initial=initial.get(key))
-        for key, form in FORMS.items()
-    }
+    forms = {}
+    for key, form in FORMS.items():
+        extra = {"party": exploration.party_names} if key == "travel" and exploration else {}
+        forms[key] = form(data if key == only else None, initial=initial.get(key), **extra)
+    return forms
 
 
 def _context(request, scene: Scene, membership, *, forms=None) -> dict:
@@ -80,6 +86,8 @@ def _context(request, scene: Scene, membership, *, forms=None) -> dict:
         "view": services.exploration_view(exploration) if exploration else None,
         "membership": membership,
         "can_run": membership.runs_the_table and open_for_entries,
+        # with a test's id, each test's form gets a key of its own (garganta_site.forms)
+        "render_key": one_time_key(),
     }
     if context["can_run"]:
         fresh = _forms(scene, exploration)
@@ -253,16 +261,49 @@ def exploration_sleep(request: HtmxHttpRequest, code) -> HttpResponse:
 
 @require_POST
 @login_required
-def exploration_travel(request: HtmxHttpRequest, code) -> HttpResponse:
+def exploration_journey(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, exploration, data):
-        services.exploration_travel(
+        journey.exploration_journey_start(
             exploration=exploration,
             user=request.user,
-            region_row=data["region_row"],
+            season=data["season"],
+            region=data["region"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "journey", act)
+
+
+@require_POST
+@login_required
+def exploration_travel(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        journey.exploration_travel(
+            exploration=exploration,
+            user=request.user,
+            activity=data["activity"],
+            region=data["region"],
+            mode=data["mode"],
+            per_character=data["per_character"],
             request_key=data["request_key"],
         )
 
     return _action(request, code, "travel", act)
+
+
+@require_POST
+@login_required
+def exploration_journey_test(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        journey.exploration_journey_test(
+            exploration=exploration,
+            user=request.user,
+            test=data["test"],
+            roll=data["roll"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "journey_test", act)
 
 
 @require_POST

@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from sessions import entries
+from sessions.exploration import journey as journey_services
 from sessions.exploration import services as exploration_services
 from sessions.log import chain
 from sessions.models import Roll
+from sessions.procedure.data import ACTIVITIES, REGIONS
 from tests.api.conftest import post_json
 from tests.gurps.helpers import ScriptedSource
 
@@ -98,3 +100,121 @@ def test_a_jogador_reads_but_does_not_run_it(client, started, bearer, jogador):
 def test_an_outsider_gets_404(client, started, bearer, outsider):
     code, _ = started
     assert client.get(f"{BASE}/{code}", **bearer(outsider)).status_code == 404
+
+
+# --- the journey ---------------------------------------------------------------------------------
+
+
+def test_a_journey_through_the_api(client, started, server_dice, scene):
+    code, headers = started
+    server_dice(5)
+    begun = post_json(
+        client, f"{BASE}/{code}/journey", {"season": "autumn", "region": "forest"}, **headers
+    )
+    assert begun.status_code == 201, begun.json()
+    state = begun.json()["exploration"]["journey"]
+    assert (state["season"], state["weather"], state["weather_text"]) == (
+        "autumn",
+        5,
+        "Ameno e chuvoso",
+    )
+    assert state["region"] == "forest" and state["next_day"] == 1 and state["next_round"] == 1
+    names = [m["name"] for m in state["party"]]
+    # weather 1 (Diminua), encounter 6, the group explores (Tabela D 1d8 = 1), one crafts
+    server_dice(1, 6, 1)
+    body = {"activity": "explore", "per_character": [{"character": names[0], "activity": "craft"}]}
+    round_ = post_json(client, f"{BASE}/{code}/travel", body, **headers)
+    assert round_.status_code == 201, round_.json()
+    answer = round_.json()
+    assert len(answer["rolls"]) == 3
+    keys = {p["key"] for p in answer["pendencies"]}
+    assert {"procedure:craft-ammunition-des", "procedure:activities-per-player"} <= keys
+    assert all(p["status"] == "open" and p["id"] for p in answer["pendencies"])
+    journey = answer["exploration"]["journey"]
+    assert (journey["day"], journey["day_round"], journey["weather"]) == (1, 1, 4)
+    last = answer["exploration"]["events"][-1]
+    assert (last["kind"], last["day"], last["round"]) == ("travel", 1, 1)
+    assert Roll.objects.filter(scene=scene).count() == 4
+    assert chain.rolls_verify(scene.week.campaign).ok
+
+
+def test_a_round_without_a_region_is_refused_naming_region(client, started, server_dice):
+    code, headers = started
+    server_dice(5)
+    post_json(client, f"{BASE}/{code}/journey", {"season": "spring"}, **headers)
+    response = post_json(client, f"{BASE}/{code}/travel", {"activity": "explore"}, **headers)
+    assert response.status_code == 422
+    assert response.json() == {
+        "code": "invalid",
+        "detail": journey_services.REGION_REQUIRED,
+        "field": "region",
+    }
+    unknown = post_json(
+        client, f"{BASE}/{code}/travel", {"activity": "explore", "region": "Pântano"}, **headers
+    )
+    assert unknown.status_code == 422 and unknown.json()["field"] == "region"
+    twice = {
+        "activity": "explore",
+        "region": "swamp",
+        "per_character": [{"character": "A", "activity": "rest"}] * 2,
+    }
+    response = post_json(client, f"{BASE}/{code}/travel", twice, **headers)
+    assert response.status_code == 422 and response.json()["field"] == "per_character"
+    assert Roll.objects.count() == 1  # the initial weather only
+
+
+def test_no_round_takes_a_die(client, started, server_dice):
+    code, headers = started
+    server_dice(5)
+    post_json(client, f"{BASE}/{code}/journey", {"season": "spring"}, **headers)
+    body = {"activity": "explore", "region": "forest", "weather": 3}
+    assert post_json(client, f"{BASE}/{code}/travel", body, **headers).status_code == 422
+
+
+def test_the_vocabularies_are_enums_with_their_labels(client):
+    schema = client.get("/api/v1/openapi.json").json()["components"]["schemas"]
+    travel = schema["TravelIn"]["properties"]
+    assert travel["activity"]["enum"] == [c.key for c in ACTIVITIES]
+    assert "make_camp: Levantar Acampamento" in travel["activity"]["description"]
+    region = travel["region"]["anyOf"][0]
+    assert region["enum"] == [r.key for r in REGIONS]
+    assert "swamp: Pântano" in travel["region"]["description"]
+    assert "sailing: Navegando" in travel["mode"]["description"]
+    season = schema["JourneyIn"]["properties"]["season"]
+    assert season["enum"] == ["spring", "summer", "autumn", "winter"]
+    assert "autumn: Outono" in season["description"]
+    assert "deadly: Mortal" in schema["ExplorationDeclareIn"]["properties"]["danger"]["description"]
+    assert "spell: Magia" in schema["TimerIn"]["properties"]["kind"]["description"]
+    assert schema["ExplorationOut"]["properties"]["danger"]["enum"] == ["unsafe", "risky", "deadly"]
+
+
+def test_a_test_the_text_asks_is_resolved_by_a_gurps_roll(client, started, server_dice, scene):
+    code, headers = started
+    server_dice(5)
+    post_json(client, f"{BASE}/{code}/journey", {"season": "spring"}, **headers)
+    for _ in range(3):
+        server_dice(6, 6, 6, 5)
+        body = {"activity": "advance", "region": "plains", "mode": "walking"}
+        answer = post_json(client, f"{BASE}/{code}/travel", body, **headers).json()
+    tests = answer["exploration"]["journey"]["tests"]
+    assert {t["asks"] for t in tests} == {"teste de CON DC 12"} and all(t["open"] for t in tests)
+    first = tests[0]
+    server_dice(3, 3, 3)
+    rolled = post_json(
+        client,
+        f"/api/v1/scenes/{scene.code}/rolls",
+        {"label": "HT", "base_level": 12, "kind": "attribute"},
+        **headers,
+    ).json()
+    resolved = post_json(
+        client,
+        f"{BASE}/{code}/journey/tests",
+        {"test": first["id"], "roll": rolled["sequence"]},
+        **headers,
+    )
+    assert resolved.status_code == 201, resolved.json()
+    after = resolved.json()["exploration"]["journey"]["tests"]
+    done = next(t for t in after if t["id"] == first["id"])
+    assert (done["open"], done["passed"], done["roll"]) == (False, True, rolled["sequence"])
+    waiting = post_json(client, f"{BASE}/{code}/travel", {"activity": "rest"}, **headers)
+    assert waiting.status_code == 422 and waiting.json()["code"] == "tests_pending"

@@ -111,3 +111,126 @@ def test_three_turns_on_a_risky_floor_with_a_torch(new_page, monkeypatch):
     expect(log.locator("li.entry.roll")).to_have_count(len(rolls), timeout=LIVE_MS)
     expect(player.locator("#log li.entry.roll")).to_have_count(len(rolls), timeout=LIVE_MS)
     assert chain.rolls_verify(Campaign.objects.get(slug="a-garganta")).ok
+
+
+# --- the journey ---------------------------------------------------------------------------------
+
+JURADO, RASTREADOR = "Jurado de Gapheim", "Rastreador de Uruk-Kalam"
+# The autumn's initial weather (4: Ameno e ventoso); then, a round at a time, the weather's 1d6,
+# the day's encounter (Floresta: 2:6) and the activity's dice.
+JOURNEY_DICE = (
+    4,
+    *(2, 6, 4, 1),  # 1 Avançar in the forest: weather up, nothing, on course, Ponto de Interesse
+    *(5, 1, 6, 3),  # 2 Avançar in the hills: an encounter, on course, Peregrinos
+    *(1, 6, 2, 6),  # 3 Avançar again: lost, Nada — the forced march asks its test
+    *(3, 6, 3),  # 4 Levantar Acampamento (safe on 3), the Jurado rests the rounds he owes
+    *(6, 6),  # 5 Descansar in the safe camp; the Rastreador crafts instead
+    *(2, 6, 5, 7),  # 6 Forragear in the hills fails; Tabela F 7: carrapatos
+)
+NARROW = {"width": 390, "height": 844}
+
+
+def travel(tracker, activity, *, region="", mode="", choose=None):
+    form = tracker.get_by_test_id("travel-form")
+    form.get_by_label("Atividade do grupo").select_option(label=activity)
+    if region:
+        form.get_by_label("O grupo está em").select_option(label=region)
+    if mode:
+        form.get_by_label("Avançando (Tabela A)").select_option(label=mode)
+    if choose:
+        form.locator("summary", has_text="Um jogador pode escolher").click()
+        for name, other in choose.items():
+            form.get_by_label(name).select_option(label=other)
+    label = form.get_by_role("button").inner_text().split(":")[0]  # «Dia 1, rodada 2»
+    form.get_by_role("button", name="viajar 4 h").click()
+    expect(tracker.get_by_test_id("exploration-history")).to_contain_text(f"{label} de 6")
+
+
+def element_shot(locator, name: str) -> None:
+    """The panel alone, into /tmp/garganta-shots/, when GARGANTA_SCREENSHOTS is set."""
+    import os
+
+    from tests.browser.conftest import SHOTS_DIR
+
+    if os.environ.get("GARGANTA_SCREENSHOTS"):
+        SHOTS_DIR.mkdir(parents=True, exist_ok=True)
+        locator.screenshot(path=str(SHOTS_DIR / f"{name}.png"))
+
+
+def test_a_day_of_travel_as_the_mestre_runs_it(new_page, monkeypatch):
+    from django.contrib.auth import get_user_model
+
+    from sessions.log import services as log_services
+    from sessions.models import ExplorationTest, Scene
+
+    source = ScriptedSource(JOURNEY_DICE)
+    monkeypatch.setattr(entries, "dice_source", lambda: source)
+    mestre, player = new_page(), new_page()
+    tracker = open_scene(mestre, "mestre")
+    player_tracker = open_scene(player, "jogador")
+
+    tracker.get_by_label("Nível de perigo (o Mestre declara)").select_option(label="Inseguro")
+    tracker.get_by_label("Região (para o fechamento)").fill("A estrada do norte")
+    tracker.get_by_role("button", name="Começar a exploração").click()
+    tracker.locator("summary", has_text="Jornada").click()
+    tracker.get_by_label("Estação do ano (o clima inicial)").select_option(label="Outono")
+    tracker.locator('form[action$="/jornada/"]').get_by_label("O grupo está em").select_option(
+        label="Floresta"
+    )
+    tracker.get_by_role("button", name="Começar a jornada").click()
+    expect(tracker.get_by_test_id("journey-weather")).to_have_text("Ameno e ventoso")
+
+    travel(tracker, "Avançar", mode="Andando")
+    expect(tracker.get_by_test_id("journey-weather")).to_have_text("Ameno e chuvoso")
+    expect(tracker.get_by_test_id("journey-region")).to_have_text("Floresta")
+    travel(tracker, "Avançar", region="Colinas")
+    history = tracker.get_by_test_id("exploration-history")
+    expect(history).to_contain_text("ENCONTRO")
+    travel(tracker, "Avançar")
+    tests = tracker.get_by_test_id("journey-test")
+    expect(tests).to_have_count(3)
+    expect(tests.first).to_contain_text("teste de CON DC 12")
+    expect(player_tracker.get_by_test_id("journey-tests")).to_be_visible(timeout=LIVE_MS)
+
+    # The Mestre rolls each one's GURPS test in the scene, and names the roll here.
+    scene = Scene.objects.get(title=SCENE)
+    user = get_user_model().objects.get(username="mestre")
+    for test in ExplorationTest.objects.order_by("pk"):
+        roll = log_services.roll_create(
+            scene=scene,
+            user=user,
+            label="HT",
+            base_level=12,
+            kind="attribute",
+            character=scene.characters.get(name=test.character),
+            source=ScriptedSource((6, 6, 5) if test.character == JURADO else (3, 3, 3)),
+        )
+        row = tracker.get_by_test_id("journey-test").filter(has_text=test.character)
+        row.get_by_label("Rolagem GURPS nº").fill(str(roll.sequence))
+        row.get_by_role("button", name="Registrar").click()
+        expect(
+            tracker.get_by_test_id("journey-test").filter(has_text=test.character)
+        ).to_have_count(0)
+    party = tracker.get_by_test_id("journey-party")
+    expect(party).to_contain_text("deve 2 rodada(s) de Descansar")
+
+    travel(tracker, "Levantar Acampamento", choose={JURADO: "Descansar"})
+    travel(tracker, "Descansar", choose={RASTREADOR: "Criar"})
+    travel(tracker, "Forragear")
+    expect(history).to_contain_text("Fim do dia 1.")
+    expect(party.get_by_test_id("journey-exhaustion")).to_have_text("exaustão 1")
+    expect(tracker.get_by_test_id("journey-day")).to_have_text("Dia 1 · 6/6")
+    history.locator("details.pendencies").first.click()
+    element_shot(tracker, "exploration-journey-mestre-1280")
+    mestre.set_viewport_size(NARROW)
+    element_shot(tracker, "exploration-journey-mestre-390")
+    width = mestre.evaluate("document.documentElement.scrollWidth")
+    assert width <= NARROW["width"], f"the page scrolls sideways at 390 px ({width} px)"
+
+    # The jogador follows the journey, read-only; every die is in the chain.
+    expect(player_tracker.get_by_test_id("journey-day")).to_have_text(
+        "Dia 1 · 6/6", timeout=LIVE_MS
+    )
+    expect(player_tracker.get_by_role("button")).to_have_count(0)
+    assert source.values == []
+    assert chain.rolls_verify(Campaign.objects.get(slug="a-garganta")).ok

@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 
 from canon import seed
-from canon.models import Divergence
+from canon.models import Correction, Divergence
 from canon.services import registers_seed
 from garganta_site.campaigns import campaign_create
+from sheets.models import Campaign
 from tests.gurps.helpers import PROCEDURE_PATH
 
-TEXT = PROCEDURE_PATH.read_text(encoding="utf-8").replace("\\|", "|")
+TEXT = PROCEDURE_PATH.read_text(encoding="utf-8")
 LINES = TEXT.split("\n")
 
 # What the issue names, by the words the procedure uses: each is quoted by some divergence.
@@ -90,3 +91,74 @@ def test_seeding_twice_adds_no_procedure_divergence():
     assert Divergence.objects.filter(
         campaign=campaign, source_key__startswith="procedure:"
     ).count() == len(seed.PROCEDURE_DIVERGENCES)
+
+
+# --- lines an earlier seed wrote, corrected where they still stand -------------------------------
+
+
+def _as_seeded_before(campaign):
+    """The register as an earlier seed left it: each corrected line as it then said."""
+    for item in seed.DIVERGENCE_CORRECTIONS:
+        Divergence.objects.filter(campaign=campaign, source_key=item.divergence_key).update(
+            **{item.field: item.before}
+        )
+    Correction.objects.filter(
+        campaign=campaign, source_key__in=[i.source_key for i in seed.DIVERGENCE_CORRECTIONS]
+    ).delete()
+
+
+@pytest.mark.django_db
+def test_a_new_campaign_has_the_lines_as_they_are_now_with_no_correction():
+    campaign = campaign_create(slug="nova", name="Nova")
+    for item in seed.DIVERGENCE_CORRECTIONS:
+        divergence = Divergence.objects.get(campaign=campaign, source_key=item.divergence_key)
+        assert getattr(divergence, item.field) == item.after
+    assert not Correction.objects.filter(campaign=campaign, target="divergence").exists()
+
+
+@pytest.mark.django_db
+def test_a_campaign_seeded_before_gets_its_lines_corrected_once_keeping_what_they_said():
+    campaign = campaign_create(slug="nova", name="Nova")
+    _as_seeded_before(campaign)
+    registers_seed(campaign=campaign)
+    registers_seed(campaign=campaign)
+    for item in seed.DIVERGENCE_CORRECTIONS:
+        divergence = Divergence.objects.prefetch_related("corrections").get(
+            campaign=campaign, source_key=item.divergence_key
+        )
+        assert getattr(divergence, item.field) == item.before  # the row keeps what it said
+        assert divergence.now[item.field] == item.after
+        correction = Correction.objects.get(campaign=campaign, source_key=item.source_key)
+        assert (correction.before, correction.after, correction.reason) == (
+            item.before,
+            item.after,
+            item.reason,
+        )
+
+
+@pytest.mark.django_db
+def test_a_line_the_arbitro_corrected_himself_is_left_as_he_left_it(arbitro):
+    from canon.services import correction_create
+
+    campaign = Campaign.objects.get(slug="a-garganta")
+    _as_seeded_before(campaign)
+    divergence = Divergence.objects.get(campaign=campaign, source_key="procedure:exhaustion")
+    correction_create(
+        entry=divergence,
+        field="reading",
+        after="A leitura do Árbitro.",
+        reason="Dele.",
+        user=arbitro,
+    )
+    registers_seed(campaign=campaign)
+    assert not Correction.objects.filter(
+        campaign=campaign, source_key="procedure:exhaustion-reading-counted"
+    ).exists()
+    fresh = Divergence.objects.prefetch_related("corrections").get(pk=divergence.pk)
+    assert fresh.now["reading"] == "A leitura do Árbitro."
+
+
+def test_the_exhaustion_reading_says_the_site_counts_it():
+    item = next(i for i in seed.PROCEDURE_DIVERGENCES if i.source_key == "procedure:exhaustion")
+    assert "não conta exaustão" not in item.reading
+    assert "O site conta os pontos de exaustão" in item.reading

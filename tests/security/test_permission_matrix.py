@@ -107,7 +107,9 @@ exploration-turn-start     POST /cenas/{xscene}/exploracao/turno/               
 exploration-turn-end       POST /cenas/{xscene}/exploracao/fim-do-turno/                  login 403   403   4xx    4xx     404
 exploration-surprise       POST /cenas/{xscene}/exploracao/surpresa/                      login 403   403   done   done    404
 exploration-sleep          POST /cenas/{xscene}/exploracao/dormir/                        login 403   403   4xx    4xx     404
-exploration-travel         POST /cenas/{xscene}/exploracao/viagem/                        login 403   403   done   done    404
+exploration-journey        POST /cenas/{xscene}/exploracao/jornada/                       login 403   403   4xx    4xx     404
+exploration-travel         POST /cenas/{xscene}/exploracao/viagem/                        login 403   403   4xx    4xx     404
+exploration-journey-test   POST /cenas/{xscene}/exploracao/jornada/testes/                login 403   403   4xx    4xx     404
 exploration-consequence    POST /cenas/{xscene}/exploracao/exaustao/                      login 403   403   4xx    4xx     404
 exploration-loot           POST /cenas/{xscene}/exploracao/achados/                       login 403   403   4xx    4xx     404
 exploration-end            POST /cenas/{xscene}/exploracao/encerrar/                      login 403   403   done   done    404
@@ -246,7 +248,9 @@ POST   /api/v1/explorations/{exploration}/turns                -            401 
 POST   /api/v1/explorations/{exploration}/turn-end             -            401  403   403   4xx    4xx     404
 POST   /api/v1/explorations/{exploration}/surprise             -            401  403   403   done   done    404
 POST   /api/v1/explorations/{exploration}/sleep                -            401  403   403   done   done    404
-POST   /api/v1/explorations/{exploration}/travel               -            401  403   403   done   done    404
+POST   /api/v1/explorations/{exploration}/journey              journey      401  403   403   done   done    404
+POST   /api/v1/explorations/{exploration}/travel               travel       401  403   403   4xx    4xx     404
+POST   /api/v1/explorations/{exploration}/journey/tests        jtest        401  403   403   4xx    4xx     404
 POST   /api/v1/explorations/{exploration}/consequences         text         401  403   403   4xx    4xx     404
 POST   /api/v1/explorations/{exploration}/loot                 loot         401  403   403   done   done    404
 POST   /api/v1/explorations/{exploration}/end                  -            401  403   403   done   done    404
@@ -300,6 +304,10 @@ BODIES = {
     "marching": lambda p: {"marching_order": ["Jurado de Gapheim", "Hoplita de Ônfalos"]},
     "timer": lambda p: {"name": "Tocha", "kind": "light", "turns": 6},
     "loot": lambda p: {"category": "item", "kind": "Corda"},
+    "journey": lambda p: {"season": "autumn", "region": "forest"},
+    # no journey has begun in the demo's descent: the round is refused, after the permission
+    "travel": lambda p: {"activity": "explore", "region": "forest"},
+    "jtest": lambda p: {"test": "00000000-0000-4000-8000-000000000000", "roll": 1},
 }
 
 REFUSED = {401, 403, 404, 405}

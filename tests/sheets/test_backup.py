@@ -43,6 +43,7 @@ from sessions.combat import specs as combat_specs
 from sessions.combat import state as combat_state
 from sessions.combat import turns as combat_turns
 from sessions.demo import demo_combat_start, demo_week_play
+from sessions.exploration import journey
 from sessions.exploration import services as exploration_services
 from sessions.log import chain
 from sessions.log import services as log_services
@@ -105,8 +106,9 @@ def play(monkeypatch, *, full: bool = True) -> Campaign:
             defence_choice=combat_specs.DefenceSpec(defences=("dodge",)),
         )
         combat_services.combat_end(combat=combat, user=mestre, spoils="Dentes do cavador.")
-        # a descent: a torch, two turns (Arriscado checks on turn 2: a 6, nothing)
-        scripted(monkeypatch, 6, 6, 6)
+        # a descent: a torch, two turns (Arriscado checks on turn 2: a 6, nothing); then a
+        # journey: its weather, three rounds of Avançar and the forced march's test of one
+        scripted(monkeypatch, 6, 6, 4, *[6, 6, 6, 5] * 3)
         descent = exploration_services.exploration_start(scene=scene, user=mestre, danger="risky")
         exploration_services.exploration_timer_add(
             exploration=descent, user=mestre, name="Tocha", turns=6
@@ -114,6 +116,22 @@ def play(monkeypatch, *, full: bool = True) -> Campaign:
         for _ in range(2):
             exploration_services.exploration_turn_start(exploration=descent, user=mestre)
             exploration_services.exploration_turn_end(exploration=descent, user=mestre)
+        journey.exploration_journey_start(
+            exploration=descent, user=mestre, season="spring", region="plains"
+        )
+        for _ in range(3):
+            journey.exploration_travel(
+                exploration=descent, user=mestre, activity="advance", mode="walking"
+            )
+        asked = descent.tests.first()
+        rolled = log_services.roll_create(
+            scene=scene, user=mestre, label="HT", base_level=12, kind="attribute",
+            character=scene.characters.get(name=asked.character),
+            source=ScriptedSource((3, 3, 3)),
+        )  # fmt: skip
+        journey.exploration_journey_test(
+            exploration=descent, user=mestre, test=asked.code, roll=rolled.sequence
+        )
         exploration_services.exploration_end(exploration=descent, user=mestre)
         monkeypatch.undo()
         jurado = Character.objects.get(campaign=campaign, name="Jurado de Gapheim")
@@ -230,7 +248,8 @@ def test_export_flush_import_export_is_identical(tmp_path, monkeypatch):
     counts = first["counts"]
     assert [label for label, n in counts.items() if n == 0] == [], "every model has rows"
     assert set(counts) == {backup.label_of(m) for m in backup.ordered_models()}
-    assert counts["mesa.roll"] == len(rolls_before) == 8  # 4 of the week, 3 of the attack, 1 check
+    # 4 of the week, 3 of the attack, 1 check; the journey: its weather, 3 × 4 of its rounds, 1 HT
+    assert counts["mesa.roll"] == len(rolls_before) == 22
     assert first["roll_chain"] == {
         "count": len(rolls_before),
         "last_sequence": rolls_before[-1][0],

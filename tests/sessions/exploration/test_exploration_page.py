@@ -8,6 +8,11 @@ from django.urls import reverse
 from sessions.exploration import services as exploration_services
 from sessions.models import Exploration, ExplorationEvent, Roll
 
+# A jogador's poll of the panel with a journey under way: session, user, scene, its characters,
+# the membership; the exploration; Tabela A (its rows) for the encounter cadence; the timers;
+# the events and their rolls; the tally's rolls, combatants and loot; the journey's tests.
+PANEL_QUERIES = 15
+
 
 def _url(scene, name="exploration"):
     return reverse(name, kwargs={"code": scene.code})
@@ -99,3 +104,76 @@ def test_a_service_refusal_comes_back_next_to_the_field(client_for, mestre, scen
 def test_without_javascript_a_refusal_is_a_422_page(client_for, mestre, scene):
     response = client_for(mestre).post(_url(scene, "exploration-start"), {"danger": ""})
     assert response.status_code == 422
+
+
+# --- the journey ---------------------------------------------------------------------------------
+
+
+def _journey(scene, mestre, server_dice):
+    from sessions.exploration import journey
+
+    exploration = exploration_services.exploration_start(scene=scene, user=mestre, danger="risky")
+    server_dice(3)
+    journey.exploration_journey_start(
+        exploration=exploration, user=mestre, season="winter", region="mountain"
+    )
+    return exploration
+
+
+def test_the_mestre_starts_a_journey_and_travels_from_the_page(
+    client_for, mestre, scene, server_dice
+):
+    exploration_services.exploration_start(scene=scene, user=mestre, danger="risky")
+    client = client_for(mestre)
+    server_dice(4)
+    html = client.post(
+        _url(scene, "exploration-journey"),
+        {"request_key": "j1", "season": "spring", "region": "hills"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert "Ameno e nublado" in html and "Dia 1, rodada 1: viajar 4 h" in html
+    server_dice(2, 6, 7)  # «Aumente em 1 o clima», no encounter, Tabela D 1d8 = 7
+    html = client.post(
+        _url(scene, "exploration-travel"),
+        {"request_key": "t1", "activity": "explore"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert "Quente e chuvoso" in html  # the fifth row of spring
+    assert "Dia 1, rodada 1 de 6 (4 h): Explorar." in html
+    assert "D1·R1" in html and "pendência(s) do Árbitro neste passo" in html
+    assert Exploration.objects.get().day_round == 1
+
+
+def test_a_round_without_a_region_comes_back_next_to_the_field(
+    client_for, mestre, scene, server_dice
+):
+    from sessions.exploration import journey
+
+    exploration = exploration_services.exploration_start(scene=scene, user=mestre, danger="risky")
+    server_dice(4)
+    journey.exploration_journey_start(exploration=exploration, user=mestre, season="spring")
+    response = client_for(mestre).post(
+        _url(scene, "exploration-travel"),
+        {"request_key": "t1", "activity": "explore"},
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and journey.REGION_REQUIRED in html
+    assert Roll.objects.count() == 1
+
+
+def test_a_jogador_follows_the_journey_read_only(client_for, mestre, jogador, scene, server_dice):
+    _journey(scene, mestre, server_dice)
+    html = client_for(jogador).get(_url(scene), HTTP_HX_REQUEST="true").content.decode()
+    assert "Frio e com neve" in html and "Inverno" in html and "Montanha" in html
+    assert "viajar 4 h" not in html and "<form" not in html
+
+
+def test_the_panel_with_a_journey_costs_a_fixed_number_of_queries(
+    client_for, jogador, mestre, scene, server_dice, django_assert_num_queries
+):
+    _journey(scene, mestre, server_dice)
+    client = client_for(jogador)
+    client.get(_url(scene), HTTP_HX_REQUEST="true")
+    with django_assert_num_queries(PANEL_QUERIES):
+        client.get(_url(scene), HTTP_HX_REQUEST="true")

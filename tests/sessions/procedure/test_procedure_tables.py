@@ -35,6 +35,8 @@ KEYS = {
     "accidents",
     "craft_ammunition",
     "camp_mishaps",
+    "camp_mishap_rations",
+    "camp_mishap_encounter",
     "exhaustion",
     "panic",
     "affliction",
@@ -47,11 +49,6 @@ KEYS = {
 }
 
 
-def _unescape(cell: str) -> str:
-    # The text writes "3:6 \| Encontro": a markdown escape of the bar.
-    return cell.replace("\\|", "|")
-
-
 def _tab_blocks() -> list[tuple[int, list[list[str]]]]:
     """Every tab-separated block of the text: (line index of its header, its lines' cells)."""
     blocks, index = [], 0
@@ -59,7 +56,7 @@ def _tab_blocks() -> list[tuple[int, list[list[str]]]]:
         if "\t" in LINES[index]:
             start, block = index, []
             while index < len(LINES) and "\t" in LINES[index]:
-                block.append([_unescape(c) for c in LINES[index].split("\t")])
+                block.append(LINES[index].split("\t"))
                 index += 1
             blocks.append((start, block))
         else:
@@ -130,6 +127,23 @@ def test_the_encounters_by_region_are_the_text_s():
     heading = LINES.index(table.source)
     region_lines = [line for line in LINES[heading : heading + 12] if re.search(r": \d:6$", line)]
     assert len(region_lines) == len(table.rows)
+
+
+def test_tabela_h_row_8_keeps_the_text_s_backslash():
+    row = next(r for r in procedure_data.BY_KEY["camp_mishaps"].rows if r.label == "8")
+    assert row.cells[0].endswith("Role 1d6. 3:6 \\| Encontro Aleatório.")
+    assert "8\t" + row.cells[0] in LINES
+
+
+def test_the_dice_rows_6_and_8_of_tabela_h_name_are_tables_of_their_own():
+    rations = procedure_data.BY_KEY["camp_mishap_rations"]
+    assert (rations.die, [r.label for r in rations.rows]) == ("1d4", ["1", "2", "3", "4"])
+    assert "Perca 1d4 rações entre o grupo." in TEXT
+    encounter = procedure_data.BY_KEY["camp_mishap_encounter"]
+    assert encounter.rows[0].cells == ("3:6",)
+    assert "Role 1d6. 3:6 \\| Encontro Aleatório." in TEXT
+    for table in (rations, encounter):
+        assert table.source == "Tabela H: Percalços"
 
 
 def test_make_camp_is_the_text_s():

@@ -1,0 +1,591 @@
+"""The journey: the hexcrawl half of the Mestre's session procedure (``sessao-do-mestre.txt``)
+in the exploration tracker.
+
+«No início da sessão, role o clima inicial, dependendo da estação do ano» — the journey starts
+with its season and rolls the weather on the season's table. Then each round of travel (4 h;
+«1 dia tem 6 rodadas de viagem») runs, in the text's order: 1. the weather's 1d6 («1 – Diminua em
+1 o clima, 2 – Aumente em 1 o clima»; faces 3–6 say nothing and the weather stays, as the
+pendência holds); 2. the random encounter's 1d6, by «a região em que os personagens iniciam o
+dia» (fixed on the day's first round); 3. the activity chosen for the party, or per character
+(«um jogador pode escolher»), its steps in ``sessions.exploration.activities``. It counts the
+consecutive Avançar rounds (beyond 2, Tabela B's test), the day's rest («Cada dia sem realizar
+essa ação acarreta em 1 ponto de exaustão», counted at the end of the day's 6th round) and the
+rounds of rest owed after a failed forced march.
+
+The text's tests are of another game (CON, DES, DC): the tracker writes what the text asks and
+the pendência that holds it; the Mestre rolls the GURPS test its reading (or the Árbitro's
+resolution) names, in the scene, and names that roll with ``exploration_journey_test``; the
+tracker reads its outcome and applies what the text says follows.
+
+For the Mestre's tools: ``exploration_journey_start(exploration=, user=, season=, region=)``
+and ``exploration_travel(exploration=, user=, activity=, region=, mode=, per_character=)``,
+plain keyword arguments with the keys of ``sessions.procedure.data`` (SEASONS, REGIONS,
+ACTIVITIES, MODES); ``exploration_journey_test(exploration=, user=, test=, roll=)``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.db import transaction
+
+from garganta_site.errors import ServiceError
+from sessions.exploration import activities
+from sessions.exploration.activities import Round
+from sessions.exploration.steps import (
+    Pendency,
+    action_begin,
+    action_event,
+    dice,
+    pendencies,
+    pendency_data,
+    roll_ref,
+    timers_tick,
+)
+from sessions.models import Exploration, ExplorationEvent, ExplorationTest, Roll
+from sessions.procedure import data as procedure_data
+from sessions.procedure import services as procedure_services
+
+TRAVEL_ROUND_TURNS = procedure_data.ROUND_HOURS * 6  # turns of 10 minutes
+
+# Messages are constants so tests import them instead of repeating them.
+SEASON_UNKNOWN = "Estação do ano: " + procedure_data.labels(procedure_data.SEASONS) + "."
+JOURNEY_ALREADY = "A jornada já começou ({season}): o clima segue mudando a cada rodada."
+JOURNEY_NOT_STARTED = (
+    "Comece a jornada: diga a estação do ano (o clima inicial se rola no começo, «dependendo "
+    "da estação do ano»)."
+)
+PARTY_EMPTY = (
+    "A jornada segue cada personagem (descanso do dia, exaustão): declare a ordem de marcha antes."
+)
+FINISH_THE_TURN = "Encerre o turno {turn} (Fim do Turno) antes de viajar."
+REGION_REQUIRED = (
+    "Diga a região do hex em que o grupo está ("
+    + procedure_data.labels(procedure_data.REGIONS)
+    + "): a chance de encontro do dia e as Tabelas C, D, E e G dependem dela."
+)
+REGION_UNKNOWN = "Região desconhecida: " + procedure_data.labels(procedure_data.REGIONS) + "."
+ACTIVITY_UNKNOWN = "Atividade da rodada: " + procedure_data.labels(procedure_data.ACTIVITIES) + "."
+MODE_REQUIRED = (
+    "Diga como o grupo avança (Tabela A: " + procedure_data.labels(procedure_data.MODES) + ")."
+)
+MODE_UNKNOWN = "Modo de avançar: " + procedure_data.labels(procedure_data.MODES) + "."
+NOT_IN_PARTY = "«{name}» não está na ordem de marcha da jornada."
+PER_CHARACTER_BAD = "Atividade por personagem: um nome da ordem de marcha e uma atividade cada."
+ADVANCE_TOGETHER = (
+    "Avançar é do grupo inteiro (o site segue o grupo num hex): não se mistura com outra "
+    "atividade na mesma rodada."
+)
+TESTS_PENDING = (
+    "Antes da próxima rodada, registre o {asks} de {who}: role na cena o teste GURPS que a "
+    "pendência diz e dê o número da rolagem."
+)
+TEST_UNKNOWN = "Este teste não existe nesta jornada."
+TEST_DONE = "O teste de {who} já foi registrado (rolagem #{roll})."
+ROLL_BAD = "Dê o número da rolagem (no registro da cena, #N)."
+ROLL_UNKNOWN = "A rolagem #{roll} não é desta cena."
+ROLL_NOT_A_TEST = "A rolagem #{roll} não é um teste (3d contra um nível): não passa nem falha."
+ROLL_HIDDEN = (
+    "A rolagem #{roll} é escondida: o registro da jornada diria o resultado antes da homologação."
+)
+ROLL_OTHER_CHARACTER = "A rolagem #{roll} é de {other}, não de {who}."
+ROLL_TOO_EARLY = "A rolagem #{roll} foi feita antes de o texto pedir este teste."
+ROLL_USED = "A rolagem #{roll} já resolveu outro teste."
+
+
+def _choice(value, by_key: dict, message: str, field: str):
+    found = by_key.get(value) if isinstance(value, str) else None
+    if found is None:
+        raise ServiceError(message, field=field)
+    return found
+
+
+def _phase_free(exploration: Exploration) -> None:
+    if exploration.phase == Exploration.Phase.IN_TURN:
+        raise ServiceError(FINISH_THE_TURN.format(turn=exploration.turn), code="turn_started")
+
+
+# --- the start ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def exploration_journey_start(
+    *, exploration: Exploration, user, season: str, region: str = "", request_key: str = ""
+) -> ExplorationEvent:
+    """Start the journey of a descent: its season, the initial weather rolled on the season's
+    table (1d6), and the hex the party is in, if said. The party is the marching order."""
+    kind = ExplorationEvent.Kind.JOURNEY
+    exploration, earlier = action_begin(exploration, user, request_key, kind)
+    if earlier is not None:
+        return earlier
+    chosen = _choice(season, procedure_data.SEASON_BY_KEY, SEASON_UNKNOWN, "season")
+    where = (
+        _choice(region, procedure_data.REGION_BY_KEY, REGION_UNKNOWN, "region") if region else None
+    )
+    if exploration.journey_started:
+        label = procedure_data.SEASON_BY_KEY[exploration.season].label
+        raise ServiceError(JOURNEY_ALREADY.format(season=label), field="season")
+    if not exploration.party_names:
+        raise ServiceError(PARTY_EMPTY, field="marching_order")
+    _phase_free(exploration)
+    roll = procedure_services.procedure_roll(
+        scene=exploration.scene, user=user, key=chosen.table, source=dice()
+    )
+    exploration.season = chosen.key
+    exploration.weather = roll.total
+    exploration.weather_text = roll.details["text"]
+    exploration.party = {name: activities.fresh_member() for name in exploration.party_names}
+    lines = [
+        f"Clima inicial ({chosen.label}, 1d6) {roll_ref(roll)}: "
+        f"{roll.total}. {exploration.weather_text}."
+    ]
+    if where is not None:
+        exploration.hex_region = where.key
+        lines.append(f"O grupo está em {where.label}.")
+    lines.append("Na jornada: " + activities.who(exploration.party_names) + ".")
+    return action_event(
+        exploration,
+        user,
+        kind,
+        f"Começa a jornada ({chosen.label}).",
+        lines=lines,
+        data={"season": chosen.key, "weather": roll.total},
+        rolls=[roll],
+        request_key=request_key,
+    )
+
+
+# --- a round of travel: what it is asked ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A round as asked, checked before any die: the hex, the way of advancing, and each
+    character's activity."""
+
+    region: procedure_data.Region
+    by_name: dict[str, str]
+
+    def groups(self) -> list[tuple[str, list[str]]]:
+        """Each activity of the round with who does it, in the text's order of activities."""
+        found = []
+        for choice in procedure_data.ACTIVITIES:
+            names = [n for n, a in self.by_name.items() if a == choice.key]
+            if names:
+                found.append((choice.key, names))
+        return found
+
+    @property
+    def advancing(self) -> bool:
+        return "advance" in self.by_name.values()
+
+
+def _per_character(exploration: Exploration, activity: str, per_character) -> dict[str, str]:
+    party = exploration.party_names
+    by_name = {name: activity for name in party}
+    if not per_character:
+        return by_name
+    if not isinstance(per_character, dict):
+        raise ServiceError(PER_CHARACTER_BAD, field="per_character")
+    for name, chosen in per_character.items():
+        if name not in party:
+            raise ServiceError(NOT_IN_PARTY.format(name=name), field="per_character")
+        _choice(chosen, procedure_data.ACTIVITY_BY_KEY, ACTIVITY_UNKNOWN, "per_character")
+        by_name[name] = chosen
+    return by_name
+
+
+def _plan(exploration: Exploration, *, activity, region, mode, per_character) -> Plan:
+    if not exploration.journey_started:
+        raise ServiceError(JOURNEY_NOT_STARTED, field="season", code="journey_not_started")
+    _choice(activity, procedure_data.ACTIVITY_BY_KEY, ACTIVITY_UNKNOWN, "activity")
+    if region:
+        where = _choice(region, procedure_data.REGION_BY_KEY, REGION_UNKNOWN, "region")
+    elif exploration.hex_region:
+        where = procedure_data.REGION_BY_KEY[exploration.hex_region]
+    else:
+        raise ServiceError(REGION_REQUIRED, field="region")
+    if mode:
+        _choice(mode, procedure_data.MODE_BY_KEY, MODE_UNKNOWN, "mode")
+    by_name = _per_character(exploration, activity, per_character)
+    plan = Plan(region=where, by_name=by_name)
+    if plan.advancing and set(by_name.values()) != {"advance"}:
+        raise ServiceError(ADVANCE_TOGETHER, field="per_character" if per_character else "activity")
+    if plan.advancing and not (mode or exploration.travel_mode):
+        raise ServiceError(MODE_REQUIRED, field="mode")
+    _phase_free(exploration)
+    waiting = exploration.tests.filter(roll__isnull=True).first()
+    if waiting is not None:
+        raise ServiceError(
+            TESTS_PENDING.format(asks=waiting.asks, who=waiting.character), code="tests_pending"
+        )
+    return plan
+
+
+# --- a round of travel: its steps ---------------------------------------------------------------
+
+
+def _day_open(r: Round) -> None:
+    """A new day on the first round, and after the 6th: its region is the hex it begins in."""
+    e = r.exploration
+    if e.day == 0 or e.day_round >= procedure_data.ROUNDS_PER_DAY:
+        e.day += 1
+        e.day_round = 0
+        e.day_region = r.region.key
+        for name in e.party_names:
+            r.member(name)["rested_today"] = False
+        r.say(
+            f"Dia {e.day} começa em {r.region.label}: os encontros do dia são os da linha "
+            f"«{r.region.encounter}»."
+        )
+    elif r.region.key != e.hex_region:
+        day = procedure_data.REGION_BY_KEY[e.day_region]
+        r.say(
+            f"O grupo está em {r.region.label}; os encontros seguem os da região em que o dia "
+            f"começou ({day.label})."
+        )
+    e.day_round += 1
+    e.hex_region = r.region.key
+
+
+def _weather(r: Round) -> None:
+    """1. Clima: 1d6 a round, on the drift table; the weather moves a row of the season's."""
+    e = r.exploration
+    roll = r.roll("weather_drift")
+    cell = roll.details["text"]
+    step = procedure_data.weather_step(cell)
+    rows = r.table(e.weather_table).rows.all()
+    after, held = procedure_data.weather_after(e.weather, step, rows=len(rows))
+    head = f"Clima (1d6) {roll_ref(roll)}: «{cell}»"
+    if step is None:
+        r.say(f"{head} — fica {e.weather}. {e.weather_text}.")
+        r.hold(activities.P_WEATHER_SILENT)
+        return
+    r.hold(activities.P_WEATHER_EDGES)
+    if held:
+        r.say(f"{head} — já na ponta da tabela: fica {e.weather}. {e.weather_text}.")
+        return
+    e.weather = after
+    e.weather_text = next(row.cells[0] for row in rows if row.label == str(after))
+    r.say(f"{head} → {after}. {e.weather_text}.")
+
+
+def _encounter(r: Round) -> None:
+    """2. Encontros Aleatórios: 1d6 a round, by the region the day began in."""
+    day = procedure_data.REGION_BY_KEY[r.exploration.day_region]
+    roll, met = r.chance("encounter_by_region", day.encounter)
+    r.encounter = met
+    head = f"Encontros Aleatórios ({day.label}: «{day.encounter}», {roll.details['text']})"
+    if not met:
+        r.say(f"{head} {roll_ref(roll)}: nada.")
+        return
+    r.say(
+        f"{head} {roll_ref(roll)}: ENCONTRO — «No momento do encontro role na Tabela de "
+        f"Encontros da Região atual» ({r.region.label}): o texto não traz essa tabela."
+    )
+    r.hold(activities.P_UNDEFINED)
+
+
+def _rest_owed(r: Round, plan: Plan) -> None:
+    """After a failed forced march: a round of Descansar pays one of the 2 owed; anything else
+    first is the point of exhaustion instead."""
+    for name, activity in plan.by_name.items():
+        member = r.member(name)
+        if not member["rest_owed"]:
+            continue
+        if activity == "rest":
+            member["rest_owed"] -= 1
+            left = member["rest_owed"]
+            r.say(
+                f"{name} descansa uma das 2 rodadas devidas depois de falhar ao forçar o avanço"
+                + (f" (falta {left})." if left else ": cumpriu as duas.")
+            )
+        else:
+            member["rest_owed"] = 0
+            r.exhaust(
+                name, "não descansou as 2 rodadas devidas depois de falhar ao forçar o avanço."
+            )
+        r.hold(activities.P_FORCED_MARCH_COUNT)
+
+
+def _day_close(r: Round) -> None:
+    """The end of the day's 6th round: a point for each one who did not Descansar that day
+    (who did stays marked until the next day opens)."""
+    e = r.exploration
+    if e.day_round < procedure_data.ROUNDS_PER_DAY:
+        return
+    for name in e.party_names:
+        if not r.member(name)["rested_today"]:
+            r.exhaust(name, "«Cada dia sem realizar essa ação acarreta em 1 ponto de exaustão.»")
+    r.say(f"Fim do dia {e.day}.")
+
+
+@transaction.atomic
+def exploration_travel(
+    *,
+    exploration: Exploration,
+    user,
+    activity: str,
+    region: str = "",
+    mode: str = "",
+    per_character: dict[str, str] | None = None,
+    request_key: str = "",
+) -> ExplorationEvent:
+    """One round of travel (4 h): the weather's 1d6, the encounter's 1d6, then the steps of
+    ``activity`` (a key of ``procedure_data.ACTIVITIES``) for the party, or of
+    ``per_character``'s (name → activity) for those it names. ``region``: the hex the party is
+    in (a key of REGIONS; "" keeps the last); ``mode``: Tabela A's way of advancing (kept).
+    Everything is checked before the first die; the timers run down 24 turns."""
+    kind = ExplorationEvent.Kind.TRAVEL
+    exploration, earlier = action_begin(exploration, user, request_key, kind)
+    if earlier is not None:
+        return earlier
+    plan = _plan(
+        exploration, activity=activity, region=region, mode=mode, per_character=per_character
+    )
+    if mode:
+        exploration.travel_mode = mode
+    r = Round(exploration=exploration, user=user, source=dice(), region=plan.region)
+    _day_open(r)
+    _weather(r)
+    _encounter(r)
+    _rest_owed(r, plan)
+    if len(plan.groups()) > 1:
+        r.hold(activities.P_PER_PLAYER)
+    for chosen, names in plan.groups():
+        activities.run(r, chosen, names)
+    if not plan.advancing:
+        exploration.advance_streak = 0
+    _day_close(r)
+    r.lines += timers_tick(exploration, TRAVEL_ROUND_TURNS)
+    exploration.travel_rounds += 1
+    return _round_event(r, plan, request_key)
+
+
+def _round_event(r: Round, plan: Plan, request_key: str) -> ExplorationEvent:
+    e = r.exploration
+    number = e.day_round if e.day_round else procedure_data.ROUNDS_PER_DAY
+    label = " / ".join(
+        procedure_data.ACTIVITY_BY_KEY[a].label
+        + ("" if len(plan.groups()) == 1 else f" ({', '.join(n)})")
+        for a, n in plan.groups()
+    )
+    event = action_event(
+        e,
+        r.user,
+        ExplorationEvent.Kind.TRAVEL,
+        f"Dia {e.day}, rodada {number} de {procedure_data.ROUNDS_PER_DAY} (4 h): {label}.",
+        lines=r.lines,
+        data={
+            "day": e.day,
+            "round": number,
+            "region": plan.region.key,
+            "day_region": e.day_region,
+            "activities": plan.by_name,
+            "encounter": r.encounter,
+            "weather": e.weather,
+            "pendencies": pendency_data(e.scene.week.campaign, r.held),
+        },
+        rolls=r.rolls,
+        request_key=request_key,
+    )
+    ExplorationTest.objects.bulk_create(
+        ExplorationTest(
+            exploration=e,
+            asked_in=event,
+            kind=ask.kind,
+            character=ask.character,
+            asks=ask.asks,
+            pendency=ask.pendency,
+        )
+        for ask in r.asked
+    )
+    return event
+
+
+# --- the text's tests, resolved by the Mestre's GURPS roll --------------------------------------
+
+
+def _open_test(exploration: Exploration, test) -> ExplorationTest:
+    try:
+        code = uuid.UUID(str(test))
+    except ValueError:
+        raise ServiceError(TEST_UNKNOWN, field="test") from None
+    found = exploration.tests.select_related("roll", "asked_in").filter(code=code).first()
+    if found is None:
+        raise ServiceError(TEST_UNKNOWN, field="test")
+    if not found.is_open:
+        raise ServiceError(
+            TEST_DONE.format(who=found.character, roll=found.roll.sequence), field="test"
+        )
+    return found
+
+
+def _test_roll(exploration: Exploration, test: ExplorationTest, number) -> Roll:
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise ServiceError(ROLL_BAD, field="roll")
+    campaign = exploration.scene.week.campaign
+    roll = (
+        Roll.objects.filter(campaign=campaign, sequence=number, scene=exploration.scene)
+        .select_related("character")
+        .first()
+    )
+    if roll is None:
+        raise ServiceError(ROLL_UNKNOWN.format(roll=number), field="roll")
+    if not roll.is_test:
+        raise ServiceError(ROLL_NOT_A_TEST.format(roll=number), field="roll")
+    if roll.hidden:
+        raise ServiceError(ROLL_HIDDEN.format(roll=number), field="roll")
+    if roll.character is not None and roll.character.name != test.character:
+        raise ServiceError(
+            ROLL_OTHER_CHARACTER.format(roll=number, other=roll.character.name, who=test.character),
+            field="roll",
+        )
+    if roll.created_at < test.asked_in.created_at:
+        raise ServiceError(ROLL_TOO_EARLY.format(roll=number), field="roll")
+    if ExplorationTest.objects.filter(roll=roll).exists():
+        raise ServiceError(ROLL_USED.format(roll=number), field="roll")
+    return roll
+
+
+def _apply(exploration: Exploration, test: ExplorationTest, passed: bool) -> list[str]:
+    """What the text says follows the test."""
+    member = exploration.party.setdefault(test.character, activities.fresh_member())
+    name = test.character
+    if test.kind == ExplorationTest.Kind.FORCED_MARCH:
+        if passed:
+            return [f"{name} segue sem penalidade."]
+        member["rest_owed"] = procedure_data.FORCED_MARCH_REST_ROUNDS
+        return [
+            f"{name} deve descansar por 2 rodadas antes de realizar qualquer outra atividade ou "
+            "receber 1 ponto de exaustão."
+        ]
+    if not passed:
+        return [f"{name} não recebe os benefícios do descanso."]
+    before = member["exhaustion"]
+    member["exhaustion"] = max(0, before - 1)
+    return [
+        f"{name} recebe os benefícios: recupera 1 de exaustão ({before} → "
+        f"{member['exhaustion']}); dano de atributo e sanidade são de outro jogo."
+    ]
+
+
+@transaction.atomic
+def exploration_journey_test(
+    *, exploration: Exploration, user, test, roll: int, request_key: str = ""
+) -> ExplorationEvent:
+    """Resolve a test the text asked (``test``: its id) with the Mestre's GURPS roll in this
+    scene (``roll``: its number in the chain), made after the test was asked, for the same
+    character if it names one, not hidden and not used for another test. Its outcome decides;
+    the tracker applies what the text says follows."""
+    kind = ExplorationEvent.Kind.JOURNEY_TEST
+    exploration, earlier = action_begin(exploration, user, request_key, kind)
+    if earlier is not None:
+        return earlier
+    pending = _open_test(exploration, test)
+    made = _test_roll(exploration, pending, roll)
+    passed = made.outcome in (Roll.Outcome.SUCCESS, Roll.Outcome.CRITICAL_SUCCESS)
+    lines = [
+        f"O texto pedia: {pending.asks}. A rolagem GURPS {roll_ref(made)} ({made.label}, "
+        f"{made.get_outcome_display().lower()}) decide."
+    ]
+    lines += _apply(exploration, pending, passed)
+    event = action_event(
+        exploration,
+        user,
+        kind,
+        f"{pending.character}: {pending.get_kind_display().lower()} — "
+        + ("passou." if passed else "falhou."),
+        lines=lines,
+        data={
+            "test": str(pending.code),
+            "passed": passed,
+            "pendencies": pendency_data(exploration.scene.week.campaign, [pending.pendency]),
+        },
+        rolls=[made],
+        request_key=request_key,
+    )
+    pending.roll, pending.passed, pending.resolved_in = made, passed, event
+    pending.save(update_fields=["roll", "passed", "resolved_in"])
+    return event
+
+
+# --- what the page and the API show ------------------------------------------------------------
+
+
+@dataclass
+class JourneyView:
+    """The journey as the tracker shows it: where the day and the weather stand, each
+    character's rest and exhaustion, the tests the text asked (open ones with the pendência
+    that holds them) and what the next Avançar would ask."""
+
+    exploration: Exploration
+    tests: list[ExplorationTest]
+    pendencies: dict[str, Pendency]
+    next_advance_dc: int | None
+
+    @property
+    def season_label(self) -> str:
+        return procedure_data.SEASON_BY_KEY[self.exploration.season].label
+
+    @property
+    def day_region_label(self) -> str:
+        found = procedure_data.REGION_BY_KEY.get(self.exploration.day_region)
+        return found.label if found else ""
+
+    @property
+    def hex_region_label(self) -> str:
+        found = procedure_data.REGION_BY_KEY.get(self.exploration.hex_region)
+        return found.label if found else ""
+
+    @property
+    def mode_label(self) -> str:
+        found = procedure_data.MODE_BY_KEY.get(self.exploration.travel_mode)
+        return found.label if found else ""
+
+    @property
+    def hexes_text(self) -> str:
+        return activities.hexes_text(Fraction(self.exploration.hexes))
+
+    @property
+    def next_round(self) -> tuple[int, int]:
+        """(day, round of the day) of the next round of travel."""
+        e = self.exploration
+        if e.day == 0 or e.day_round >= procedure_data.ROUNDS_PER_DAY:
+            return e.day + 1, 1
+        return e.day, e.day_round + 1
+
+    @property
+    def members(self) -> list[tuple[str, dict]]:
+        party = self.exploration.party
+        return [(n, party.get(n, activities.fresh_member())) for n in self.exploration.party_names]
+
+    @property
+    def open_tests(self) -> list[tuple[ExplorationTest, Pendency]]:
+        return [(t, self.pendencies[t.pendency]) for t in self.tests if t.is_open]
+
+    @property
+    def next_advance_forced(self) -> bool:
+        return self.exploration.advance_streak + 1 > procedure_data.FREE_ADVANCE_ROUNDS
+
+
+def journey_view(exploration: Exploration) -> JourneyView | None:
+    """None before the journey starts (1 query for its tests; 2 more for the pendências of
+    open tests, 2 for Tabela B when the next Avançar is forced)."""
+    if not exploration.journey_started:
+        return None
+    tests = list(exploration.tests.select_related("roll").order_by("created_at", "pk"))
+    keys = [t.pendency for t in tests if t.is_open]
+    held = pendencies(exploration.scene.week.campaign, keys) if keys else {}
+    dc = None
+    if exploration.advance_streak + 1 > procedure_data.FREE_ADVANCE_ROUNDS:
+        table = procedure_services.procedure_table("forced_march", exploration.scene.week.campaign)
+        cells = {row.label: row.cells[0] for row in table.rows.all()}
+        dc = procedure_data.forced_march_dc(
+            exploration.advance_streak + 1 - procedure_data.FREE_ADVANCE_ROUNDS,
+            cells.get(procedure_data.FORCED_MARCH_FIRST, ""),
+            cells.get(procedure_data.FORCED_MARCH_STEP, ""),
+        )
+    return JourneyView(exploration=exploration, tests=tests, pendencies=held, next_advance_dc=dc)
