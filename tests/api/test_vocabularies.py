@@ -48,6 +48,7 @@ FREE_TEXT = {
     "skill",
     "region",
     "marching_order",
+    "character",  # a name of this exploration's marching order, not a fixed set
     "region_row",
     "kind",
     "field",

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('mesa', '0007_combatant_inputs_only'),
+        ('mesa', '0008_standing_defence'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
