@@ -27,8 +27,8 @@ run: install  ## Migrate, load the demo campaign and serve http://127.0.0.1:8000
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py demo_week
 	$(BIN)/python manage.py demo_combat
-	@echo "Site em http://127.0.0.1:8000 — entre com um dos logins acima."
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	@echo "Site em http://127.0.0.1:8000 (MCP em /mcp) — entre com um dos logins acima."
+	$(BIN)/uvicorn garganta_site.asgi:application --host 127.0.0.1 --port 8000
 
 test: install chromium  ## Run every test twice: on SQLite, then on a throwaway PostgreSQL
 	$(BIN)/python manage.py check --fail-level WARNING

@@ -1,5 +1,8 @@
 """gunicorn's configuration for `make serve`: the production server, behind a TLS proxy.
 
+The site is served as ASGI (garganta_site.asgi: the pages, the API, /mcp), gunicorn managing
+uvicorn workers — Django's documented way to run ASGI under gunicorn.
+
 Read from the environment:
 
 - ``GARGANTA_BIND``: where to listen (default ``127.0.0.1:8000``; the proxy in front talks to it);
@@ -13,7 +16,8 @@ import os
 # demands DJANGO_SECRET_KEY), even when started by hand rather than by `make serve`.
 os.environ.setdefault("DJANGO_DEBUG", "0")
 
-wsgi_app = "garganta_site.wsgi:application"
+wsgi_app = "garganta_site.asgi:application"
+worker_class = "uvicorn_worker.UvicornWorker"
 
 bind = [
     address.strip()
@@ -32,7 +36,7 @@ keepalive = 5
 # jitter keeps the workers from all restarting at the same moment.
 max_requests = 1000
 max_requests_jitter = 100
-# The master imports the site once (garganta_site/wsgi.py loads the URLconf too) and forks
+# The master imports the site once (garganta_site/asgi.py loads the URLconf too) and forks
 # the workers from it: a recycled or crashed worker is back at once. No database connection
 # is opened at import, so none is shared across the fork.
 preload_app = True

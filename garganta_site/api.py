@@ -185,9 +185,11 @@ def _register_routers() -> None:
     from sessions.log.api import rolls_router
     from sessions.log.api import router as scenes_router
     from sessions.weeks.api import router as weeks_router
+    from sheets.api import me_router
     from sheets.api import router as sheets_router
 
     api.add_router("/rules", rules_router, tags=["regras"])
+    api.add_router("/me", me_router, tags=["fichas"])
     api.add_router("/sheets", sheets_router, tags=["fichas"])
     api.add_router("/scenes", scenes_router, tags=["cenas"])
     api.add_router("/weeks", weeks_router, tags=["semanas"])

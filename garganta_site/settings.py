@@ -54,7 +54,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "whitenoise.runserver_nostatic",
+    "servestatic.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
@@ -69,7 +69,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Every refusal under /api/ in the API's JSON body (a 404 page, a 405 …).
     "garganta_site.api_errors.api_error_bodies",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -166,14 +166,14 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Where `collectstatic` puts the files whitenoise serves; DJANGO_STATIC_ROOT moves it.
+# Where `collectstatic` puts the files ServeStatic serves; DJANGO_STATIC_ROOT moves it.
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "var" / "staticfiles")
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns when it is missing
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # ServeStatic warns when it is missing
 if not DEBUG:
     # Production: hashed, compressed files from `collectstatic`, cached forever by browsers.
     STORAGES = {
         "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+        "staticfiles": {"BACKEND": "servestatic.storage.CompressedManifestStaticFilesStorage"},
     }
 
 LOGIN_URL = "login"
@@ -210,4 +210,10 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    # An MCP tool's in-process API calls (garganta_site.mcp_api) would log a line each; the
+    # server's access log already has the /mcp request.
+    "loggers": {"httpx2": {"level": "WARNING"}},
 }
+
+# The site's public address: the MCP server names itself by it (garganta_site.mcp).
+GARGANTA_SITE_URL = os.environ.get("GARGANTA_SITE_URL", "http://127.0.0.1:8000")

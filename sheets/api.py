@@ -23,6 +23,7 @@ router = Router(auth=AUTH)
 class SheetListOut(Schema):
     id: UUID
     name: str
+    campaign: str  # the campaign's slug
     kind: str
     homologated: datetime | None
 
@@ -95,12 +96,13 @@ def _campaign_ids(user) -> list[int]:
 def sheet_list(request):
     characters = Character.objects.filter(campaign_id__in=_campaign_ids(request.user))
     rows = []
-    for character in characters.prefetch_related("versions"):
+    for character in characters.select_related("campaign").prefetch_related("versions"):
         homologated = [v for v in character.versions.all() if v.status == "homologated"]
         rows.append(
             {
                 "id": character.code,
                 "name": character.name,
+                "campaign": character.campaign.slug,
                 "kind": character.kind,
                 "homologated": max(
                     (v.decided_at for v in homologated if v.decided_at), default=None
@@ -254,4 +256,53 @@ def sheet_defaults(request, code: UUID, skill: str | None = Query(None, max_leng
         "version": view.version.number,
         **view.version.attributes(),
         "skills": [_default_out(a) for a in answers],
+    }
+
+
+# --- who asks ----------------------------------------------------------------------------------
+
+me_router = Router(auth=AUTH)
+
+
+class PlayedOut(Schema):
+    id: UUID
+    name: str
+
+
+class MembershipOut(Schema):
+    campaign: str = Field(description="O slug da campanha")
+    campaign_name: str
+    role: Literal["jogador", "mestre", "arbitro"] = Field(
+        description="jogador, mestre (Mestre de Cena) ou arbitro (Árbitro)"
+    )
+    plays: list[PlayedOut] = Field(description="As personagens que você joga nesta campanha")
+
+
+class MeOut(Schema):
+    username: str
+    name: str
+    memberships: list[MembershipOut]
+
+
+@me_router.get(
+    "", response={200: MeOut, **errors(401)}, summary="Quem pergunta: campanhas, papel, personagens"
+)
+def me(request):
+    user = request.user
+    memberships = Membership.objects.filter(user=user).select_related("campaign")
+    played = Character.objects.filter(owner=user).order_by("name")
+    return {
+        "username": user.get_username(),
+        "name": user.get_full_name() or user.get_username(),
+        "memberships": [
+            {
+                "campaign": m.campaign.slug,
+                "campaign_name": m.campaign.name,
+                "role": m.role,
+                "plays": [
+                    {"id": c.code, "name": c.name} for c in played if c.campaign_id == m.campaign_id
+                ],
+            }
+            for m in memberships.order_by("campaign__slug")
+        ],
     }

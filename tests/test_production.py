@@ -2,15 +2,17 @@
 
 Tries: Django's deploy check with the production environment passes with no warning; with
 DEBUG off and no DJANGO_SECRET_KEY every manage.py command refuses to start and names the
-variable; and the real stack (collectstatic, migrate, seed_demo, gunicorn with two workers on a
-free port, behind a TLS proxy as the `X-Forwarded-Proto` header says) serves the login page,
-logs in with Secure + HttpOnly cookies, serves the hashed stylesheet through whitenoise with a
-long cache header, answers an unknown URL with the site's 404 page and writes its logs on stdout.
+variable; and the real stack (collectstatic, migrate, seed_demo, gunicorn with two uvicorn
+workers on a free port, behind a TLS proxy as the `X-Forwarded-Proto` header says) serves the
+login page, logs in with Secure + HttpOnly cookies, serves the hashed stylesheet through
+ServeStatic with a long cache header and gzip, answers MCP at /mcp with a bearer token, answers an
+unknown URL with the site's 404 page and writes its logs on stdout.
 """
 
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import re
 import secrets
@@ -134,6 +136,15 @@ class Client:
         conn.close()
         return response, content.decode("utf-8", "replace")
 
+    def request_json(self, method: str, path: str, body, **headers: str):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        all_headers = {"Host": f"127.0.0.1:{self.port}", "X-Forwarded-Proto": "https", **headers}
+        conn.request(method, path, body=json.dumps(body), headers=all_headers)
+        response = conn.getresponse()
+        content = response.read().decode("utf-8", "replace")
+        conn.close()
+        return response, content
+
     def morsel(self, name: str):
         found = [c[name] for c in self.set_cookies if name in c]
         assert found, f"no Set-Cookie for {name}"
@@ -195,9 +206,15 @@ def gunicorn_site(tmp_path):
             server.wait()
 
 
-def test_the_production_stack_serves_the_site(gunicorn_site):
+MCP_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+
+
+def test_the_production_stack_serves_the_site(gunicorn_site, tmp_path):
     port, stdout_path, stderr_path, server = gunicorn_site
     client = Client(port)
+    made = manage(production_env(tmp_path), "api_token", "mestre")
+    assert made.returncode == 0, made.stderr
+    mcp_token = made.stdout.strip()
 
     # Without the proxy's header the site insists on HTTPS.
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -227,7 +244,7 @@ def test_the_production_stack_serves_the_site(gunicorn_site):
     assert response.status == 200
     assert "Jurado de Gapheim" in home
 
-    # The stylesheet: collectstatic's hashed name, served by whitenoise, cached for years.
+    # The stylesheet: collectstatic's hashed name, served by ServeStatic, cached for years.
     href = re.search(r'href="(/static/garganta\.[0-9a-f]{12}\.css)"', home)
     assert href, "the stylesheet's link has no hashed name"
     response, css = client.request("GET", href.group(1))
@@ -237,6 +254,19 @@ def test_the_production_stack_serves_the_site(gunicorn_site):
     assert "immutable" in cache and int(re.search(r"max-age=(\d+)", cache).group(1)) >= 31536000
     response, _ = client.request("GET", href.group(1), **{"Accept-Encoding": "gzip"})
     assert response.getheader("Content-Encoding") == "gzip"
+
+    # MCP on the same address: refused without a token, the tools listed with one.
+    mcp_headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+    }
+    response, _ = client.request_json("POST", "/mcp", MCP_LIST, **mcp_headers)
+    assert response.status == 401
+    response, listed = client.request_json(
+        "POST", "/mcp", MCP_LIST, Authorization=f"Bearer {mcp_token}", **mcp_headers
+    )
+    assert response.status == 200, listed
+    assert "roll_check" in listed and "campaign_overview" in listed
 
     # An unknown page: the site's 404, no traceback, no debug page.
     response, missing = client.request("GET", "/nao-existe/")
@@ -253,8 +283,10 @@ def test_the_production_stack_serves_the_site(gunicorn_site):
         f"{len(stdout.splitlines())} log lines on stdout"
     )
     # Access lines (gunicorn) and Django's own log lines, both on stdout.
-    assert re.search(r'203\.0\.113\.7 "GET /entrar/ HTTP/1\.1" 200', stdout), stdout
+    # uvicorn takes the client's address from the proxy's X-Forwarded-For.
+    assert re.search(r'203\.0\.113\.7:\d+ - "GET /entrar/ HTTP/1\.1" 200', stdout), stdout
     assert re.search(r'"POST /entrar/ HTTP/1\.1" 302', stdout), stdout
+    assert re.search(r'"POST /mcp HTTP/1\.1" 200', stdout), stdout
     assert "WARNING django.request Not Found: /nao-existe/" in stdout, stdout
     # gunicorn's own messages go to stderr: two workers booted, then a clean shutdown.
     assert stderr.count("Booting worker") == 2, stderr

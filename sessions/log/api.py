@@ -48,6 +48,7 @@ class CharacterRef(Schema):
 class SceneOut(Schema):
     id: UUID
     title: str
+    campaign: str  # the campaign's slug
     week: int
     status: str
     characters: list[CharacterRef]
@@ -250,13 +251,14 @@ def scene_list(request):
     campaign_ids = Membership.objects.filter(user=request.user).values("campaign_id")
     scenes = (
         Scene.objects.filter(week__campaign_id__in=campaign_ids)
-        .select_related("week")
+        .select_related("week__campaign")
         .prefetch_related("characters")
     )
     return [
         {
             "id": s.code,
             "title": s.title,
+            "campaign": s.week.campaign.slug,
             "week": s.week.number,
             "status": s.status,
             "characters": [{"id": c.code, "name": c.name} for c in s.characters.all()],

@@ -251,6 +251,7 @@ def scene_create(
         {
             "id": scene.code,
             "title": scene.title,
+            "campaign": week.campaign.slug,
             "week": week.number,
             "status": scene.status,
             "characters": [{"id": c.code, "name": c.name} for c in scene.characters.all()],

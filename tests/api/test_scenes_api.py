@@ -7,10 +7,11 @@ def test_it_works(client_for, jogador, scene, jurado, hoplita, rastreador):
     response = client_for(jogador).get("/api/v1/scenes")
     assert response.status_code == 200
     (body,) = response.json()
-    assert set(body) == {"id", "title", "week", "status", "characters"}
-    assert (body["id"], body["title"], body["week"], body["status"]) == (
+    assert set(body) == {"id", "title", "campaign", "week", "status", "characters"}
+    assert (body["id"], body["title"], body["campaign"], body["week"], body["status"]) == (
         str(scene.code),
         "A galeria do andar 3",
+        "a-garganta",
         1,
         "open",
     )

@@ -19,7 +19,8 @@ def test_the_list_works(client_for, jogador, jurado, hoplita, rastreador):
     response = client_for(jogador).get("/api/v1/sheets")
     assert response.status_code == 200
     rows = response.json()
-    assert all(set(row) == {"id", "name", "kind", "homologated"} for row in rows)
+    assert all(set(row) == {"id", "name", "campaign", "kind", "homologated"} for row in rows)
+    assert {row["campaign"] for row in rows} == {"a-garganta"}
     assert _by_name(rows).keys() == {jurado.name, hoplita.name, rastreador.name}
     assert _by_name(rows)[jurado.name]["id"] == str(jurado.code)
     assert _by_name(rows)[jurado.name]["kind"] == "pc"
@@ -111,3 +112,20 @@ def test_the_sheet_cannot_be_changed_through_the_api(client_for, jogador, jurado
 def test_the_sheet_cannot_be_posted_to(client_for, jogador, jurado):
     response = post_json(client_for(jogador), f"/api/v1/sheets/{jurado.code}", {"st": 20})
     assert response.status_code == 405
+
+
+def test_me_says_the_role_and_the_characters_played(client_for, jogador, mestre, jurado, outsider):
+    mine = client_for(jogador).get("/api/v1/me").json()
+    assert mine["username"] == "jogador"
+    assert mine["memberships"] == [
+        {
+            "campaign": "a-garganta",
+            "campaign_name": "A Garganta",
+            "role": "jogador",
+            "plays": [{"id": str(jurado.code), "name": jurado.name}],
+        }
+    ]
+    table = client_for(mestre).get("/api/v1/me").json()
+    assert [(m["role"], m["plays"]) for m in table["memberships"]] == [("mestre", [])]
+    other = client_for(outsider).get("/api/v1/me").json()
+    assert [m["campaign"] for m in other["memberships"]] == ["outra"]

@@ -35,9 +35,16 @@ HERE = Path(__file__).parent
 
 
 def pytest_collection_modifyitems(config, items):
+    """Mark the browser tests, and run them last: Playwright's sync API keeps an event loop
+    running in the main thread for as long as the session's chromium lives, and the tests that
+    run their own loop (tests/mcp) or cross into async code (Django's adapter for ServeStatic's
+    async middleware) cannot start one beside it."""
+    browser = []
     for item in items:
         if HERE in Path(item.path).parents:
             item.add_marker(pytest.mark.browser)
+            browser.append(item)
+    items[:] = [item for item in items if item not in browser] + browser
 
 
 @pytest.fixture(scope="session")

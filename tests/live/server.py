@@ -9,7 +9,7 @@
    the server of the current database, created and dropped with psycopg;
 2. runs ``manage.py migrate``, ``collectstatic`` and ``seed_demo`` in subprocesses with that
    ``DATABASE_URL``, and creates Bearer tokens for the demo users asked for;
-3. starts ``gunicorn garganta_site.wsgi`` with N workers on a free 127.0.0.1 port, with the
+3. starts ``gunicorn garganta_site.asgi`` (uvicorn workers, as in production) with N workers on a free 127.0.0.1 port, with the
    production settings (DJANGO_DEBUG=0, a random secret key), and waits until it answers;
 4. yields a :class:`Site` (base URL, tokens, pids, ``kill_workers()``, ``restart()``,
    ``request()``, ``browser()``, ``query()``, ``writer_in_transaction()`` …);
@@ -479,9 +479,12 @@ class Site:
         log = open(self.log_path, "ab")  # handed to the child
         command = [
             GUNICORN,
-            # garganta_site.wsgi loads the URLconf at import: with --preload the master holds
-            # it, so a worker forked after a kill answers at once.
-            "garganta_site.wsgi:application",
+            # As in production (gunicorn.conf.py): ASGI, uvicorn workers. garganta_site.asgi
+            # loads the URLconf at import: with --preload the master holds it, so a worker
+            # forked after a kill answers at once.
+            "garganta_site.asgi:application",
+            "--worker-class",
+            "uvicorn_worker.UvicornWorker",
             "--bind",
             f"{self.host}:{self.port}",
             "--workers",

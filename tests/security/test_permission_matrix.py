@@ -185,6 +185,7 @@ GET    /api/v1/rules/odds?level=12                             -            200 
 GET    /api/v1/rules/vocabularies                              -            200  200   200   200    200     200
 GET    /api/v1/rules/damage?st=13                              -            200  200   200   200    200     200
 POST   /api/v1/rules/derived                                   derived      200  200   200   200    200     200
+GET    /api/v1/me                                              -            401  200   200   200    200     200
 GET    /api/v1/sheets                                          -            401  200   200   200    200     200
 GET    /api/v1/sheets/{char}                                   -            401  200   200   200    200     404
 GET    /api/v1/sheets/{char}/defaults                          -            401  200   200   200    200     404

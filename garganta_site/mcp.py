@@ -1,0 +1,160 @@
+"""The MCP server for the AI Mestre de Cena: the official ``mcp`` SDK (2.x), streamable HTTP at
+``/mcp`` on the site's own host and port (garganta_site.asgi mounts it).
+
+- **Who**: the same per-user bearer tokens as the API (``Authorization: Bearer <token>``; the
+  SDK's bearer middleware asks ``SiteTokens``). Without one, the SDK answers 401.
+- **What**: about twenty tools, grouped by what a Mestre does, each described in Portuguese;
+  each capability keeps its tools next to its API (``sessions/log/tools.py`` …) and lists them
+  in ``TOOLS``. A tool calls the API in-process with the caller's token
+  (garganta_site.mcp_api), so a jogador's token does only what a jogador may.
+- **Refusals**: MCP tool errors (``is_error``) carrying the API's Portuguese message; arguments
+  that do not fit a tool's schema are said in Portuguese too, with the same messages
+  (garganta_site.api_errors).
+- **Stateless**: every request stands alone (no MCP session held in a worker's memory), so any
+  worker of any app server answers any call, and answers are plain JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+from mcp.server.auth.provider import AccessToken
+from mcp.server.auth.settings import AuthSettings
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.transport_security import TransportSecuritySettings
+from pydantic import ValidationError
+
+from canon import tools as canon_tools
+from garganta_site.api_errors import validation_message
+from garganta_site.auth import user_for_token
+from sessions.combat import tools as combat_tools
+from sessions.exploration import tools as exploration_tools
+from sessions.log import tools as log_tools
+from sessions.weeks import tools as weeks_tools
+from sheets import tools as sheets_tools
+
+INSTRUCTIONS = """\
+Garganta: o site da campanha A Garganta (GURPS Classic, Módulo Básico, com as regras da casa).
+Quem rola é sempre o servidor: nenhuma ferramenta aceita um dado. Comece por campaign_overview
+(campanhas, seu papel, fichas, semanas, cenas abertas, combates e explorações em andamento).
+Os níveis vêm da ficha homologada; os vocabulários fechados (manobras, terrenos, locais, tabelas)
+estão nos esquemas das ferramentas e em rules_lookup. Rolagem escondida: hidden=true.
+Toda escrita aceita idempotency_key: repita-a ao repetir um pedido que não teve resposta."""
+
+UNEXPECTED = "Erro inesperado em {tool}: nada foi confirmado; tente de novo com a mesma chave."
+UNKNOWN_TOOL = "Ferramenta desconhecida: {tool}. A lista está em tools/list."
+
+TOOL_MODULES = (
+    sheets_tools,
+    weeks_tools,
+    log_tools,
+    combat_tools,
+    exploration_tools,
+    canon_tools,
+)
+
+
+def _access_token(token: str) -> AccessToken | None:
+    close_old_connections()
+    try:
+        user = user_for_token(token)
+    finally:
+        close_old_connections()
+    if user is None:
+        return None
+    return AccessToken(token=token, client_id=str(user.pk), scopes=[])
+
+
+class SiteTokens:
+    """The SDK's TokenVerifier over the site's API tokens (garganta_site.auth): an active
+    token of an active user, or None (the SDK then answers 401)."""
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        return await sync_to_async(_access_token, thread_sensitive=False)(token)
+
+
+def _argument_errors(error: ValidationError) -> str:
+    lines = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item.get("loc", ()))
+        lines.append(f"{where}: {validation_message(item)}")
+    return "Argumentos recusados: " + " ".join(lines) + " [código: invalid]"
+
+
+class GargantaMCP(MCPServer):
+    """MCPServer whose refusals speak Portuguese. The SDK checks a call's arguments against the
+    tool's schema before the tool runs and words that refusal in pydantic's English: here each
+    field's message is the API's (api_errors.validation_message). A tool's own refusal (the
+    API's message) reaches the client as it is, without the SDK's English prefix."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError as error:
+            raise UnexpectedToolError(UNEXPECTED.format(tool=name)) from error.__cause__
+        except ToolError as error:
+            cause = error.__cause__
+            if isinstance(cause, ValidationError):
+                raise ToolError(_argument_errors(cause)) from cause
+            if isinstance(cause, ToolError):
+                raise ToolError(str(cause)) from cause
+            raise ToolError(UNKNOWN_TOOL.format(tool=name)) from error
+
+
+def site_url() -> str:
+    """The site's public address (``GARGANTA_SITE_URL``; by default the address of `make run`):
+    the MCP server names itself by it in its protected-resource metadata."""
+    return settings.GARGANTA_SITE_URL.rstrip("/")
+
+
+def transport_security() -> TransportSecuritySettings:
+    """DNS-rebinding protection from the site's own ALLOWED_HOSTS: a Host header the site
+    would refuse is refused at /mcp too (any port), and so is a browser Origin of another site."""
+    hosts = [h for h in settings.ALLOWED_HOSTS if h and h != "*"]
+    if "*" in settings.ALLOWED_HOSTS:
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    allowed_hosts = [pattern for h in hosts for pattern in (h, f"{h}:*")]
+    origins = [f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
+    allowed_origins = [pattern for o in origins for pattern in (o, f"{o}:*")]
+    allowed_origins += list(settings.CSRF_TRUSTED_ORIGINS)
+    return TransportSecuritySettings(allowed_hosts=allowed_hosts, allowed_origins=allowed_origins)
+
+
+def build_server() -> GargantaMCP:
+    """The server with every capability's tools registered (``TOOLS`` of each tools module)."""
+    url = site_url()
+    server = GargantaMCP(
+        name="garganta",
+        title="Garganta — a mesa da campanha A Garganta",
+        instructions=INSTRUCTIONS,
+        token_verifier=SiteTokens(),
+        auth=AuthSettings(
+            issuer_url=url,
+            resource_server_url=f"{url}/mcp",
+            validate_token_resource=False,  # the site's tokens are for the site, not an audience
+        ),
+        warn_on_duplicate_tools=True,
+    )
+    for module in TOOL_MODULES:
+        for tool in module.TOOLS:
+            server.add_tool(tool, annotations=getattr(tool, "annotations", None))
+    return server
+
+
+server = build_server()
+
+
+def streamable_http_app(server: GargantaMCP):
+    """The Starlette app of ``/mcp`` (and the protected-resource metadata under
+    ``/.well-known/``) of ``server``; whoever mounts it runs ``server.session_manager.run()``
+    in its lifespan."""
+    return server.streamable_http_app(
+        streamable_http_path="/mcp",
+        stateless_http=True,
+        json_response=True,
+        transport_security=transport_security(),
+    )

@@ -1,0 +1,187 @@
+"""The combat's MCP tools: start a fight with everyone in it, add a combatant, act (a turn, a
+maneuver, an attack, a defence, an adjustment), read the tracker, end the fight. Each is one or
+a few operations of sessions/combat/api.py, called in-process with the caller's token
+(garganta_site.mcp_api)."""
+
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+from mcp.server.mcpserver import Context
+from pydantic import BaseModel, ConfigDict, Field
+
+from garganta_site.mcp_api import IdempotencyKey, api_call, payload, step_key, tool
+from sessions.combat.api import (
+    AdjustIn,
+    AttackIn,
+    CombatantIn,
+    CombatDeclareIn,
+    DefenceChoiceIn,
+    EndIn,
+    ManeuverIn,
+    TerrainKey,
+)
+
+CombatId = Annotated[UUID, Field(description="O combate (o id de combat_start)")]
+
+
+@tool()
+async def combat_start(
+    ctx: Context,
+    scene: Annotated[UUID, Field(description="A cena do combate")],
+    characters: Annotated[
+        list[UUID] | None,
+        Field(
+            max_length=50,
+            description="As personagens da cena que lutam (sem a lista: todas as da cena)",
+        ),
+    ] = None,
+    creatures: Annotated[
+        list[CombatantIn],
+        Field(max_length=30, description="Criaturas e PdMs, cada um com seus números e armas"),
+    ] = [],  # noqa: B006 - pydantic copies a default; the tool never mutates it
+    terrain: Annotated[
+        list[TerrainKey] | None, Field(max_length=5, description="O terreno (§4.12)")
+    ] = None,
+    boss: Annotated[
+        int | None,
+        Field(ge=0, le=29, description="Qual das criaturas (índice em creatures) é o chefe"),
+    ] = None,
+    idempotency_key: IdempotencyKey = "",
+) -> dict[str, Any]:
+    """Começa um combate numa cena com todos nele: as personagens (com os números da ficha
+    homologada e do estado em jogo), as criaturas e PdMs, o terreno e o chefe. O servidor rola a
+    ordem dos turnos. Devolve o estado do combate com o seu id e o de cada combatente."""
+    combat = await api_call(
+        ctx,
+        "POST",
+        "/combats",
+        body={"scene": str(scene), "characters": characters and [str(c) for c in characters]},
+        key=step_key(idempotency_key, "combate"),
+    )
+    added = []
+    for index, creature in enumerate(creatures):
+        answer = await api_call(
+            ctx,
+            "POST",
+            f"/combats/{combat['id']}/combatants",
+            body=payload(creature),
+            key=step_key(idempotency_key, f"criatura-{index}"),
+        )
+        added.append(answer["id"])
+        combat = answer["combat"]
+    if terrain is not None or boss is not None:
+        declared = {"terrain": terrain}
+        if boss is not None and boss < len(added):
+            declared["boss"] = added[boss]
+        combat = await api_call(
+            ctx,
+            "POST",
+            f"/combats/{combat['id']}/declarations",
+            body=declared,
+            key=step_key(idempotency_key, "declaracao"),
+        )
+    return combat
+
+
+@tool()
+async def combat_add(
+    ctx: Context, combat: CombatId, combatant: CombatantIn, idempotency_key: IdempotencyKey = ""
+) -> dict[str, Any]:
+    """Põe um combatente num combate em andamento: uma personagem da cena (só o id) ou uma
+    criatura ou PdM com seus números. Devolve o id do combatente e o estado do combate."""
+    return await api_call(
+        ctx,
+        "POST",
+        f"/combats/{combat}/combatants",
+        body=payload(combatant),
+        key=idempotency_key,
+    )
+
+
+class _Act(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NextTurnAct(_Act):
+    act: Literal["next_turn"]
+
+
+class ManeuverAct(_Act):
+    act: Literal["maneuver"]
+    maneuver: ManeuverIn
+
+
+class AttackAct(_Act):
+    act: Literal["attack"]
+    attack: AttackIn
+
+
+class DefenceAct(_Act):
+    act: Literal["defence"]
+    combatant: UUID = Field(description="A sua personagem no combate (o id do combatente)")
+    defence: DefenceChoiceIn
+
+
+class AdjustAct(_Act):
+    act: Literal["adjust"]
+    adjustment: AdjustIn
+
+
+class DeclareAct(_Act):
+    act: Literal["declare"]
+    declaration: CombatDeclareIn
+
+
+CombatAct = Annotated[
+    NextTurnAct | ManeuverAct | AttackAct | DefenceAct | AdjustAct | DeclareAct,
+    Field(discriminator="act"),
+]
+
+
+def _act_request(combat: UUID, act) -> tuple[str, Any]:
+    base = f"/combats/{combat}"
+    if act.act == "next_turn":
+        return f"{base}/turns", None
+    if act.act == "defence":
+        return f"{base}/combatants/{act.combatant}/defence", payload(act.defence)
+    path, field = {
+        "maneuver": ("/maneuvers", "maneuver"),
+        "attack": ("/attacks", "attack"),
+        "adjust": ("/adjustments", "adjustment"),
+        "declare": ("/declarations", "declaration"),
+    }[act.act]
+    return base + path, payload(getattr(act, field))
+
+
+@tool()
+async def combat_act(
+    ctx: Context, combat: CombatId, act: CombatAct, idempotency_key: IdempotencyKey = ""
+) -> dict[str, Any]:
+    """Um ato do combate (`act` diz qual): next_turn (passa ao próximo da ordem), maneuver
+    (declara a manobra do combatente da vez), attack (resolve um ataque pela sequência da
+    §4.10: o servidor rola ataque, defesa e dano e aplica os PV), defence (o jogador escolhe a
+    defesa da sua personagem), adjust (PV que o motor não rola, com o motivo), declare (terreno
+    e chefe). A resposta lista cada dado rolado e o estado do combate."""
+    path, body = _act_request(combat, act)
+    return await api_call(ctx, "POST", path, body=body, key=idempotency_key)
+
+
+@tool(read_only=True)
+async def combat_read(ctx: Context, combat: CombatId) -> dict[str, Any]:
+    """O estado do combate: rodada, de quem é a vez, cada combatente com PV, defesas, manobra,
+    efeitos e condições, e os eventos em ordem."""
+    return await api_call(ctx, "GET", f"/combats/{combat}")
+
+
+@tool(destructive=True)
+async def combat_end(
+    ctx: Context, combat: CombatId, end: EndIn, idempotency_key: IdempotencyKey = ""
+) -> dict[str, Any]:
+    """Encerra o combate (não se desfaz): o estado de cada personagem fica na ficha, e os
+    despojos, no registro."""
+    return await api_call(
+        ctx, "POST", f"/combats/{combat}/end", body=payload(end), key=idempotency_key
+    )
+
+
+TOOLS = [combat_start, combat_add, combat_act, combat_read, combat_end]

@@ -1,0 +1,55 @@
+"""The sheets' MCP tools: the campaign at a glance, and one homologated sheet with its state in
+play. Each calls the API in-process with the caller's token (garganta_site.mcp_api)."""
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from mcp.server.mcpserver import Context
+from pydantic import Field
+
+from garganta_site.mcp_api import api_call, tool
+
+# How many of a campaign's weeks the overview lists (the newest); the rest are in the weeks API.
+OVERVIEW_WEEKS = 3
+
+
+@tool(read_only=True)
+async def campaign_overview(ctx: Context) -> dict[str, Any]:
+    """O ponto de partida: quem é você (papel em cada campanha: jogador, mestre ou arbitro, e as
+    personagens que joga), as fichas de cada campanha (ids para sheet_read e para as cenas), as
+    semanas mais recentes com seu estado, as cenas abertas com as personagens de cada uma e a
+    cadeia de rolagens recalculada (íntegra, ou o primeiro elo quebrado)."""
+    me = await api_call(ctx, "GET", "/me")
+    weeks = await api_call(ctx, "GET", "/weeks")
+    scenes = await api_call(ctx, "GET", "/scenes")
+    sheets = await api_call(ctx, "GET", "/sheets")
+    campaigns = []
+    for membership in me["memberships"]:
+        slug = membership["campaign"]
+        own_weeks = [w for w in weeks if w["campaign"] == slug]
+        campaigns.append(
+            {
+                **membership,
+                "weeks": own_weeks[-OVERVIEW_WEEKS:],
+                "open_scenes": [
+                    s for s in scenes if s["status"] == "open" and s["campaign"] == slug
+                ],
+                "sheets": [s for s in sheets if s["campaign"] == slug],
+                "roll_chain": await api_call(ctx, "GET", "/rolls/verify", query={"campaign": slug}),
+            }
+        )
+    return {"username": me["username"], "name": me["name"], "campaigns": campaigns}
+
+
+@tool(read_only=True)
+async def sheet_read(
+    ctx: Context,
+    character: Annotated[UUID, Field(description="A personagem (id de campaign_overview)")],
+) -> dict[str, Any]:
+    """A ficha homologada e o estado em jogo: atributos, vantagens, perícias com NH e chance de
+    sucesso, itens, PV e PF perdidos, condições (cambaleando, atordoado, inconsciente, morto) e
+    os derivados (Deslocamento, Esquiva, Aparar, Bloquear, PD, RD, Carga), cada um pelo cânone."""
+    return await api_call(ctx, "GET", f"/sheets/{character}")
+
+
+TOOLS = [campaign_overview, sheet_read]
