@@ -20,7 +20,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import connection
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
@@ -59,11 +59,10 @@ TOOL_MODULES = (
 
 
 def _access_token(token: str) -> AccessToken | None:
-    close_old_connections()
     try:
         user = user_for_token(token)
     finally:
-        close_old_connections()
+        connection.close()  # a worker thread of the SDK's: it keeps no connection open
     if user is None:
         return None
     return AccessToken(token=token, client_id=str(user.pk), scopes=[])

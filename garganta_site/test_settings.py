@@ -19,5 +19,9 @@ LOGGING = {
             "formatter": "plain",
         }
     },
-    "loggers": {"axes": {"level": "WARNING"}},
+    "loggers": {"axes": {"level": "WARNING"}, "httpx2": {"level": "WARNING"}},
 }
+
+# Tests run requests in worker threads (the ASGI app, the MCP tools, the event streams): each
+# closes its connection when it ends, so none is still open when the test database is dropped.
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405

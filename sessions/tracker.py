@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import models
 
+from garganta_site import doorbell
 from garganta_site.errors import ServiceError
 from sessions import entries
 from sheets.models import Campaign
@@ -81,6 +82,7 @@ def tracker_event(
     of the tracker, or all of it). ``fields`` are the event model's own (round, turn …)."""
     tracker.revision += 1
     tracker.save(update_fields=["revision", *update_fields] if update_fields else None)
+    doorbell.ring_scene(tracker.scene)
     return tracker.events.create(
         code=code or uuid.uuid4(),
         kind=kind,

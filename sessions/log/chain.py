@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from garganta_site import doorbell
 from garganta_site.errors import ServiceError
 from sessions.entries import ensure_week_accepts_entries
 from sessions.models import (
@@ -119,6 +120,7 @@ def append_roll(*, campaign: Campaign, **fields) -> Roll:
     )
     roll.hash = roll_hash(roll.previous_hash, roll_canonical_content(roll))
     roll.save()
+    doorbell.ring_scene(roll.scene)
     return roll
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
+from garganta_site import doorbell
 from garganta_site.errors import ServiceError
 from gurps import checks, tables
 from gurps.dice import RandomSource, parse_dice
@@ -147,6 +148,7 @@ def declaration_create(
     ensure_week_accepts_entries(scene.week)
     try:
         with transaction.atomic():
+            doorbell.ring_scene(scene)
             return Declaration.objects.create(
                 scene=scene, character=character, author=user, text=text, request_key=request_key
             )
@@ -202,6 +204,7 @@ def announcement_create(
     modifiers = clean_modifiers(modifiers)
     try:
         with transaction.atomic():
+            doorbell.ring_scene(scene)
             return ModifierAnnouncement.objects.create(
                 scene=scene,
                 declaration=declaration,
@@ -229,6 +232,7 @@ def narration_create(*, scene: Scene, user, text: str, request_key: str = "") ->
         raise ServiceError(NARRATION_EMPTY, field="text")
     try:
         with transaction.atomic():
+            doorbell.ring_scene(scene)
             return Narration.objects.create(
                 scene=scene, author=user, text=text, request_key=request_key
             )

@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from sessions.log import views
+from sessions.log import live, views
 
 SCENE = "cenas/<uuid:code>/"
 
 urlpatterns = [
     path(SCENE, views.scene_detail, name="scene"),
     path(SCENE + "registro/", views.scene_log, name="scene-log"),
+    path(SCENE + "eventos/", live.scene_events, name="scene-events"),
     path(SCENE + "declarar/", views.declaration_add, name="declaration-add"),
     path(SCENE + "anunciar/", views.announcement_add, name="announcement-add"),
     path(SCENE + "rolar/", views.roll_add, name="roll-add"),

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from garganta_site import doorbell
 from garganta_site.errors import ServiceError
 from gurps import house
 from sessions.entries import (
@@ -259,6 +260,8 @@ def _decide_report(week: Week, user, status: str, reason: str = "") -> WeeklyRep
     report.decided_by = user
     report.return_reason = reason
     report.save(update_fields=["status", "decided_at", "decided_by", "return_reason"])
+    for scene in week.scenes.all():  # homologated: the hidden rolls show on every page
+        doorbell.ring_scene(scene)
     return report
 
 

@@ -11,6 +11,8 @@ from contextlib import asynccontextmanager
 
 import httpx2
 import pytest
+from asgiref.sync import sync_to_async
+from django.db import connection
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -58,6 +60,20 @@ async def http_client(headers: dict | None = None):
             transport=transport, base_url=BASE, headers=headers or {}
         ) as http:
             yield http
+
+
+def orm(fn):
+    """``fn`` (a function that uses the ORM) as a coroutine function for an async test: it runs
+    in a worker thread, whose database connection is closed when it returns (none may be left
+    open when the test database is dropped)."""
+
+    def closing(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connection.close()
+
+    return sync_to_async(closing, thread_sensitive=False)
 
 
 def data(result):

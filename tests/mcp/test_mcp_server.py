@@ -4,14 +4,15 @@ refusals, and the roll chain intact afterwards."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
-from asgiref.sync import sync_to_async
 
 from sessions.log import chain
 from sessions.models import Roll, Scene
 from sheets.models import Campaign
 from tests.api.test_vocabularies import FREE_TEXT
-from tests.mcp.conftest import connect, data, error_text, http_client
+from tests.mcp.conftest import connect, data, error_text, http_client, orm
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio]
 
@@ -25,12 +26,12 @@ def _roll(label="Observação", level=12, **extra):
     return {"label": label, "base_level": level, "kind": "attribute", **extra}
 
 
-@sync_to_async
+@orm
 def _rolls(scene_code) -> list[Roll]:
     return list(Roll.objects.filter(scene__code=scene_code).order_by("sequence"))
 
 
-@sync_to_async
+@orm
 def _chain_ok() -> bool:
     report = chain.rolls_verify(Campaign.objects.get(slug="a-garganta"))
     return report.ok and report.first_broken is None
@@ -136,8 +137,8 @@ async def test_a_jogador_token_may_not_roll_and_nothing_is_written(tokens, scene
 
 
 async def test_a_jogador_may_declare_for_his_own_character_only(tokens, scene, jogador):
-    own = await sync_to_async(lambda: str(scene.characters.get(owner=jogador).code))()
-    other = await sync_to_async(lambda: str(scene.characters.exclude(owner=jogador).first().code))()
+    own = await orm(lambda: str(scene.characters.get(owner=jogador).code))()
+    other = await orm(lambda: str(scene.characters.exclude(owner=jogador).first().code))()
     async with connect(tokens["jogador"]) as client:
         mine = await client.call_tool(
             "declaration_write",
@@ -154,7 +155,7 @@ async def test_a_jogador_may_declare_for_his_own_character_only(tokens, scene, j
 async def test_an_outsider_does_not_learn_the_scene_exists(tokens, scene, outsider):
     from garganta_site.auth import api_token_create
 
-    outsider_token = await sync_to_async(api_token_create)(user=outsider)
+    outsider_token = await orm(api_token_create)(user=outsider)
     async with connect(outsider_token) as client:
         result = await client.call_tool("scene_log_read", {"scene": str(scene.code)})
     assert "HTTP 404" in error_text(result)
@@ -176,11 +177,8 @@ async def test_a_replayed_key_rolls_once_and_answers_the_same_roll(tokens, scene
     assert await _chain_ok()
 
 
-async def test_a_refused_call_leaves_its_key_free_for_the_corrected_one(tokens, scene, outsider):
-    stranger = await sync_to_async(lambda: str(outsider.pk))()  # any UUID not in the scene
-    import uuid
-
-    outside = str(uuid.UUID(int=int(stranger)))
+async def test_a_refused_call_leaves_its_key_free_for_the_corrected_one(tokens, scene):
+    outside = str(uuid.uuid4())  # no character of the scene
     async with connect(tokens["mestre"]) as client:
         refused = await client.call_tool(
             "roll_check",
@@ -207,7 +205,7 @@ async def test_a_refused_call_leaves_its_key_free_for_the_corrected_one(tokens, 
 async def test_a_hidden_roll_is_hidden_from_the_players_and_seen_by_the_table(
     tokens, scene, jogadora
 ):
-    hoplita = await sync_to_async(lambda: str(scene.characters.get(owner=jogadora).code))()
+    hoplita = await orm(lambda: str(scene.characters.get(owner=jogadora).code))()
     async with connect(tokens["mestre"]) as client:
         rolled = data(
             await client.call_tool(
