@@ -79,7 +79,7 @@ async def test_the_stream_rings_when_the_mestre_narrates(scene, mestre, jogador)
     await stream.aclose()
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the stream reads in a thread of its own
 def test_the_stream_is_only_for_the_campaigns_members(client, scene, outsider):
     client.force_login(outsider)
     assert client.get(f"/cenas/{scene.code}/eventos/").status_code == 404
