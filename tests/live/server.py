@@ -310,6 +310,32 @@ class Browser:
             raise SiteError(f"login as {username} failed")
 
 
+class EventStream:
+    """An open Server-Sent Events stream: ``next_event()`` reads until the next event."""
+
+    def __init__(self, conn: http.client.HTTPConnection, answer: http.client.HTTPResponse):
+        self.conn, self.answer = conn, answer
+
+    def next_event(self) -> tuple[str, str]:
+        """(event, data) of the next event (heartbeats and the retry line skipped); raises
+        TimeoutError when none comes within the connection's timeout."""
+        event, data = "", ""
+        while True:
+            line = self.answer.readline().decode()
+            if not line:
+                raise SiteError("the stream ended")
+            line = line.rstrip("\n")
+            if line.startswith("event:"):
+                event = line[6:].strip()
+            elif line.startswith("data:"):
+                data = line[5:].strip()
+            elif line == "" and event:
+                return event, data
+
+    def close(self) -> None:
+        self.conn.close()
+
+
 # --- the site ---------------------------------------------------------------------------------
 
 
@@ -566,6 +592,40 @@ class Site:
         except subprocess.TimeoutExpired:
             self._kill_all()
         self._process = None
+
+    @contextlib.contextmanager
+    def twin(self, workers: int | None = None) -> Iterator[Site]:
+        """A second app server on the same database (as on a second machine): another
+        gunicorn, its own port, the same tokens."""
+        folder = Path(tempfile.mkdtemp(prefix=DB_PREFIX))
+        other = Site(
+            self.database,
+            folder,
+            workers=workers or self.workers,
+            threads=self.threads,
+            timeout=self.worker_timeout,
+            preload=self.preload,
+        )
+        other.tokens = dict(self.tokens)
+        other.env["DJANGO_STATIC_ROOT"] = self.env.get("DJANGO_STATIC_ROOT", "")
+        try:
+            other.start()
+            yield other
+        finally:
+            try:
+                other.stop()
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
+
+    def events(self, browser: Browser, path: str, timeout: float = 10) -> EventStream:
+        """Open the Server-Sent Events stream at ``path`` with ``browser``'s session."""
+        cookie = "; ".join(f"{c.name}={c.value}" for c in browser.cookies)
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        conn.request("GET", path, headers={"Cookie": cookie, "Accept": "text/event-stream"})
+        answer = conn.getresponse()
+        if answer.status != 200:
+            raise SiteError(f"GET {path}: {answer.status}")
+        return EventStream(conn, answer)
 
     def log_tail(self, chars: int = 4000) -> str:
         try:
