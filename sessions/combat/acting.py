@@ -27,6 +27,7 @@ from django.db import transaction
 
 from garganta_site.errors import ServiceError
 from gurps import combat as engine
+from gurps import injury
 from sessions import entries
 from sessions.combat.attack import AttackPlan, attack_plan, attack_run
 from sessions.combat.defending import DefenceOption, defence_options
@@ -132,6 +133,10 @@ class AttackPreview:
     defence_lines: tuple[str, ...]
     feint_penalty: int
     notes: tuple[str, ...]
+
+    @property
+    def location_label(self) -> str:
+        return injury.HitLocation(self.location).label
 
 
 @dataclass(frozen=True)
