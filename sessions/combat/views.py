@@ -407,7 +407,9 @@ def maneuver_declare(request: HtmxHttpRequest, code) -> HttpResponse:
             raise ServiceError(combat_messages.NOT_STARTED, field="maneuver")
         now = view.current
         declared = now.maneuver and now.maneuver_round == combat.round
-        declare = combat_maneuvers.maneuver_change if declared else combat_maneuvers.maneuver_declare
+        declare = (
+            combat_maneuvers.maneuver_change if declared else combat_maneuvers.maneuver_declare
+        )
         declare(
             combat=combat,
             combatant=view.current,
