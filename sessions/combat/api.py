@@ -27,7 +27,7 @@ from sessions.combat import maneuvers as combat_maneuvers
 from sessions.combat import services
 from sessions.combat import specs as combat_specs
 from sessions.combat import turns as combat_turns
-from sessions.combat.messages import COMBATANT_NOT_FOUND
+from sessions.combat.messages import COMBATANT_NOT_FOUND, OPTION_WITHOUT_MANEUVER
 from sessions.combat.schemas import (
     AdjustmentOut,
     AttackOut,
@@ -255,6 +255,20 @@ def _defence_spec(payload: TurnAttackIn) -> combat_specs.DefenceSpec:
     )
 
 
+def _no_options_without_a_maneuver(payload: TurnIn) -> None:
+    """An option sent without its maneuver would be dropped: refused, naming it."""
+    given = {
+        "all_out_option": payload.all_out_option,
+        "posture": payload.posture,
+        "weapon": payload.weapon is not None,
+        "reloading": payload.reloading,
+        "target": payload.target is not None,
+    }
+    for name, value in given.items():
+        if value:
+            raise ServiceError(OPTION_WITHOUT_MANEUVER, field=name)
+
+
 def _maneuver_kwargs(combat: Combat, payload) -> dict:
     return {
         "maneuver": payload.maneuver,
@@ -381,6 +395,8 @@ def combat_act(request, code: UUID, payload: TurnIn, idempotency_key: str = Key)
     if payload.dry_run:
         # A dry run does nothing twice: the key it brought is left free for the real call.
         idempotency_release(getattr(request, "idempotency_claim", None))
+    if payload.maneuver is None:
+        _no_options_without_a_maneuver(payload)
     attack = payload.attack
     outcome = combat_acting.combat_act(
         combat=combat,

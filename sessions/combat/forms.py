@@ -7,7 +7,7 @@ from django import forms
 from garganta_site.forms import request_key_field
 from gurps import combat as engine
 from gurps.injury import HitLocation
-from sessions.combat.messages import MANEUVER_NAMES, TERRAIN_NAMES
+from sessions.combat.messages import MANEUVER_NAMES, OPTION_WITHOUT_MANEUVER, TERRAIN_NAMES
 from sessions.models import Combatant
 
 MANEUVER_CHOICES = [("", "— escolha —")] + list(MANEUVER_NAMES.items())
@@ -302,6 +302,10 @@ class TurnActForm(_Form):
             self.add_error("mod_value", "Diga o valor do modificador (ex.: −2).")
         if data.get("mod_value") not in (None, 0) and not (data.get("mod_label") or "").strip():
             self.add_error("mod_label", "Diga o motivo do modificador, antes dos dados (§1.4).")
+        if not data.get("maneuver"):
+            for name in ("all_out_option", "posture", "weapon", "reloading", "target"):
+                if data.get(name) not in (None, "", False):
+                    self.add_error(name, OPTION_WITHOUT_MANEUVER)
         return data
 
 

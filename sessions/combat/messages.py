@@ -109,6 +109,7 @@ CURRENT_HAS_NOT_ACTED = (
 )
 NOTHING_TO_DO = "Já é o turno de {name}: diga a manobra dele, ou o ataque (§4.10, linha 1)."
 DEFENDER_NEEDED = "Diga quem é o alvo do ataque."
+OPTION_WITHOUT_MANEUVER = "Diga a manobra: as opções dela (§4.3) vêm com ela."
 COMBATANT_NOT_FOUND = "Combatente não encontrado neste combate."
 ACT_KEY_OF_ANOTHER_REQUEST = (
     "Esta chave de idempotência já foi usada para outro pedido: use uma chave nova."

@@ -16,6 +16,7 @@ from django.db import transaction
 from garganta_site.errors import ServiceError
 from gurps import combat as engine
 from gurps import injury
+from gurps.errors import GurpsError
 from sessions.combat.messages import (
     NO_COMBATANTS,
     NOBODY_FIGHTING,
@@ -125,7 +126,7 @@ def turn_upcoming(combat: Combat) -> Combatant | None:
     everyone = list(ghost.combatants.select_related("character"))
     try:
         now, _ = turn_advance(ghost, everyone, [])
-    except ServiceError:
+    except (ServiceError, GurpsError):
         return None
     return now
 

@@ -270,3 +270,13 @@ def test_a_refused_turn_leaves_its_key_free(client, fight):
     assert bad.status_code == 422 and bad.json()["code"] == "not_its_turn"
     good = act(client, fight, "Cavador A", key="t-2", maneuver="move")
     assert good.status_code == 201, good.json()
+
+
+def test_an_option_without_its_maneuver_is_refused_not_dropped(client, fight):
+    refused = act(client, fight, "Cavador A", all_out_option="determined")
+    assert refused.status_code == 422
+    assert (refused.json()["field"], refused.json()["detail"]) == (
+        "all_out_option",
+        combat_messages.OPTION_WITHOUT_MANEUVER,
+    )
+    assert not CombatEvent.objects.filter(kind="turn").exists()
