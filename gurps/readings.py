@@ -377,6 +377,12 @@ READINGS: tuple[Reading, ...] = (
         "Numa ficha colada como texto, «Nome [15]» é vantagem, desvantagem ou peculiaridade?",
         "Pelos pontos: positivos, vantagem; −1, peculiaridade; outros negativos, desvantagem. O jogador corrige no rascunho antes de enviar.",
     ),
+    Reading(
+        "fled_fight_seconds",
+        "6.1",
+        "Quem foge no meio da luta paga a fadiga de «luta de mais de 10 segundos» pelo combate inteiro ou só pelo tempo em que lutou?",
+        "Pelo tempo em que lutou: da primeira rodada até a rodada em que fugiu, um segundo cada (§4.1).",
+    ),
 )
 
 READINGS_BY_KEY: dict[str, Reading] = {reading.key: reading for reading in READINGS}

@@ -62,11 +62,15 @@ __all__ = [
 class Modifier:
     """One modifier the Mestre states before the dice (§1.4, p. 86): ``value`` in levels
     (−5 for a lock in the dark, +10 for a crude old lock) and ``reason``, the words said at
-    the table. Raises InvalidValue("modifier") for a non-int value and
-    InvalidValue("reason") for an empty reason."""
+    the table; ``section`` the canon § the modifier comes from ("4.5", "5.5"; "" where the
+    Mestre announces it without one). The section does not change what a modifier is: two
+    modifiers of the same value and reason are equal whatever their section. Raises
+    InvalidValue("modifier") for a non-int value and InvalidValue("reason") for an empty
+    reason."""
 
     value: int
     reason: str
+    section: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         require_int("modifier", self.value)

@@ -700,6 +700,10 @@ class Combatant(models.Model):
     standing_defence = models.JSONField(
         default=dict, blank=True, help_text="A defesa que o defensor escolheu e a alternativa"
     )
+    # Marked fled by the Mestre (status "fled"): the round he left in; 0 if he did not.
+    fled_round = models.PositiveIntegerField(
+        default=0, help_text="Rodada em que fugiu (0: não fugiu)"
+    )
 
     class Meta:
         ordering = ["combat", "position", "declared"]
@@ -762,6 +766,7 @@ class CombatEvent(TrackerEvent):
         ATTACK = "attack", "Ataque"
         ADJUSTMENT = "adjustment", "Ajuste do Mestre"
         DEFENCE = "defence", "Escolha de defesa"
+        FLED = "fled", "Fuga"
         END = "end", "Fim"
 
     combat = models.ForeignKey(Combat, on_delete=models.CASCADE, related_name="events")

@@ -43,7 +43,7 @@ def tracker_begin(
     *,
     user,
     request_key: str,
-    kind: str,
+    kind: str | None,
     ended: str,
     code: str,
     related: tuple[str, ...] = (),
@@ -52,14 +52,17 @@ def tracker_begin(
     """The start of every tracker action: (the tracker read afresh under the lock, the event an
     earlier request with ``request_key`` made for this ``kind`` — or None, and then the tracker
     is checked to be active). Only the Mestre or the Árbitro act (``entries.require_table``),
-    unless ``authorize(user)`` says who else may (it raises ServiceError "forbidden")."""
+    unless ``authorize(user)`` says who else may (it raises ServiceError "forbidden"). ``kind``
+    None, for an action that writes events of several kinds (the one-call turn): the earlier
+    event is handed back whatever its kind, and the caller checks that it is its own."""
     if authorize is None:
         entries.require_table(user, tracker.scene.week.campaign)
     else:
         authorize(user)
     fresh = tracker_lock(tracker, *related)
     events = fresh.events.all()
-    earlier = entries.entry_replayed(events, (request_key or "")[:64], user, kind=kind)
+    same = {"kind": kind} if kind is not None else {}
+    earlier = entries.entry_replayed(events, (request_key or "")[:64], user, **same)
     if earlier is None:
         tracker_ensure_active(fresh, ended=ended, code=code)
     return fresh, earlier

@@ -91,6 +91,7 @@ from gurps.combat.sequence.inputs import (
     DefenceInput,
     TargetInput,
 )
+from gurps.combat.sequence.plan import Plan, plan_attack
 from gurps.combat.sequence.resolve import resolve_attack
 from gurps.combat.sequence.results import AttackResolution, Consequences, SequenceStep
 from gurps.combat.sequence.table import (
@@ -125,6 +126,7 @@ from gurps.combat.turns import (
     InitiativeRoll,
     SimpleTurnOrder,
     TieBreak,
+    fight_seconds,
     simple_turn_order,
     tie_break,
     turn_order,
@@ -249,6 +251,7 @@ __all__ = [
     "InitiativeRoll",
     "SimpleTurnOrder",
     "TieBreak",
+    "fight_seconds",
     "simple_turn_order",
     "tie_break",
     "turn_order",
@@ -351,6 +354,9 @@ __all__ = [
     "SequenceStep",
     # sequence.attack_steps
     "RANGED_ATTACK_KINDS",
+    # sequence.plan
+    "Plan",
+    "plan_attack",
     # sequence.resolve
     "resolve_attack",
     # pages

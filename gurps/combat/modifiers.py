@@ -188,7 +188,7 @@ class AnnouncedModifier:
 @dataclass(frozen=True)
 class AttackModifiers:
     """The announced attack modifiers, one ``gurps.rolling.Modifier`` each (the reason is the
-    situation's name), and their sum (levels)."""
+    situation's name, the section its row's), and their sum (levels)."""
 
     lines: tuple[Modifier, ...]
     total: int
@@ -249,5 +249,5 @@ def attack_modifiers(
             raise InvalidValue("situation", DUPLICATE_ATTACK_SITUATION)
         seen.add(rule.situation)
         value = _announced_value(rule, item, ambidextrous)
-        lines.append(Modifier(value, rule.name))
+        lines.append(Modifier(value, rule.name, section=rule.section))
     return AttackModifiers(tuple(lines), sum(line.value for line in lines))

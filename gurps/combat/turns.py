@@ -19,6 +19,7 @@ from gurps.errors import (
     DUPLICATE_COMBATANT_NAME,
     DUPLICATE_DECLARATION_ORDER,
     EMPTY_COMBATANT_NAME,
+    NEGATIVE_DURATION,
     NEGATIVE_MOVE,
     NO_COMBATANTS,
     InvalidValue,
@@ -168,3 +169,15 @@ def simple_turn_order(seating: Sequence[str], source: RandomSource) -> SimpleTur
         round_number += 1
     start = names.index(contenders[0])
     return SimpleTurnOrder(tuple(rolls), contenders[0], names[start:] + names[:start])
+
+
+def fight_seconds(rounds: int, *, fled_in_round: int = 0) -> int:
+    """How long one combatant fought, in seconds: one round is one second (§4.1, p. 95). A
+    fight of ``rounds`` rounds lasts that many for whoever stayed; one who fled in round
+    ``fled_in_round`` (1 or more; 0: he did not flee) fought until then (reading
+    "fled_fight_seconds": the canon does not say; it is what the fatigue of a fight of more
+    than 10 seconds reads, §6.1). Raises InvalidValue("rounds") or
+    InvalidValue("fled_in_round") if negative."""
+    total = require_at_least("rounds", rounds, 0, NEGATIVE_DURATION)
+    fled = require_at_least("fled_in_round", fled_in_round, 0, NEGATIVE_DURATION)
+    return min(total, fled) if fled else total

@@ -1,7 +1,9 @@
 """The combat tracker through the API, for the Mestre's AI client: start a combat, add
-combatants, declare boss and terrain, pass the turn, declare a maneuver, resolve an attack
-(the server rolls), end it, read the state. The same services, rules and refusals as the page;
-no body takes a die. ``Idempotency-Key`` makes the same request twice one action."""
+combatants, declare boss and terrain, pass the turn, declare a maneuver (and change it before
+its first die), resolve an attack (the server rolls), run a whole turn in one call (or its dry
+run), mark a combatant fled, end it, read the state. The same services, rules and refusals as
+the page; no body takes a die. ``Idempotency-Key`` makes the same request twice one action; a
+dry run spends none (the key it brings is left free)."""
 
 from __future__ import annotations
 
@@ -14,9 +16,10 @@ from ninja.errors import HttpError
 from pydantic import StrictBool
 
 from garganta_site.api_errors import errors
-from garganta_site.auth import AUTH
+from garganta_site.auth import AUTH, idempotency_release
 from garganta_site.errors import ServiceError
 from sessions import vocabularies as vocab
+from sessions.combat import acting as combat_acting
 from sessions.combat import attack as combat_attack
 from sessions.combat import cards as combat_cards
 from sessions.combat import defending as combat_defending
@@ -24,13 +27,20 @@ from sessions.combat import maneuvers as combat_maneuvers
 from sessions.combat import services
 from sessions.combat import specs as combat_specs
 from sessions.combat import turns as combat_turns
+from sessions.combat.messages import COMBATANT_NOT_FOUND, OPTION_WITHOUT_MANEUVER
 from sessions.combat.schemas import (
     AdjustmentOut,
     AttackOut,
+    CombatActionOut,
     CombatantAddedOut,
     CombatOut,
+    TurnOut,
+    TurnPreviewOut,
+    action_data,
     combat_data,
     event_rolls,
+    preview_data,
+    turn_data,
 )
 from sessions.log import services as log_services
 from sessions.log.api import ModifierIn
@@ -122,8 +132,10 @@ class AdjustIn(Schema, extra="forbid"):
     reason: str = Field(min_length=1, max_length=500)
 
 
-class AttackIn(Schema, extra="forbid"):
-    attacker: UUID
+class TurnAttackIn(Schema, extra="forbid"):
+    """The attack of a turn: the same fields as an attack's, without the attacker (the
+    combatant whose turn it is)."""
+
     defender: UUID
     weapon: int = Field(default=0, ge=0, le=20)
     lighting: int = Field(default=0, ge=-9, le=0)
@@ -142,6 +154,36 @@ class AttackIn(Schema, extra="forbid"):
     parry_weapon: int | None = Field(default=None, ge=0, le=20)
     retreat: StrictBool = False
     dagger: StrictBool = False
+
+
+class AttackIn(TurnAttackIn, extra="forbid"):
+    attacker: UUID
+
+
+class TurnIn(Schema, extra="forbid"):
+    """A combatant's whole turn in one call: the turn passed to him (if it is not his yet),
+    his maneuver with its options (the same fields as a maneuver's), and his attack. With
+    ``dry_run`` nothing is rolled or written: the answer (200) says the effective level with
+    every modifier and the defences the defender could use; no Idempotency-Key is spent."""
+
+    combatant: UUID
+    maneuver: ManeuverKey | None = Field(
+        default=None, description="None: the maneuver declared this turn stands (§4.1)"
+    )
+    all_out_option: AllOutOptionKey = ""
+    posture: PostureKey = ""
+    weapon: int | None = Field(
+        default=None, ge=0, le=20, description="A arma da manobra (Apontar, Preparar, Finta)"
+    )
+    reloading: StrictBool = False
+    target: UUID | None = Field(
+        default=None, description="Contra quem é a finta (Finta, Ataque Total b)"
+    )
+    target_sees: StrictBool = True
+    attack: TurnAttackIn | None = None
+    dry_run: StrictBool = Field(
+        default=False, description="Só a prévia: nada rolado, nada gravado (§1.4, §4.10)"
+    )
 
 
 class DefenceChoiceIn(Schema, extra="forbid"):
@@ -180,8 +222,63 @@ def _combatant(combat: Combat, code: UUID | None, field: str) -> Combatant | Non
         return None
     found = Combatant.objects.filter(combat=combat, code=code).first()
     if found is None:
-        raise ServiceError("Combatente não encontrado neste combate.", field=field)
+        raise ServiceError(COMBATANT_NOT_FOUND, field=field)
     return found
+
+
+def _action(request, combat: Combat, membership, event) -> dict:
+    combat.refresh_from_db()
+    view = combat_cards.combat_view(combat, membership=membership, user=request.user)
+    return action_data(view, event)
+
+
+def _attack_spec(payload: TurnAttackIn) -> combat_specs.AttackSpec:
+    return combat_specs.AttackSpec(
+        weapon=payload.weapon,
+        lighting=payload.lighting,
+        total_darkness=payload.total_darkness,
+        bad_footing=payload.bad_footing,
+        awkward_position=payload.awkward_position,
+        location=payload.location,
+        arm_side=payload.arm_side,
+        distance_m=payload.distance_m,
+        modifiers=tuple(log_services.Modifier(m.label, m.value) for m in payload.modifiers),
+    )
+
+
+def _defence_spec(payload: TurnAttackIn) -> combat_specs.DefenceSpec:
+    return combat_specs.DefenceSpec(
+        defences=tuple(payload.defences),
+        parry_weapon=payload.parry_weapon,
+        retreat=payload.retreat,
+        dagger=payload.dagger,
+    )
+
+
+def _no_options_without_a_maneuver(payload: TurnIn) -> None:
+    """An option sent without its maneuver would be dropped: refused, naming it."""
+    given = {
+        "all_out_option": payload.all_out_option,
+        "posture": payload.posture,
+        "weapon": payload.weapon is not None,
+        "reloading": payload.reloading,
+        "target": payload.target is not None,
+    }
+    for name, value in given.items():
+        if value:
+            raise ServiceError(OPTION_WITHOUT_MANEUVER, field=name)
+
+
+def _maneuver_kwargs(combat: Combat, payload) -> dict:
+    return {
+        "maneuver": payload.maneuver,
+        "all_out_option": payload.all_out_option,
+        "posture": payload.posture,
+        "weapon": payload.weapon,
+        "reloading": payload.reloading,
+        "target": _combatant(combat, payload.target, "target"),
+        "target_sees": payload.target_sees,
+    }
 
 
 @router.post(
@@ -277,36 +374,98 @@ def combat_declare(request, code: UUID, payload: CombatDeclareIn, idempotency_ke
 
 @router.post(
     "/{uuid:code}/turns",
-    response={200: CombatOut, **TABLE_WRITE},
-    summary="Passa ao próximo turno",
+    response={200: CombatActionOut, **TABLE_WRITE},
+    summary="Passa ao próximo turno (e rola o que o início dele pede)",
 )
 def combat_turn(request, code: UUID, idempotency_key: str = Key):
     combat, membership = _combat(request, code)
-    combat_turns.combat_next_turn(combat=combat, user=request.user, request_key=idempotency_key)
-    return _state(request, combat, membership)
+    event = combat_turns.combat_next_turn(
+        combat=combat, user=request.user, request_key=idempotency_key
+    )
+    return _action(request, combat, membership, event)
+
+
+@router.post(
+    "/{uuid:code}/act",
+    response={201: TurnOut, 200: TurnPreviewOut, **TABLE_WRITE_WITH_BODY},
+    summary="O turno de um combatente numa chamada: passa o turno, a manobra, o ataque",
+)
+def combat_act(request, code: UUID, payload: TurnIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    if payload.dry_run:
+        # A dry run does nothing twice: the key it brought is left free for the real call.
+        idempotency_release(getattr(request, "idempotency_claim", None))
+    if payload.maneuver is None:
+        _no_options_without_a_maneuver(payload)
+    attack = payload.attack
+    outcome = combat_acting.combat_act(
+        combat=combat,
+        combatant=_combatant(combat, payload.combatant, "combatant"),
+        user=request.user,
+        maneuver=None
+        if payload.maneuver is None
+        else combat_specs.ManeuverSpec(**_maneuver_kwargs(combat, payload)),
+        attack=_attack_spec(attack) if attack else None,
+        defender=_combatant(combat, attack.defender, "attack.defender") if attack else None,
+        defence_choice=_defence_spec(attack) if attack else None,
+        dry_run=payload.dry_run,
+        request_key="" if payload.dry_run else idempotency_key,
+    )
+    if payload.dry_run:
+        return Status(200, preview_data(outcome))
+    combat.refresh_from_db()
+    view = combat_cards.combat_view(combat, membership=membership, user=request.user)
+    return Status(201, turn_data(outcome, view))
 
 
 @router.post(
     "/{uuid:code}/maneuvers",
-    response={200: CombatOut, **TABLE_WRITE_WITH_BODY},
+    response={200: CombatActionOut, **TABLE_WRITE_WITH_BODY},
     summary="Declara a manobra",
 )
 def maneuver_declare(request, code: UUID, payload: ManeuverIn, idempotency_key: str = Key):
     combat, membership = _combat(request, code)
-    combat_maneuvers.maneuver_declare(
+    event = combat_maneuvers.maneuver_declare(
         combat=combat,
         combatant=_combatant(combat, payload.combatant, "combatant"),
         user=request.user,
-        maneuver=payload.maneuver,
-        all_out_option=payload.all_out_option,
-        posture=payload.posture,
-        weapon=payload.weapon,
-        reloading=payload.reloading,
-        target=_combatant(combat, payload.target, "target"),
-        target_sees=payload.target_sees,
+        request_key=idempotency_key,
+        **_maneuver_kwargs(combat, payload),
+    )
+    return _action(request, combat, membership, event)
+
+
+@router.put(
+    "/{uuid:code}/maneuvers",
+    response={200: CombatActionOut, **TABLE_WRITE_WITH_BODY},
+    summary="Muda a manobra deste turno, antes do primeiro dado",
+)
+def maneuver_change(request, code: UUID, payload: ManeuverIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    event = combat_maneuvers.maneuver_change(
+        combat=combat,
+        combatant=_combatant(combat, payload.combatant, "combatant"),
+        user=request.user,
+        request_key=idempotency_key,
+        **_maneuver_kwargs(combat, payload),
+    )
+    return _action(request, combat, membership, event)
+
+
+@router.post(
+    "/{uuid:code}/combatants/{uuid:combatant}/fled",
+    response={200: CombatActionOut, **TABLE_WRITE},
+    summary="Marca que o combatente fugiu: sai da ordem do turno, guarda o estado",
+)
+def combatant_flee(request, code: UUID, combatant: UUID, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    event = services.combatant_flee(
+        combat=combat,
+        combatant=_combatant(combat, combatant, "combatant"),
+        user=request.user,
         request_key=idempotency_key,
     )
-    return _state(request, combat, membership)
+    return _action(request, combat, membership, event)
 
 
 @router.post(
@@ -339,23 +498,8 @@ def attack_resolve(request, code: UUID, payload: AttackIn, idempotency_key: str 
         attacker=_combatant(combat, payload.attacker, "attacker"),
         defender=_combatant(combat, payload.defender, "defender"),
         user=request.user,
-        attack=combat_specs.AttackSpec(
-            weapon=payload.weapon,
-            lighting=payload.lighting,
-            total_darkness=payload.total_darkness,
-            bad_footing=payload.bad_footing,
-            awkward_position=payload.awkward_position,
-            location=payload.location,
-            arm_side=payload.arm_side,
-            distance_m=payload.distance_m,
-            modifiers=tuple(log_services.Modifier(m.label, m.value) for m in payload.modifiers),
-        ),
-        defence_choice=combat_specs.DefenceSpec(
-            defences=tuple(payload.defences),
-            parry_weapon=payload.parry_weapon,
-            retreat=payload.retreat,
-            dagger=payload.dagger,
-        ),
+        attack=_attack_spec(payload),
+        defence_choice=_defence_spec(payload),
         request_key=idempotency_key,
     )
     event = outcome if not isinstance(outcome, combat_attack.AttackOutcome) else outcome.event

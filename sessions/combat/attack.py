@@ -79,7 +79,7 @@ class AttackOutcome:
 
 
 @dataclass(frozen=True)
-class _Blow:
+class Blow:
     """What the attacker swings: its line, the line's index and its damage at his ST."""
 
     index: int
@@ -88,7 +88,7 @@ class _Blow:
 
 
 def _announced(
-    combat: Combat, attacker: Combatant, blow: _Blow, spec: AttackSpec
+    combat: Combat, attacker: Combatant, blow: Blow, spec: AttackSpec
 ) -> tuple[list[engine.AnnouncedModifier], list[Modifier]]:
     """The modifiers of the attack roll, all said before the dice (§1.4, §4.5, §4.11)."""
     announced = _situations(combat, attacker, blow, spec)
@@ -96,18 +96,19 @@ def _announced(
     if blow.line.ranged:
         modifiers += _ranged_modifiers(attacker, blow, spec)
     if attacker.shock and not attacker.shock_pending:
-        modifiers.append(Modifier(attacker.shock, "choque (§5.1)"))
+        modifiers.append(Modifier(attacker.shock, "choque (§5.1)", section="5.1"))
     for extra in log_services.clean_modifiers(spec.modifiers):
-        modifiers.append(Modifier(extra.value, extra.label))
+        # Announced by the Mestre before the dice (§1.4), with his reason.
+        modifiers.append(Modifier(extra.value, extra.label, section="1.4"))
     if attacker.dx_penalty:
         blind = "dos dois olhos" if attacker.blind == "both_eyes" else "de um olho"
         reason = f"cego {blind}: DX pelo resto da batalha (§4.8)"
-        modifiers.append(Modifier(attacker.dx_penalty, reason))
+        modifiers.append(Modifier(attacker.dx_penalty, reason, section="4.8"))
     return announced, modifiers
 
 
 def _situations(
-    combat: Combat, attacker: Combatant, blow: _Blow, spec: AttackSpec
+    combat: Combat, attacker: Combatant, blow: Blow, spec: AttackSpec
 ) -> list[engine.AnnouncedModifier]:
     """The §4.5 table's situations the Mestre announced or the fight knows."""
     announced = []
@@ -147,7 +148,7 @@ def aimed_turns(attacker: Combatant, index: int) -> int:
     return attacker.aim_turns if same else 0
 
 
-def _ranged_modifiers(attacker: Combatant, blow: _Blow, spec: AttackSpec) -> list[Modifier]:
+def _ranged_modifiers(attacker: Combatant, blow: Blow, spec: AttackSpec) -> list[Modifier]:
     """Distance (§4.11) and aim: unaimed −4, Prec on the first aimed turn, +1 each turn after
     up to +3 (§4.3, ``gurps.combat.AimState``)."""
     if spec.distance_m is None:
@@ -156,8 +157,10 @@ def _ranged_modifiers(attacker: Combatant, blow: _Blow, spec: AttackSpec) -> lis
     turns = aimed_turns(attacker, blow.index)
     bonus = engine.AimState(turns).bonus(blow.line.accuracy or 0, blow.line.skill)
     return [
-        Modifier(range_modifier(distance), f"distância {distance} m"),
-        Modifier(bonus, f"mira de {turns} turno(s)" if turns else "sem apontar"),
+        Modifier(range_modifier(distance), f"distância {distance} m", section="4.11"),
+        Modifier(
+            bonus, f"mira de {turns} turno(s)" if turns else "sem apontar", section="4.3, 4.11"
+        ),
     ]
 
 
@@ -211,21 +214,23 @@ def _defence_choices(
     return choices, parry_index
 
 
-def _waits_out_of_turn(combat: Combat, a: Combatant) -> bool:
+def _waits_out_of_turn(combat: Combat, a: Combatant, everyone=None) -> bool:
     """True when ``a`` attacks out of turn with the attack its Aguardar left (§4.3)."""
     if combat.round == 0:
         raise ServiceError(NOT_STARTED, code="not_started")
-    now = current(combat)
+    now = current(combat, everyone)
     if now is not None and now.pk == a.pk:
         return False
     return a.waiting and a.in_the_fight and a.maneuver == engine.Maneuver.WAIT
 
 
-def _check_attacker(combat: Combat, a: Combatant, d: Combatant) -> tuple[bool, engine.ManeuverRow]:
+def _check_attacker(
+    combat: Combat, a: Combatant, d: Combatant, everyone=None
+) -> tuple[bool, engine.ManeuverRow]:
     """Who may attack whom now (§4.1, §4.3, §4.8): (out of turn with Aguardar, the maneuver)."""
-    out_of_turn = _waits_out_of_turn(combat, a)
+    out_of_turn = _waits_out_of_turn(combat, a, everyone)
     if not out_of_turn:
-        ensure_turn_of(combat, a)
+        ensure_turn_of(combat, a, everyone)
     if a.off_balance:
         raise ServiceError(OFF_BALANCE_NOTHING.format(name=a.name), field="combatant")
     if a.turn_lost_round == combat.round and not out_of_turn:
@@ -267,7 +272,7 @@ def _check_attacks_left(combat: Combat, a: Combatant, row: engine.ManeuverRow) -
         )
 
 
-def _blow(a: Combatant, index: int) -> _Blow:
+def _blow(a: Combatant, index: int) -> Blow:
     """The line ``a`` attacks with, ready, and its damage at his ST; OutsideCanon("4.9") when
     the canon has no number for it (ST above 20), before any die."""
     lines = a.weapon_lines()
@@ -276,7 +281,7 @@ def _blow(a: Combatant, index: int) -> _Blow:
     problem = weapon_problem(a, index)
     if problem:
         raise ServiceError(problem, field="weapon")
-    return _Blow(index, lines[index], lines[index].read(a.st))
+    return Blow(index, lines[index], lines[index].read(a.st))
 
 
 def _feint_penalty(combat: Combat, a: Combatant, d: Combatant) -> int:
@@ -299,8 +304,10 @@ def _awareness(d: Combatant, spec: DefenceSpec) -> bool:
 
 
 @dataclass(frozen=True)
-class _Plan:
-    """Everything the engine is given, checked before the first die."""
+class AttackInputs:
+    """Everything the engine is given, checked before the first die, and what the site adds:
+    the location, the defences to roll (``kinds``, ``choice``, said in ``defence_lines``), the
+    parrying line, the feint's margin, the defender's numbers now."""
 
     attack: engine.AttackInput
     defence: engine.DefenceInput
@@ -311,11 +318,12 @@ class _Plan:
     feint_penalty: int
     choice: DefenceSpec
     defence_lines: list[str]
+    defender_numbers: CombatantNumbers
 
 
 def _plan(
-    combat: Combat, a: Combatant, d: Combatant, row, blow: _Blow, spec: AttackSpec, choice
-) -> _Plan:
+    combat: Combat, a: Combatant, d: Combatant, row, blow: Blow, spec: AttackSpec, choice
+) -> AttackInputs:
     announced, modifiers = _announced(combat, a, blow, spec)
     feint_penalty = _feint_penalty(combat, a, d)
     aware = _awareness(d, choice)
@@ -333,7 +341,7 @@ def _plan(
     except ValueError:
         raise ServiceError(UNKNOWN_LOCATION, field="location") from None
     maneuver = d.maneuver or NO_MANEUVER_YET
-    return _Plan(
+    return AttackInputs(
         attack=engine.AttackInput(
             name=a.name,
             skill=blow.line.skill,
@@ -373,10 +381,11 @@ def _plan(
         feint_penalty=feint_penalty,
         choice=choice,
         defence_lines=defence_lines,
+        defender_numbers=d_numbers,
     )
 
 
-def _after_the_attack(a: Combatant, blow: _Blow, out_of_turn: bool, plan: _Plan, row) -> list:
+def _after_the_attack(a: Combatant, blow: Blow, out_of_turn: bool, plan: AttackInputs, row) -> list:
     """What attacking leaves on the attacker (§4.3): a weapon to ready again, the Aguardar and
     the feint spent, the aim used."""
     lines = []
@@ -402,7 +411,7 @@ def _after_the_attack(a: Combatant, blow: _Blow, out_of_turn: bool, plan: _Plan,
     return lines
 
 
-def _defender_spent(d: Combatant, plan: _Plan, result, choice: DefenceSpec) -> None:
+def _defender_spent(d: Combatant, plan: AttackInputs, result, choice: DefenceSpec) -> None:
     """The round's defences the defender used (§4.7)."""
     used = plan.kinds[: len(result.defence_rolls)] if plan.kinds else []
     if not used:
@@ -414,7 +423,7 @@ def _defender_spent(d: Combatant, plan: _Plan, result, choice: DefenceSpec) -> N
     d.fought = True
 
 
-def _extras(extra: ExtraRolls, a, d, blow: _Blow, plan: _Plan, result) -> None:
+def _extras(extra: ExtraRolls, a, d, blow: Blow, plan: AttackInputs, result) -> None:
     """The rolls and effects after the sequence's own steps (§4.3, §4.7, §4.8)."""
     if result.critical_miss is not None:
         critical_miss_effects(extra, a, blow.index, result.critical_miss)
@@ -462,6 +471,46 @@ def _wounds(combat: Combat, d: Combatant, result, location: injury.HitLocation) 
         d.status = status_for_out(d)
 
 
+@dataclass(frozen=True)
+class AttackPlan:
+    """One attack checked and worked out before its first die (§1.4, §4.10 rows 2–5): who
+    attacks whom (``out_of_turn`` with the attack an Aguardar left), the maneuver's row, the
+    blow, what the engine is given (``inputs``), the effective level with every modifier
+    (``level``: ``gurps.combat.plan_attack``, the very plan the attack roll then rolls
+    against) and the defence the defender will roll (``inputs.choice``, said in
+    ``inputs.defence_lines``)."""
+
+    attacker: Combatant
+    defender: Combatant
+    out_of_turn: bool
+    row: engine.ManeuverRow
+    blow: Blow
+    inputs: AttackInputs
+    level: engine.Plan
+
+
+def attack_plan(
+    combat: Combat,
+    attacker: Combatant,
+    defender: Combatant,
+    attack: AttackSpec,
+    defence_choice: DefenceSpec,
+    *,
+    everyone=None,
+) -> AttackPlan:
+    """Check one attack and work it out, before any die and writing nothing (§4.10 rows
+    2–5): whose turn (``everyone``: the combatants as the caller holds them, for a turn
+    passed in memory), the maneuver, the weapon, the announced modifiers, the defender's
+    choice, the effective level (§1.1: none at 3 or less). ``attacker`` and ``defender`` are
+    the caller's instances, read as they are. Raises ServiceError naming the field,
+    OutsideCanon where the canon has no number, InvalidValue for what the engine refuses."""
+    out_of_turn, row = _check_attacker(combat, attacker, defender, everyone)
+    blow = _blow(attacker, attack.weapon)
+    inputs = _plan(combat, attacker, defender, row, blow, attack, defence_choice)
+    level = engine.plan_attack(inputs.attack, inputs.defence, inputs.target)
+    return AttackPlan(attacker, defender, out_of_turn, row, blow, inputs, level)
+
+
 @transaction.atomic
 def attack_resolve(
     *,
@@ -482,17 +531,34 @@ def attack_resolve(
     combat, replay = combat_begin(combat, user, request_key, CombatEvent.Kind.ATTACK)
     if replay is not None:
         return replay
-    defence_choice = defence_choice or DefenceSpec()
     a = Combatant.objects.select_related("character").get(pk=attacker.pk, combat=combat)
     d = Combatant.objects.select_related("character").get(pk=defender.pk, combat=combat)
-    out_of_turn, row = _check_attacker(combat, a, d)
-    blow = _blow(a, attack.weapon)
-    plan = _plan(combat, a, d, row, blow, attack, defence_choice)
+    return attack_run(
+        combat, user, a, d, attack, defence_choice or DefenceSpec(), request_key=request_key
+    )
+
+
+def attack_run(
+    combat: Combat,
+    user,
+    a: Combatant,
+    d: Combatant,
+    attack: AttackSpec,
+    defence_choice: DefenceSpec,
+    *,
+    request_key: str = "",
+    data: dict | None = None,
+) -> AttackOutcome:
+    """``attack_plan``, then the dice: the engine's ``resolve_attack`` on the same inputs, each
+    die-bearing step a Roll of the chain, the extras after them, what the blow left on both,
+    the attack's event (with ``data``). ``combat`` read afresh under the lock by the caller."""
+    planned = attack_plan(combat, a, d, attack, defence_choice)
+    plan, blow, row = planned.inputs, planned.blow, planned.row
     source = combat_source()
     result = engine.resolve_attack(source, plan.attack, plan.defence, plan.target)
     check_every_die(source.values, result.steps)
     lines = plan.defence_lines + list(result.lines)
-    lines += _after_the_attack(a, blow, out_of_turn, plan, row)
+    lines += _after_the_attack(a, blow, planned.out_of_turn, plan, row)
     code = uuid.uuid4()
     rolls = write_steps(
         combat,
@@ -524,6 +590,7 @@ def attack_resolve(
             "hp_after": result.hp_after,
             "effective_level": result.effective_level,
             "rolls": [roll.sequence for roll in rolls],
+            **(data or {}),
         },
         request_key=request_key,
         code=code,

@@ -125,6 +125,8 @@ def card_effects(c: Combatant) -> tuple[str, ...]:
         found.append(f"Finta: −{c.feint['penalty']} na defesa do alvo no próximo ataque")
     if c.knocked_down and c.posture == Combatant.Posture.LYING:
         found.append("Caído")
+    if c.fled_round:
+        found.append(f"Fugiu na rodada {c.fled_round}: fora da ordem do turno")
     return tuple(found)
 
 

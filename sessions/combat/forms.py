@@ -7,7 +7,7 @@ from django import forms
 from garganta_site.forms import request_key_field
 from gurps import combat as engine
 from gurps.injury import HitLocation
-from sessions.combat.messages import MANEUVER_NAMES, TERRAIN_NAMES
+from sessions.combat.messages import MANEUVER_NAMES, OPTION_WITHOUT_MANEUVER, TERRAIN_NAMES
 from sessions.models import Combatant
 
 MANEUVER_CHOICES = [("", "— escolha —")] + list(MANEUVER_NAMES.items())
@@ -212,3 +212,108 @@ class EndForm(_Form):
         widget=forms.Textarea(attrs={"rows": 2}),
         label="Espólio de carcaça (anotação)",
     )
+
+
+KEEP_MANEUVER = [("", "— a declarada neste turno (ou nenhuma: só passa o turno) —")]
+
+
+class TurnActForm(_Form):
+    """A combatant's whole turn in one form (``sessions.combat.acting.combat_act``): the turn
+    passed to him, his maneuver and options, his attack; «Prévia» rolls nothing. Its fields
+    carry the prefix ``act-`` (the page holds the step-by-step forms beside it)."""
+
+    combatant = forms.ChoiceField(choices=[], label="Quem age")
+    maneuver = forms.ChoiceField(
+        choices=KEEP_MANEUVER + MANEUVER_CHOICES[1:], required=False, label="Manobra do turno"
+    )
+    all_out_option = forms.ChoiceField(
+        choices=ALL_OUT_CHOICES, required=False, label="Opção do Ataque Total"
+    )
+    posture = forms.ChoiceField(
+        choices=[("", "—")] + list(Combatant.Posture.choices),
+        required=False,
+        label="Posição nova (Mudança de Posição)",
+    )
+    weapon = forms.TypedChoiceField(
+        choices=[],
+        required=False,
+        coerce=int,
+        empty_value=None,
+        label="Arma da manobra (Apontar, Preparar, Finta)",
+    )
+    reloading = forms.BooleanField(required=False, label="Recarrega arma de projétil")
+    target = forms.ChoiceField(choices=[], required=False, label="Finta contra (Finta, Total b)")
+    target_blind = forms.BooleanField(
+        required=False, label="Quem recebe a finta não vê quem finta (não vale)"
+    )
+    defender = forms.ChoiceField(choices=[], required=False, label="Ataca quem (vazio: não ataca)")
+    attack_weapon = forms.TypedChoiceField(
+        choices=[], required=False, coerce=int, empty_value=0, label="Com qual arma"
+    )
+    location = forms.ChoiceField(choices=LOCATION_CHOICES, initial="torso", label="Onde bate")
+    lighting = forms.IntegerField(
+        min_value=-9, max_value=0, required=False, label="Luz ruim, de −1 a −9"
+    )
+    total_darkness = forms.BooleanField(required=False, label="Breu total (−10)")
+    bad_footing = forms.IntegerField(
+        max_value=0, min_value=-20, required=False, label="Chão ruim (−2 ou pior)"
+    )
+    awkward_position = forms.IntegerField(
+        max_value=0, min_value=-20, required=False, label="Posição desajeitada (−2 ou pior)"
+    )
+    distance_m = forms.IntegerField(
+        min_value=0, max_value=100_000, required=False, label="Metros até o alvo (tiro)"
+    )
+    mod_label = forms.CharField(max_length=200, required=False, label="Mais um modificador")
+    mod_value = forms.IntegerField(min_value=-50, max_value=50, required=False, label="Quanto")
+    defence = forms.ChoiceField(choices=DEFENCE_CHOICES, required=False, label="Defesa do alvo")
+    second_defence = forms.ChoiceField(
+        choices=DEFENCE_CHOICES, required=False, label="Segunda defesa do alvo (Defesa Total)"
+    )
+    parry_weapon = forms.TypedChoiceField(
+        choices=[], required=False, coerce=int, empty_value=None, label="O alvo apara com"
+    )
+    retreat = forms.BooleanField(required=False, label="O alvo recua (+3)")
+    dagger = forms.BooleanField(required=False, label="O alvo apara com a adaga (§4.14)")
+    dry_run = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(
+        self,
+        *args,
+        combatant_choices=(),
+        weapon_choices=(),
+        target_choices=(),
+        parry_choices=(),
+        **kwargs,
+    ):
+        kwargs.setdefault("prefix", "act")
+        super().__init__(*args, **kwargs)
+        self.fields["combatant"].choices = list(combatant_choices)
+        weapons = [(str(i), name) for i, name in weapon_choices]
+        self.fields["weapon"].choices = [("", "—")] + weapons
+        self.fields["attack_weapon"].choices = weapons or [("0", "—")]
+        self.fields["target"].choices = [("", "—")] + list(target_choices)
+        self.fields["defender"].choices = [("", "— não ataca —")] + list(target_choices)
+        self.fields["parry_weapon"].choices = [("", "a primeira que apara")] + list(parry_choices)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("mod_label") and data.get("mod_value") is None:
+            self.add_error("mod_value", "Diga o valor do modificador (ex.: −2).")
+        if data.get("mod_value") not in (None, 0) and not (data.get("mod_label") or "").strip():
+            self.add_error("mod_label", "Diga o motivo do modificador, antes dos dados (§1.4).")
+        if not data.get("maneuver"):
+            for name in ("all_out_option", "posture", "weapon", "reloading", "target"):
+                if data.get(name) not in (None, "", False):
+                    self.add_error(name, OPTION_WITHOUT_MANEUVER)
+        return data
+
+
+class FledForm(_Form):
+    """The Mestre confirms that a combatant fled (the page asked first, without JavaScript)."""
+
+    combatant = forms.ChoiceField(choices=[], label="Quem fugiu")
+
+    def __init__(self, *args, combatant_choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["combatant"].choices = list(combatant_choices)

@@ -1,27 +1,36 @@
 """The maneuver a combatant declares on its turn (canon §4.1, §4.3): the movement and the
-defences it keeps until its next turn; aim, readying, posture, waiting; the feint's contest.
+defences it keeps until its next turn; aim, readying, posture, waiting; the feint's contest;
+and the change of a maneuver before its first die.
+
+A declaration is cut in two so the one-call turn (``sessions.combat.acting``) can rehearse it:
+``maneuver_apply`` checks it and sets it on the combatant in memory (no die, nothing saved);
+``maneuver_run`` does that, rolls the feint's contest and writes.
 """
 
 from __future__ import annotations
 
+import copy
 import uuid
+from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Max
 
 from garganta_site.errors import ServiceError
 from gurps import checks
 from gurps import combat as engine
 from sessions.combat.messages import (
     AIM_NEEDS_RANGED,
+    CHANGED_BEFORE_FIRST_DIE,
     FEINT_TARGET_NEEDED,
     FEINT_WEAPON_NEEDED,
     MANEUVER_ALREADY,
+    MANEUVER_LOCKED,
+    MANEUVER_LOCKED_UNKNOWN,
+    MANEUVER_NAMES,
+    NOTHING_TO_CHANGE,
     OUT_OF_THE_FIGHT,
-    PARTIAL_SURPRISE_LOSES_TURN,
     POSTURE_NEEDED,
-    STUNNED_NO_MANEUVER,
-    TOTAL_SURPRISE_STILL,
-    UNBALANCED_TURN,
     UNKNOWN_WEAPON,
     WEAPON_BROKEN,
 )
@@ -34,6 +43,7 @@ from sessions.combat.rolls import (
     roll_details,
     roll_label,
 )
+from sessions.combat.specs import ManeuverSpec
 from sessions.combat.state import (
     clear_weapon,
     combat_begin,
@@ -42,9 +52,54 @@ from sessions.combat.state import (
     ensure_turn_of,
     usable_weapons,
     weapon_problem,
+    why_not_acting,
 )
 from sessions.combat.weapons import lines_of_weapon
-from sessions.models import Combat, Combatant, CombatEvent
+from sessions.models import Combat, Combatant, CombatEvent, Roll
+
+# What a maneuver sets on its combatant (§4.3): kept in its event as it was before, so a
+# maneuver changed before its first die leaves nothing of itself behind.
+MANEUVER_FIELDS = (
+    "maneuver",
+    "all_out_option",
+    "maneuver_round",
+    "reloading",
+    "aim_turns",
+    "aim_weapon",
+    "unready",
+    "ready_turns",
+    "dropped",
+    "concentration_lost",
+    "waiting",
+    "posture",
+    "knocked_down",
+    "feint",
+)
+
+
+@dataclass
+class DeclaredManeuver:
+    """A maneuver checked and set on its combatant in memory, before any die: its §4.3 row,
+    the All-Out option, the metres it lets him move, the defences it leaves, whom the
+    feint's contest is still to be rolled against (or None), and the log's lines."""
+
+    combatant: Combatant
+    row: engine.ManeuverRow
+    option: str
+    metres: int
+    defences: engine.DefencesLeft
+    feint_against: Combatant | None
+    lines: list[str]
+
+    @property
+    def text(self) -> str:
+        c = self.combatant
+        return (
+            f"{c.name}: {self.row.name}"
+            + (f" ({all_out_text(self.option)})" if self.option else "")
+            + f" — anda até {self.metres} m; defesas até o próximo turno: "
+            + f"{self.defences.text} (§4.3)."
+        )
 
 
 @transaction.atomic
@@ -70,66 +125,206 @@ def maneuver_declare(
     margin for this combatant's next attack on that target only, within one round. In the
     dark (terrain "Escuro") or when the target cannot see him (``target_sees`` False) the
     feint is worth nothing and no die is rolled. Aguardar leaves one attack out of turn,
-    before his next turn (§4.3)."""
+    before his next turn (§4.3). A second declaration in the same turn is refused: the
+    maneuver is changed with ``maneuver_change``, until its first die."""
     combat, replay = combat_begin(combat, user, request_key, CombatEvent.Kind.MANEUVER)
     if replay is not None:
         return replay
-    c = Combatant.objects.select_related("character").get(pk=combatant.pk)
-    _ensure_may_declare(combat, c)
-    row = engine.maneuver_row(maneuver)
+    c = Combatant.objects.select_related("character").get(pk=combatant.pk, combat=combat)
+    spec = ManeuverSpec(
+        maneuver=maneuver,
+        all_out_option=all_out_option,
+        posture=posture,
+        weapon=weapon,
+        reloading=reloading,
+        target=target,
+        target_sees=target_sees,
+    )
+    return maneuver_run(combat, user, c, spec, request_key=request_key)
+
+
+@transaction.atomic
+def maneuver_change(
+    *,
+    combat: Combat,
+    combatant: Combatant,
+    user,
+    maneuver: str,
+    all_out_option: str = "",
+    posture: str = "",
+    weapon: int | None = None,
+    reloading: bool = False,
+    target: Combatant | None = None,
+    target_sees: bool = True,
+    request_key: str = "",
+) -> CombatEvent:
+    """Change the maneuver ``combatant`` declared this turn, before its first die (§4.1: one
+    maneuver a turn; what the dice said stays). The earlier one is undone — what it set on
+    him (aim, a readied weapon, posture …) back as it was before it — and the new one is
+    declared with the same arguments and checks as ``maneuver_declare``; the log says so.
+    Refused (ServiceError naming "maneuver") when he declared nothing this turn, and (code
+    "maneuver_locked") once any die of the fight has been rolled after the earlier
+    declaration, its own feint's included."""
+    combat, replay = combat_begin(combat, user, request_key, CombatEvent.Kind.MANEUVER)
+    if replay is not None:
+        return replay
+    c = Combatant.objects.select_related("character").get(pk=combatant.pk, combat=combat)
+    spec = ManeuverSpec(
+        maneuver=maneuver,
+        all_out_option=all_out_option,
+        posture=posture,
+        weapon=weapon,
+        reloading=reloading,
+        target=target,
+        target_sees=target_sees,
+    )
+    return maneuver_replace(combat, user, c, spec, request_key=request_key)
+
+
+def maneuver_of_this_turn(combat: Combat, c: Combatant) -> CombatEvent | None:
+    """The event of the maneuver ``c`` declared this round, or None."""
+    if c.maneuver_round != combat.round or not c.maneuver:
+        return None
+    return (
+        combat.events.filter(
+            kind=CombatEvent.Kind.MANEUVER, round=combat.round, data__combatant=str(c.code)
+        )
+        .order_by("-pk")
+        .first()
+    )
+
+
+def maneuver_locked(combat: Combat, earlier: CombatEvent) -> str:
+    """Why the maneuver of ``earlier`` can no longer change, or "": a die of the fight was
+    rolled after it was declared (§4.1; a roll is never undone, DESIGN.md invariant 2)."""
+    name = earlier.data.get("name", "")
+    last = earlier.data.get("last_roll")
+    if last is None:
+        return MANEUVER_LOCKED_UNKNOWN.format(name=name)
+    rolled = (
+        Roll.objects.filter(
+            campaign=combat.scene.week.campaign,
+            sequence__gt=last,
+            details__combat=str(combat.code),
+        )
+        .order_by("sequence")
+        .first()
+    )
+    if rolled is None:
+        return ""
+    return MANEUVER_LOCKED.format(name=name, sequence=rolled.sequence, label=rolled.label)
+
+
+def maneuver_replace(
+    combat: Combat, user, c: Combatant, spec: ManeuverSpec, *, request_key: str = "", data=None
+) -> CombatEvent:
+    """Undo the maneuver ``c`` declared this turn and declare ``spec`` in its place (see
+    ``maneuver_change``); ``combat`` read afresh under the lock by the caller."""
+    earlier = maneuver_of_this_turn(combat, c)
+    if earlier is None:
+        raise ServiceError(NOTHING_TO_CHANGE.format(name=c.name), field="maneuver")
+    why = maneuver_locked(combat, earlier)
+    if why:
+        raise ServiceError(why, field="maneuver", code="maneuver_locked")
+    before = earlier.data["before"]
+    for name, value in before.items():
+        setattr(c, name, copy.deepcopy(value))
+    was = MANEUVER_NAMES.get(earlier.data.get("maneuver", ""), "?")
+    return maneuver_run(
+        combat,
+        user,
+        c,
+        spec,
+        request_key=request_key,
+        data={"replaces": str(earlier.code), **(data or {})},
+        before=before,
+        notes=[CHANGED_BEFORE_FIRST_DIE.format(name=c.name, was=was)],
+    )
+
+
+def maneuver_apply(
+    combat: Combat, c: Combatant, spec: ManeuverSpec, *, everyone=None
+) -> DeclaredManeuver:
+    """Check that ``c`` may declare ``spec`` now and set it on ``c`` in memory (§4.1, §4.3):
+    everything a declaration checks, before any die; the feint's contest is not rolled
+    (``feint_against`` names whom it will be). Nothing saved. ``everyone``: the combatants as
+    the caller holds them (a turn passed in memory). Raises ServiceError naming the field."""
+    _ensure_may_declare(combat, c, everyone)
+    row = engine.maneuver_row(spec.maneuver)
     option = ""
     feints = row.maneuver is engine.Maneuver.FEINT
     if row.maneuver is engine.Maneuver.ALL_OUT_ATTACK:
-        found = engine.all_out_attack(all_out_option, ready_weapons=len(usable_weapons(c)))
-        option = all_out_option
+        found = engine.all_out_attack(spec.all_out_option, ready_weapons=len(usable_weapons(c)))
+        option = spec.all_out_option
         feints = found.feint_first
+    weapon = spec.weapon
     if weapon is not None and not 0 <= weapon < len(c.weapons):
         raise ServiceError(UNKNOWN_WEAPON.format(name=c.name), field="weapon")
-    lines = []
-    code = uuid.uuid4()
-    if feints:
-        _feint(combat, user, code, c, weapon, target, target_sees, lines)
+    lines: list[str] = []
+    against = _feint_target(combat, c, spec.target, weapon) if feints else None
     _aim(c, row, weapon, lines)
-    c.reloading = bool(reloading) and row.maneuver is engine.Maneuver.READY
+    c.reloading = bool(spec.reloading) and row.maneuver is engine.Maneuver.READY
     if row.maneuver is engine.Maneuver.READY and weapon is not None:
         _ready(c, weapon, lines)
     c.concentration_lost = False
     c.waiting = row.maneuver is engine.Maneuver.WAIT
     if row.maneuver is engine.Maneuver.CHANGE_POSITION:
-        _change_position(c, posture, lines)
+        _change_position(c, spec.posture, lines)
     move = combatant_numbers(c, terrain=combat.terrain).move
     metres = engine.maneuver_movement(row.maneuver, move, first_aim_turn=c.aim_turns <= 1)
     left = engine.defences_left(row.maneuver, reloading_missile_weapon=c.reloading)
     c.maneuver, c.all_out_option, c.maneuver_round = row.maneuver.value, option, combat.round
+    return DeclaredManeuver(c, row, option, metres, left, against, lines)
+
+
+def maneuver_run(
+    combat: Combat,
+    user,
+    c: Combatant,
+    spec: ManeuverSpec,
+    *,
+    request_key: str = "",
+    data: dict | None = None,
+    before: dict | None = None,
+    notes=(),
+) -> CombatEvent:
+    """Declare ``spec`` for ``c`` (``maneuver_apply``), roll the feint's contest if it has one,
+    save and write the maneuver's event. The event keeps what the maneuver changes as it was
+    ``before`` it and the chain's last roll then, so it can be changed until its first die."""
+    before = before or {name: copy.deepcopy(getattr(c, name)) for name in MANEUVER_FIELDS}
+    declared = maneuver_apply(combat, c, spec)
+    last = Roll.objects.filter(campaign=combat.scene.week.campaign).aggregate(n=Max("sequence"))
+    code = uuid.uuid4()
+    lines = [*notes, *declared.lines]
+    if declared.feint_against is not None:
+        _feint(combat, user, code, c, spec.weapon, declared.feint_against, spec.target_sees, lines)
     combatant_save(c)
-    text = (
-        f"{c.name}: {row.name}"
-        + (f" ({all_out_text(option)})" if option else "")
-        + f" — anda até {metres} m; defesas até o próximo turno: {left.text} (§4.3)."
-    )
     return combat_event(
         combat,
         user,
         CombatEvent.Kind.MANEUVER,
-        text,
+        declared.text,
         lines=lines,
-        data={"combatant": str(c.code), "maneuver": row.maneuver.value, "movement_m": metres},
+        data={
+            "combatant": str(c.code),
+            "name": c.name,
+            "maneuver": declared.row.maneuver.value,
+            "movement_m": declared.metres,
+            "before": before,
+            "last_roll": last["n"] or 0,
+            **(data or {}),
+        },
         request_key=request_key,
         code=code,
     )
 
 
-def _ensure_may_declare(combat, c: Combatant) -> None:
+def _ensure_may_declare(combat, c: Combatant, everyone=None) -> None:
     """Whose turn, and what keeps him from choosing (§4.1, §5.2, §5e, §4.8)."""
-    ensure_turn_of(combat, c)
-    if c.stunned:
-        raise ServiceError(STUNNED_NO_MANEUVER.format(name=c.name), field="maneuver")
-    if c.surprise == "partial" and combat.round == 1:
-        raise ServiceError(PARTIAL_SURPRISE_LOSES_TURN.format(name=c.name), field="maneuver")
-    if c.surprise == "total" and not c.acting:
-        raise ServiceError(TOTAL_SURPRISE_STILL.format(name=c.name), field="maneuver")
-    if c.turn_lost_round == combat.round:
-        raise ServiceError(UNBALANCED_TURN.format(name=c.name), field="maneuver")
+    ensure_turn_of(combat, c, everyone)
+    why = why_not_acting(combat, c)
+    if why:
+        raise ServiceError(why, field="maneuver")
     if c.maneuver_round == combat.round:
         raise ServiceError(MANEUVER_ALREADY.format(name=c.name), field="maneuver")
 
@@ -212,9 +407,9 @@ def _penalties(who: Combatant) -> list[dict]:
     return found
 
 
-def _feint(combat, user, code, c: Combatant, weapon, target, target_sees, lines) -> None:
-    """The feint's quick contest (§4.3, §1.5), every die a Roll under the maneuver's event."""
-    t = _feint_target(combat, c, target, weapon)
+def _feint(combat, user, code, c: Combatant, weapon, t: Combatant, target_sees, lines) -> None:
+    """The feint's quick contest (§4.3, §1.5) against ``t`` (checked by ``_feint_target``),
+    every die a Roll under the maneuver's event."""
     mine, theirs = _penalties(c), _penalties(t)
     line = c.weapon_lines()[weapon]
     skill = line.skill + sum(m["value"] for m in mine)

@@ -34,7 +34,21 @@ PARTIAL_SURPRISE_LOSES_TURN = "{name} perde o primeiro turno: surpresa parcial (
 TOTAL_SURPRISE_STILL = (
     "{name} ainda não age: surpresa total; testa IQ a cada turno para começar (§5e)."
 )
-MANEUVER_ALREADY = "{name} já declarou a manobra deste turno (§4.1: uma manobra por turno)."
+MANEUVER_ALREADY = (
+    "{name} já declarou a manobra deste turno (§4.1: uma manobra por turno); antes do primeiro "
+    "dado, ela se muda («Mudar a manobra»)."
+)
+MANEUVER_LOCKED = (
+    "A manobra de {name} não muda mais: já se rolou dado depois dela (rolagem #{sequence}, "
+    "«{label}»). Uma manobra vale até o próximo turno (§4.1), e o que os dados disseram fica."
+)
+MANEUVER_LOCKED_UNKNOWN = (
+    "A manobra de {name} foi declarada antes de o site guardar o que ela mudou: não se muda."
+)
+NOTHING_TO_CHANGE = "{name} não declarou manobra neste turno: não há o que mudar (§4.1)."
+CHANGED_BEFORE_FIRST_DIE = (
+    "{name} muda a manobra antes do primeiro dado: {was} desfeita, nada dela fica (§4.1)."
+)
 MANEUVER_FIRST = "{name} declara a manobra antes de atacar (§4.10, linha 1)."
 NOT_AN_ATTACK_MANEUVER = "{name} declarou {maneuver}, que não ataca (§4.3)."
 ATTACKS_USED = "{name} já fez {count} ataque(s) neste turno com {maneuver} (§4.3)."
@@ -83,3 +97,34 @@ NO_MANEUVER_YET = engine.Maneuver.MOVE
 MANEUVER_NAMES = {row.maneuver.value: row.name for row in engine.MANEUVERS}
 TERRAIN_NAMES = {row.terrain.value: row.name for row in engine.TERRAINS}
 DEFENCE_NAMES = {rule.defence.value: rule.name for rule in defence.DEFENCE_RULES}
+
+# The one-call turn (sessions.combat.acting) and the fled combatant.
+TURN_SKIPS_THE_ORDER = (
+    "O turno passa a {next}, não a {name}: a ordem do §4.2 não pula ninguém; {name} age na "
+    "vez dele."
+)
+CURRENT_HAS_NOT_ACTED = (
+    "É o turno de {current}, que ainda não declarou manobra: declare a dele, ou passe o turno "
+    "(«Próximo turno»), antes do de {name} (§4.1)."
+)
+NOTHING_TO_DO = "Já é o turno de {name}: diga a manobra dele, ou o ataque (§4.10, linha 1)."
+DEFENDER_NEEDED = "Diga quem é o alvo do ataque."
+OPTION_WITHOUT_MANEUVER = "Diga a manobra: as opções dela (§4.3) vêm com ela."
+COMBATANT_NOT_FOUND = "Combatente não encontrado neste combate."
+ACT_KEY_OF_ANOTHER_REQUEST = (
+    "Esta chave de idempotência já foi usada para outro pedido: use uma chave nova."
+)
+ACT_NOT_ACTIVE = "Este combate já terminou; não há turno a rodar."
+FLEE_ONLY_FIGHTING = "{name} está {status}: só foge quem está na luta."
+FLED_TEXT = (
+    "{name} fugiu na rodada {round}: sai da ordem do turno e não volta à luta; PV, fadiga e o "
+    "resto ficam como estão."
+)
+FEINT_STILL_TO_ROLL = (
+    "A finta de {name} contra {target} rola antes do ataque (Disputa Rápida, §4.3): vencendo, a "
+    "margem sai da defesa ativa de {target} no ataque de {name}."
+)
+START_ROLL_ASSUMED = "Esta prévia supõe que passe: {roll}."
+CRITICAL_NO_DEFENCE = (
+    "Golpe fulminante (3 ou 4; 5 a NH 15+, 6 a NH 16+) não deixa defesa ativa (§4.8)."
+)

@@ -243,3 +243,224 @@ def event_rolls(event: CombatEvent) -> list[dict]:
         scene_id=event.combat.scene_id, details__event=str(event.code)
     ).select_related("character", "announcement", "rolled_by", "declaration", "campaign", "scene")
     return [roll_data(roll, masked=False) for roll in rolls.order_by("sequence")]
+
+
+class CombatActionOut(CombatOut):
+    """The fight after one action of it (a turn passed, a maneuver declared or changed, a
+    combatant marked fled), with the action's event and every die it rolled, in the chain's
+    order (the start of the turn's HT and IQ rolls, a feint's contest)."""
+
+    event: UUID
+    rolls: list[RollOut]
+
+
+class TurnEventOut(Schema):
+    """One event the turn wrote, with the chain's sequence numbers of its dice."""
+
+    id: UUID
+    kind: str
+    round: int
+    text: str
+    lines: list[str]
+    rolls: list[int]
+
+
+class TurnAttackOut(Schema):
+    event: UUID
+    hit: bool
+    hp_lost: int
+    hp_after: int
+    effective_level: int
+
+
+class TurnOut(Schema):
+    """A combatant's turn run in one call: the events it wrote (the turn passed, the
+    maneuver, the attack), every die it rolled in the chain's order — each with its
+    ``sequence`` and ``details.step`` (the §4.10 row) — the attack's result, and ``stopped``:
+    what the start of the turn's dice left that kept him from his maneuver (None if
+    nothing). ``replayed``: the same Idempotency-Key again, this is what the first did."""
+
+    combatant: UUID
+    replayed: bool
+    stopped: str | None
+    events: list[TurnEventOut]
+    rolls: list[RollOut]
+    attack: TurnAttackOut | None
+    combat: CombatOut
+
+
+class ModifierLineOut(Schema):
+    """One modifier of the attack roll: its name, its value (levels), the canon § it comes
+    from ("1.4": announced by the Mestre, with his reason)."""
+
+    name: str
+    value: int
+    section: str
+
+
+class DefenceOptionOut(Schema):
+    """An active defence the defender has now: its level, its total with his PD (§4.6), and
+    why it cannot be used against this attack (None if it can)."""
+
+    defence: str
+    name: str
+    level: int
+    total: int
+    usable: bool
+    why_not: str | None
+
+
+class RolledDefenceOut(Schema):
+    """A defence the defender would roll: its level (the retreat's +3 in it), and the total
+    rolled against: PD plus the level, less the feint's margin."""
+
+    defence: str
+    level: int
+    total: int
+
+
+class AttackPreviewOut(Schema):
+    attacker: UUID
+    defender: UUID
+    weapon: str
+    skill: int
+    effective_level: int
+    modifiers: list[ModifierLineOut]
+    damage: str
+    damage_type: str
+    location: str
+    passive_defense: int
+    defences: list[DefenceOptionOut]
+    rolled: list[RolledDefenceOut]
+    defence_lines: list[str]
+    feint_penalty: int
+    notes: list[str]
+
+
+class ManeuverPreviewOut(Schema):
+    maneuver: str
+    name: str
+    all_out_option: str | None
+    movement_m: int
+    defences_left: str
+    feint_against: UUID | None
+    changes: bool
+
+
+class TurnPreviewOut(Schema):
+    """The dry run of a turn: nothing rolled, nothing written. Whether the turn would pass to
+    him (and the round), the rolls the start of his turn asks (supposed to pass), his
+    maneuver, the attack's effective level with every modifier and the defences the
+    defender could use with their levels."""
+
+    dry_run: bool
+    combatant: UUID
+    passes_turn: bool
+    round: int
+    start_rolls: list[str]
+    maneuver: ManeuverPreviewOut | None
+    attack: AttackPreviewOut | None
+    lines: list[str]
+
+
+def action_data(view: CombatView, event: CombatEvent) -> dict:
+    """The tracker after one action, as ``CombatActionOut``."""
+    return {**combat_data(view), "event": event.code, "rolls": event_rolls(event)}
+
+
+def turn_data(outcome, view: CombatView) -> dict:
+    """A ``sessions.combat.acting.TurnOutcome`` as ``TurnOut``."""
+    by_event: dict[str, list[int]] = {}
+    for roll in outcome.rolls:
+        by_event.setdefault(roll.details.get("event"), []).append(roll.sequence)
+    attack = outcome.attack
+    return {
+        "combatant": outcome.combatant.code,
+        "replayed": outcome.replayed,
+        "stopped": outcome.stopped or None,
+        "events": [
+            {
+                "id": e.code,
+                "kind": e.kind,
+                "round": e.round,
+                "text": e.text,
+                "lines": e.lines,
+                "rolls": by_event.get(str(e.code), []),
+            }
+            for e in outcome.events
+        ],
+        "rolls": [roll_data(roll, masked=False) for roll in outcome.rolls],
+        "attack": None
+        if attack is None
+        else {
+            "event": attack.event.code,
+            "hit": attack.hit,
+            "hp_lost": attack.hp_lost,
+            "hp_after": attack.hp_after,
+            "effective_level": attack.effective_level,
+        },
+        "combat": combat_data(view),
+    }
+
+
+def _attack_preview_data(attack) -> dict:
+    pd, feint = attack.passive_defense, attack.feint_penalty
+    return {
+        "attacker": attack.attacker.code,
+        "defender": attack.defender.code,
+        "weapon": attack.weapon,
+        "skill": attack.skill,
+        "effective_level": attack.effective_level,
+        "modifiers": [
+            {"name": m.name, "value": m.value, "section": m.section} for m in attack.modifiers
+        ],
+        "damage": attack.damage,
+        "damage_type": attack.damage_type,
+        "location": attack.location,
+        "passive_defense": pd,
+        "defences": [
+            {
+                "defence": o.defence,
+                "name": o.name,
+                "level": o.level,
+                "total": o.total,
+                "usable": o.usable,
+                "why_not": o.why_not or None,
+            }
+            for o in attack.defences
+        ],
+        "rolled": [
+            {"defence": kind, "level": level, "total": pd + level - feint}
+            for kind, level in attack.rolled
+        ],
+        "defence_lines": list(attack.defence_lines),
+        "feint_penalty": feint,
+        "notes": list(attack.notes),
+    }
+
+
+def preview_data(preview) -> dict:
+    """A ``sessions.combat.acting.TurnPreview`` as ``TurnPreviewOut``."""
+    declared = preview.maneuver
+    maneuver = None
+    if declared is not None:
+        against = declared.feint_against
+        maneuver = {
+            "maneuver": declared.row.maneuver.value,
+            "name": declared.row.name,
+            "all_out_option": declared.option or None,
+            "movement_m": declared.metres,
+            "defences_left": declared.defences.text,
+            "feint_against": against.code if against is not None else None,
+            "changes": preview.changes,
+        }
+    return {
+        "dry_run": True,
+        "combatant": preview.combatant.code,
+        "passes_turn": preview.passes_turn,
+        "round": preview.round,
+        "start_rolls": list(preview.start_rolls),
+        "maneuver": maneuver,
+        "attack": _attack_preview_data(preview.attack) if preview.attack else None,
+        "lines": list(preview.lines),
+    }

@@ -6,7 +6,8 @@ engine rolls becomes a ``Roll`` of the scene (``sessions.combat.rolls``), inside
 under the campaign's lock. Nothing half-saved: if anything fails, no roll and no state change.
 
 Here: starting a fight, adding combatants, declaring terrain and boss, the Mestre's adjustment,
-the end. The turn, the maneuver and the attack have their own modules.
+a combatant marked fled, the end. The turn, the maneuver and the attack have their own
+modules; the one-call turn is ``acting``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from sessions.combat.messages import (
     BOSS_NOT_A_PLAYER,
     BOSS_TOO_LATE,
     COMBAT_ACTIVE_EXISTS,
+    COMBATANT_NOT_FOUND,
+    FLED_TEXT,
+    FLEE_ONLY_FIGHTING,
     NAME_EMPTY,
     NAME_TAKEN,
     SURPRISE_UNKNOWN,
@@ -376,12 +380,47 @@ def combatant_adjust(
 
 
 @transaction.atomic
+def combatant_flee(
+    *, combat: Combat, combatant: Combatant, user, request_key: str = ""
+) -> CombatEvent:
+    """Mark ``combatant`` fled (fugiu), as the Mestre sees it leave: he is out of the turn
+    order from now on and does not come back into this fight; what the fight did to him —
+    HP, fatigue, stun, shock, crippling — stays as it is (and a character's state keeps it,
+    invariant 12). The end of the fight counts his fatigue by the seconds he fought (§6.1,
+    reading "fled_fight_seconds"). Refused (ServiceError naming "combatant") unless he is in
+    the fight. The same ``request_key`` again returns the earlier event."""
+    combat, replay = combat_begin(combat, user, request_key, CombatEvent.Kind.FLED)
+    if replay is not None:
+        return replay
+    c = Combatant.objects.filter(pk=combatant.pk, combat=combat).first()
+    if c is None:
+        raise ServiceError(COMBATANT_NOT_FOUND, field="combatant")
+    if not c.in_the_fight:
+        status = c.get_status_display().lower()
+        raise ServiceError(FLEE_ONLY_FIGHTING.format(name=c.name, status=status), field="combatant")
+    c.status = Combatant.Status.FLED
+    c.fled_round = max(combat.round, 1)
+    c.waiting = False
+    combatant_save(c)
+    return combat_event(
+        combat,
+        user,
+        CombatEvent.Kind.FLED,
+        FLED_TEXT.format(name=c.name, round=c.fled_round),
+        data={"combatant": str(c.code), "round": c.fled_round},
+        request_key=request_key,
+    )
+
+
+@transaction.atomic
 def combat_end(*, combat: Combat, user, spoils: str = "", request_key: str = "") -> Combat:
     """End the fight. Its wounds are in each character's state already (written as they
     happened); what ending adds is the fatigue of a fight of more than 10 seconds to whoever
-    crossed weapons (§6.1), the end of the stun, and the conditions the fight left, in the
+    crossed weapons (§6.1) — one who fled, by the seconds he fought (reading
+    "fled_fight_seconds") —, the end of the stun, and the conditions the fight left, in the
     state's notes. The dead and the fled are recorded; the spoils of a carcass noted (§5.4.1:
-    the same at 0 or at −60). Nothing is applied twice."""
+    the same at 0 or at −60). Nothing is applied twice: HP were in the state as they were
+    lost, and the fatigue is added once, by the one end."""
     combat, replay = combat_begin(combat, user, request_key, CombatEvent.Kind.END)
     if replay is not None:
         return combat
@@ -410,17 +449,20 @@ def combat_end(*, combat: Combat, user, spoils: str = "", request_key: str = "")
 def _leave_the_fight(combat: Combat, c: Combatant, seconds: int) -> str:
     """What ending the fight writes for ``c``, and the line the log says of it."""
     if c.character_id is None:
-        return f"{c.name}: {c.get_status_display().lower()}, {c.hp_now} PV."
+        fled = f" (fugiu na rodada {c.fled_round})" if c.fled_round else ""
+        return f"{c.name}: {c.get_status_display().lower()}{fled}, {c.hp_now} PV."
     numbers = combatant_numbers(c)
     cost = 0
+    fought_for = engine.fight_seconds(seconds, fled_in_round=c.fled_round)
     if c.fought:
-        cost = fatigue_rules.combat_fatigue(seconds, numbers.encumbrance_level)
+        cost = fatigue_rules.combat_fatigue(fought_for, numbers.encumbrance_level)
     c.fatigue_before = fatigue_rules.spend_fatigue(c.st, c.fatigue_before, cost)
     c.stunned = False
     combatant_save(c)
     notes = []
     if c.status != Combatant.Status.FIGHTING:
-        notes.append(c.get_status_display())
+        fled = f" na rodada {c.fled_round}" if c.fled_round else ""
+        notes.append(c.get_status_display() + fled)
     if c.crippled:
         labels = ", ".join(injury.HitLocation(x).label for x in c.crippled)
         notes.append(f"incapacitado: {labels} (§5.5)")
@@ -430,4 +472,10 @@ def _leave_the_fight(combat: Combat, c: Combatant, seconds: int) -> str:
         text = f"Combate de {stamp}: " + "; ".join(notes) + "."
         state.conditions = (state.conditions + "\n" + text).strip()
         state.save(update_fields=["conditions", "updated_at"])
+    if c.fled_round:
+        return (
+            f"{c.name}: fugiu na rodada {c.fled_round}; perdeu {c.hp_lost} PV (fica com "
+            f"{c.hp_now}) e {cost} de fadiga, pelos {fought_for} segundo(s) em que lutou "
+            "(§6.1; leitura: quem foge paga pelo tempo em que lutou)."
+        )
     return f"{c.name}: perdeu {c.hp_lost} PV (fica com {c.hp_now}) e {cost} de fadiga."

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sessions.log import services as log_services
+from sessions.models import Combatant
 
 # --- inputs -----------------------------------------------------------------------------------
 
@@ -59,6 +60,23 @@ class DefenceSpec:
     parry_weapon: int | None = None
     retreat: bool = False
     dagger: bool = False
+
+
+@dataclass(frozen=True)
+class ManeuverSpec:
+    """The maneuver a combatant declares (§4.3) with its options: ``all_out_option`` for
+    Ataque Total ("double", "feint", "determined", "strong"), ``posture`` for Mudança de
+    Posição, ``weapon`` the line index Apontar, Preparar and the feint use, ``reloading`` a
+    missile weapon (Preparar), ``target`` whom a feint is against and ``target_sees`` False
+    when he cannot see the feinter (the feint is then worth nothing, §4.3)."""
+
+    maneuver: str
+    all_out_option: str = ""
+    posture: str = ""
+    weapon: int | None = None
+    reloading: bool = False
+    target: Combatant | None = None
+    target_sees: bool = True
 
 
 @dataclass(frozen=True)

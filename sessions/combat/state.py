@@ -14,6 +14,10 @@ from sessions.combat.messages import (
     NOT_ITS_TURN,
     NOT_STARTED,
     OUT_OF_THE_FIGHT,
+    PARTIAL_SURPRISE_LOSES_TURN,
+    STUNNED_NO_MANEUVER,
+    TOTAL_SURPRISE_STILL,
+    UNBALANCED_TURN,
     VALUE_OUT_OF_RANGE,
     WEAPON_BROKEN,
     WEAPON_DROPPED,
@@ -142,10 +146,14 @@ def status_for_out(c: Combatant) -> str:
     return Combatant.Status.DEAD
 
 
-def ensure_turn_of(combat: Combat, c: Combatant) -> None:
+def ensure_turn_of(
+    combat: Combat, c: Combatant, everyone: Iterable[Combatant] | None = None
+) -> None:
+    """Refuse unless it is ``c``'s turn and ``c`` is in the fight (§4.1). ``everyone``: the
+    combatants as the caller holds them (a turn passed in memory, not yet saved)."""
     if combat.round == 0:
         raise ServiceError(NOT_STARTED, code="not_started")
-    now = current(combat)
+    now = current(combat, everyone)
     if now is None or now.pk != c.pk:
         raise ServiceError(
             NOT_ITS_TURN.format(name=c.name, current=now.name if now else "ninguém"),
@@ -157,3 +165,20 @@ def ensure_turn_of(combat: Combat, c: Combatant) -> None:
             OUT_OF_THE_FIGHT.format(name=c.name, status=c.get_status_display().lower()),
             field="combatant",
         )
+
+
+def why_not_acting(combat: Combat, c: Combatant) -> str:
+    """What keeps ``c`` from choosing a maneuver on his turn now, in the canon's words, or "":
+    out of the fight, stunned until his HT roll (§5.2), the first turn lost to a partial
+    surprise or still under a total one (§5e), the turn the head table's 8 took (§4.8)."""
+    if not c.in_the_fight:
+        return OUT_OF_THE_FIGHT.format(name=c.name, status=c.get_status_display().lower())
+    if c.stunned:
+        return STUNNED_NO_MANEUVER.format(name=c.name)
+    if c.surprise == "partial" and combat.round == 1:
+        return PARTIAL_SURPRISE_LOSES_TURN.format(name=c.name)
+    if c.surprise == "total" and not c.acting:
+        return TOTAL_SURPRISE_STILL.format(name=c.name)
+    if c.turn_lost_round == combat.round:
+        return UNBALANCED_TURN.format(name=c.name)
+    return ""

@@ -22,6 +22,7 @@ from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest, region_response
 from gurps.errors import GurpsError
 from sessions.access import get_scene
+from sessions.combat import acting as combat_acting
 from sessions.combat import attack as combat_attack
 from sessions.combat import cards as combat_cards
 from sessions.combat import defending as combat_defending
@@ -37,14 +38,27 @@ from sessions.combat.forms import (
     DeclareForm,
     DefenceChoiceForm,
     EndForm,
+    FledForm,
     ManeuverForm,
     StartForm,
+    TurnActForm,
     TurnForm,
 )
 from sessions.log import services as log_services
 from sessions.models import Combat, Combatant, Scene
 
-FORMS = ("start", "creature", "declare", "turn", "maneuver", "attack", "adjust", "end")
+FORMS = (
+    "start",
+    "creature",
+    "declare",
+    "turn",
+    "maneuver",
+    "attack",
+    "act",
+    "fled",
+    "adjust",
+    "end",
+)
 
 # Fields a service names that live elsewhere in a form.
 FIELD_ALIASES = {
@@ -58,6 +72,7 @@ FIELD_ALIASES = {
     "attack.damage": "weapon",
     "modifiers": "mod_label",
     "weight_kg": "weapon_weight",
+    "attack.defender": "defender",
 }
 
 
@@ -141,7 +156,42 @@ def _forms(scene: Scene, combat: Combat | None, view, data=None, only: str = "")
         bound("adjust"), combatant_choices=[(str(c.code), c.name) for c in combatants]
     )
     forms["attack"] = _attack_form(bound("attack"), now, combatants, targets)
+    forms["act"] = _act_form(bound("act"), combat, now, combatants)
+    forms["fled"] = FledForm(
+        bound("fled"),
+        combatant_choices=[(str(c.code), c.name) for c in combatants if c.in_the_fight],
+    )
     return forms
+
+
+def _act_form(data, combat: Combat, now, combatants: list[Combatant]) -> TurnActForm:
+    """The one-call turn's form: who may act now — the one whose turn it is, the next in the
+    order (§4.2), whoever waits with an Aguardar — with the next one chosen once the one whose
+    turn it is has declared his maneuver."""
+    upcoming = combat_turns.turn_upcoming(combat) if combat.is_active else None
+    who = [now] if now is not None and now.in_the_fight else []
+    if upcoming is not None and all(c.pk != upcoming.pk for c in who):
+        who.append(next(c for c in combatants if c.pk == upcoming.pk))
+    who += [c for c in combatants if c.waiting and all(c.pk != w.pk for w in who)]
+    labels = {
+        c.pk: c.name
+        + (" (turno atual)" if now is not None and c.pk == now.pk else "")
+        + (" (próximo)" if upcoming is not None and c.pk == upcoming.pk else "")
+        + (" (Aguardar)" if c.waiting else "")
+        for c in who
+    }
+    initial = {}
+    if who:
+        declared = now is not None and now.maneuver_round == combat.round and now.maneuver
+        initial["combatant"] = str((who[1] if declared and len(who) > 1 else who[0]).code)
+    return TurnActForm(
+        data,
+        initial=initial,
+        combatant_choices=[(str(c.code), labels[c.pk]) for c in who],
+        weapon_choices=_weapon_choices(who[0] if who else None, who[1:]),
+        target_choices=[(str(c.code), c.name) for c in combatants if c.status in FIGHTING_OR_DOWN],
+        parry_choices=_parry_choices(combatants),
+    )
 
 
 def _context(request, scene: Scene, membership, *, forms=None) -> dict:
@@ -184,10 +234,22 @@ def _with_defence_form(card, forms) -> object:
     return replace(card, defence_form=form)
 
 
+def _fleeing(request, context: dict):
+    """The combatant a «Fugiu…» link asks to confirm (``?fugir=<code>``), for the table."""
+    wanted, combat = request.GET.get("fugir", ""), context.get("combat")
+    if not wanted or combat is None or not context.get("can_run") or not combat.is_active:
+        return None
+    return next(
+        (card.combatant for card in context["view"].cards if str(card.combatant.code) == wanted),
+        None,
+    )
+
+
 @login_required
 def combat_panel(request: HtmxHttpRequest, code) -> HttpResponse:
     """The tracker: the region alone for htmx (204 when the poller already has this
-    revision), the whole page otherwise."""
+    revision), the whole page otherwise. ``?fugir=<combatant>``: the table is asked to
+    confirm that he fled (a step that works without JavaScript)."""
     scene, membership = get_scene(request, code)
     if request.htmx:
         seen = request.GET.get("v")
@@ -195,8 +257,10 @@ def combat_panel(request: HtmxHttpRequest, code) -> HttpResponse:
             combat = services.combat_current(scene)
             if seen == f"{combat.code}.{combat.revision}" if combat else seen == "none":
                 return HttpResponse(status=204)
-        return render(request, "combat/combat.html#tracker", _context(request, scene, membership))
-    return render(request, "combat/combat.html", _context(request, scene, membership))
+    context = _context(request, scene, membership)
+    context["fleeing"] = _fleeing(request, context)
+    template = "combat/combat.html#tracker" if request.htmx else "combat/combat.html"
+    return render(request, template, context)
 
 
 def _respond(request, scene, membership, *, forms=None, failed=False) -> HttpResponse:
@@ -335,10 +399,18 @@ def combat_turn(request: HtmxHttpRequest, code) -> HttpResponse:
 @require_POST
 @login_required
 def maneuver_declare(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The maneuver of the one whose turn it is; declared again in the same turn, it is
+    changed, until its first die (``maneuvers.maneuver_change``)."""
+
     def act(scene, combat, view, data):
         if view.current is None:
             raise ServiceError(combat_messages.NOT_STARTED, field="maneuver")
-        combat_maneuvers.maneuver_declare(
+        now = view.current
+        declared = now.maneuver and now.maneuver_round == combat.round
+        declare = (
+            combat_maneuvers.maneuver_change if declared else combat_maneuvers.maneuver_declare
+        )
+        declare(
             combat=combat,
             combatant=view.current,
             user=request.user,
@@ -391,6 +463,105 @@ def attack_resolve(request: HtmxHttpRequest, code) -> HttpResponse:
         )
 
     return _action(request, code, "attack", act)
+
+
+def _turn_specs(combat: Combat, data: dict) -> dict:
+    """The one-call turn's arguments from its form's cleaned data."""
+    maneuver = None
+    if data["maneuver"]:
+        maneuver = combat_specs.ManeuverSpec(
+            maneuver=data["maneuver"],
+            all_out_option=data["all_out_option"] or "",
+            posture=data["posture"] or "",
+            weapon=data["weapon"],
+            reloading=data["reloading"],
+            target=_combatant(combat, data["target"]) if data["target"] else None,
+            target_sees=not data["target_blind"],
+        )
+    if not data["defender"]:
+        return {"maneuver": maneuver}
+    extra = ()
+    if data["mod_label"]:
+        extra = (log_services.Modifier(data["mod_label"], data["mod_value"]),)
+    return {
+        "maneuver": maneuver,
+        "attack": combat_specs.AttackSpec(
+            weapon=data["attack_weapon"] or 0,
+            lighting=data["lighting"] or 0,
+            total_darkness=data["total_darkness"],
+            bad_footing=data["bad_footing"] or 0,
+            awkward_position=data["awkward_position"] or 0,
+            location=data["location"],
+            distance_m=data["distance_m"],
+            modifiers=extra,
+        ),
+        "defender": _combatant(combat, data["defender"]),
+        "defence_choice": combat_specs.DefenceSpec(
+            defences=tuple(d for d in (data["defence"], data["second_defence"]) if d),
+            parry_weapon=data["parry_weapon"],
+            retreat=data["retreat"],
+            dagger=data["dagger"],
+        ),
+    }
+
+
+@require_POST
+@login_required
+def combat_act(request: HtmxHttpRequest, code) -> HttpResponse:
+    """A combatant's whole turn in one form (§4.1, §4.3, §4.10): the server rolls; with
+    «Prévia» nothing is rolled nor written and the page shows the attack's level, each
+    modifier and the defences the defender has."""
+    scene, membership = get_scene(request, code)
+    if not membership.runs_the_table:
+        raise PermissionDenied
+    combat = services.combat_current(scene)
+    view = (
+        combat_cards.combat_view(combat, membership=membership, user=request.user)
+        if combat
+        else None
+    )
+    form = _forms(scene, combat, view, request.POST, only="act").get("act")
+    if form is None:
+        raise PermissionDenied
+    if not form.is_valid():
+        return _respond(request, scene, membership, forms={"act": form}, failed=True)
+    data = form.cleaned_data
+    try:
+        done = combat_acting.combat_act(
+            combat=combat,
+            combatant=_combatant(combat, data["combatant"]),
+            user=request.user,
+            dry_run=data["dry_run"],
+            request_key=data["request_key"],
+            **_turn_specs(combat, data),
+        )
+    except (ServiceError, GurpsError) as error:
+        _attach(form, error)
+        return _respond(request, scene, membership, forms={"act": form}, failed=True)
+    if not data["dry_run"]:
+        return _respond(request, scene, membership)
+    context = _context(request, scene, membership, forms={"act": form})
+    context["preview"] = done
+    template = "combat/combat.html#tracker" if request.htmx else "combat/combat.html"
+    return render(request, template, context)
+
+
+@require_POST
+@login_required
+def combatant_flee(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The table confirms that a combatant fled (the «Fugiu…» link asked first)."""
+
+    def act(scene, combat, view, data):
+        if combat is None:
+            raise ServiceError(combat_messages.COMBAT_ENDED, code="combat_ended")
+        services.combatant_flee(
+            combat=combat,
+            combatant=_combatant(combat, data["combatant"]),
+            user=request.user,
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "fled", act)
 
 
 @require_POST

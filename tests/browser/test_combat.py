@@ -89,7 +89,11 @@ def test_a_short_fight(new_page, monkeypatch):
     expect(card_a.get_by_test_id("hp")).to_contain_text("PV 0/9")
     expect(tracker).to_contain_text("travados desde a rolagem #1")
 
-    # The jogador chooses his own defence on his card (§4.1, §4.6): Bloquear.
+    # The jogador chooses his own defence on his card (§4.1, §4.6): Bloquear — once his page
+    # has caught up with the blow (its poll redraws the region, his form with it).
+    expect(player_tracker.get_by_test_id("card-cavador-a")).to_contain_text(
+        "Em fuga", timeout=LIVE_MS
+    )
     mine = player_tracker.get_by_test_id("card-jurado-de-gapheim").get_by_test_id("my-defence")
     mine.get_by_label("Defendo com").select_option(label="Bloquear")
     mine.get_by_role("button", name="Minha defesa").click()
@@ -122,3 +126,43 @@ def test_a_short_fight(new_page, monkeypatch):
     expect(log.locator("li.entry.roll")).to_have_count(len(rolls), timeout=LIVE_MS)
     expect(log.get_by_test_id("combat-step").first).to_contain_text("§4.10 linha")
     assert chain.rolls_verify(Campaign.objects.get(slug="a-garganta")).ok
+
+
+def test_a_turn_in_one_form_with_its_preview_and_a_flight(new_page, monkeypatch):
+    """The Mestre runs cavador A's whole turn in one form — first its preview, which rolls
+    nothing, then for real — and marks him fled, confirming first."""
+    source = ScriptedSource([2, 3, 4, 1, 1, 1])  # the bite 9 hits; the jurado's block 3 holds
+    monkeypatch.setattr(entries, "dice_source", lambda: source)
+    mestre = new_page()
+    tracker = open_scene(mestre, "mestre")
+    tracker.get_by_label("Rastreador de Uruk-Kalam").uncheck()
+    tracker.get_by_role("button", name="Começar o combate").click()
+    expect(tracker.get_by_test_id("card-jurado-de-gapheim")).to_be_visible()
+    add_cavador(tracker, "Cavador A")
+
+    panel = tracker.get_by_test_id("turn-act")
+    panel.locator("summary").first.click()
+    panel.get_by_label("Quem age").select_option(label="Cavador A (próximo)")
+    panel.get_by_label("Manobra do turno").select_option(label="Avançar e Atacar")
+    panel.get_by_label("Ataca quem").select_option(label="Jurado de Gapheim")
+    panel.get_by_label("Luz ruim, de −1 a −9").fill("-2")
+    panel.get_by_role("button", name="Prévia (sem rolar)").click()
+    preview = tracker.get_by_test_id("turn-preview")
+    expect(preview.get_by_test_id("preview-level")).to_have_text("NH efetivo 10")
+    expect(preview).to_contain_text("Bloquear 7 + PD 5 = 12")
+    assert not Roll.objects.exists()
+
+    tracker.get_by_test_id("turn-act").get_by_role("button", name="Rodar o turno").click()
+    expect(tracker.get_by_test_id("combat-current")).to_have_text("Cavador A")
+    expect(tracker.locator(".combat-card.current")).to_contain_text("Avançar e Atacar")
+    assert [r.kind for r in Roll.objects.order_by("sequence")] == ["skill", "defence"]
+
+    tracker.get_by_test_id("card-cavador-a").get_by_test_id("flee").click()
+    confirm = tracker.get_by_test_id("fled-confirm")
+    expect(confirm).to_contain_text("Cavador A fugiu?")
+    confirm.get_by_role("button", name="Sim, Cavador A fugiu").click()
+    card = tracker.get_by_test_id("card-cavador-a")
+    expect(card).to_contain_text("Em fuga")
+    expect(card).to_contain_text("Fugiu na rodada 1")
+    expect(tracker.get_by_test_id("fled-confirm")).to_have_count(0)
+    screenshot(mestre, "combat-turn-in-one-form")

@@ -91,6 +91,8 @@ combat-declare             POST /cenas/{scene}/combate/declarar/                
 combat-turn                POST /cenas/{scene}/combate/turno/                             login 403   403   done   done    404
 combat-maneuver            POST /cenas/{scene}/combate/manobra/                           login 403   403   4xx    4xx     404
 combat-attack              POST /cenas/{scene}/combate/ataque/                            login 403   403   4xx    4xx     404
+combat-act                 POST /cenas/{scene}/combate/turno-inteiro/                     login 403   403   4xx    4xx     404
+combat-fled                POST /cenas/{scene}/combate/fugiu/                             login 403   403   4xx    4xx     404
 combat-adjust              POST /cenas/{scene}/combate/ajuste/                            login 403   403   4xx    4xx     404
 combat-defence             POST /cenas/{scene}/combate/defesa/                            login 4xx   4xx   4xx    4xx     404
 combat-end                 POST /cenas/{scene}/combate/encerrar/                          login 403   403   done   done    404
@@ -237,6 +239,9 @@ POST   /api/v1/combats/{combat}/combatants                     combatant    401 
 POST   /api/v1/combats/{combat}/declarations                   -            401  403   403   done   done    404
 POST   /api/v1/combats/{combat}/turns                          -            401  403   403   done   done    404
 POST   /api/v1/combats/{combat}/maneuvers                      maneuver     401  403   403   done   done    404
+PUT    /api/v1/combats/{combat}/maneuvers                      maneuver     401  403   403   4xx    4xx     404
+POST   /api/v1/combats/{combat}/act                            act          401  403   403   done   done    404
+POST   /api/v1/combats/{combat}/combatants/{foe}/fled          -            401  403   403   done   done    404
 POST   /api/v1/combats/{combat}/adjustments                    adjust       401  403   403   done   done    404
 POST   /api/v1/combats/{combat}/attacks                        attack       401  403   403   4xx    4xx     404
 POST   /api/v1/combats/{combat}/combatants/{own}/defence       defence      401  done  403   403    403     404
@@ -301,6 +306,7 @@ BODIES = {
     "maneuver": lambda p: {"combatant": p.fighter, "maneuver": "all_out_defense"},
     "adjust": lambda p: {"combatant": p.foe, "hp_lost": 1, "reason": "Queda."},
     "attack": lambda p: {"attacker": p.fighter, "defender": p.foe},
+    "act": lambda p: {"combatant": p.fighter, "maneuver": "all_out_defense"},
     "exploration": lambda p: {"scene": p.xscene, "danger": "risky"},
     "danger": lambda p: {"danger": "deadly"},
     "marching": lambda p: {"marching_order": ["Jurado de Gapheim", "Hoplita de Ônfalos"]},
@@ -545,6 +551,7 @@ MIXED_BODIES = {
     "maneuver",
     "adjust",
     "attack",
+    "act",
     "exploration",
 }
 

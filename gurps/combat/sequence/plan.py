@@ -102,9 +102,11 @@ def _attack_plan(attack: AttackInput) -> tuple[int, tuple[Modifier, ...], int]:
     location = enum_member(HitLocation, attack.location, "location", UNKNOWN_HIT_LOCATION)
     penalty = hit_location_penalty(location, arm_side=attack.arm_side)
     if penalty:
-        modifiers.append(Modifier(penalty, f"alvo: {location.label}"))
+        modifiers.append(Modifier(penalty, f"alvo: {location.label}", section="5.5"))
     if option is not None and option.skill_bonus:
-        modifiers.append(Modifier(option.skill_bonus, f"Ataque Total ({option.letter})"))
+        modifiers.append(
+            Modifier(option.skill_bonus, f"Ataque Total ({option.letter})", section="4.3")
+        )
     level = skill + sum(modifier.value for modifier in modifiers)
     return level, tuple(modifiers), option.damage_bonus if option is not None else 0
 

@@ -19,5 +19,6 @@ def test_every_reading_the_module_names_exists() -> None:
         "critical_multiplier_before_all_out_bonus",
         "critical_head_damage_when_unsaid",
         "faint_roll_for_named_npcs",
+        "fled_fight_seconds",
     ):
         assert key in READINGS_BY_KEY

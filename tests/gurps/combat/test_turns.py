@@ -9,11 +9,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gurps.attributes import basic_speed
-from gurps.combat import Combatant, TieBreak, simple_turn_order, tie_break, turn_order
+from gurps.combat import (
+    Combatant,
+    TieBreak,
+    fight_seconds,
+    simple_turn_order,
+    tie_break,
+    turn_order,
+)
 from gurps.errors import (
     BASIC_SPEED_NOT_A_NUMBER,
     DUPLICATE_COMBATANT_NAME,
     DUPLICATE_DECLARATION_ORDER,
+    NEGATIVE_DURATION,
     NO_COMBATANTS,
     InvalidValue,
 )
@@ -121,3 +129,24 @@ def test_the_simple_method_refuses_a_repeated_name() -> None:
     with pytest.raises(InvalidValue) as caught:
         simple_turn_order(["Ana", "Ana"], ScriptedSource([]))
     assert caught.value.message == DUPLICATE_COMBATANT_NAME
+
+
+def test_one_who_fled_fought_until_the_round_he_fled() -> None:
+    # One round is one second (§4.1): a fight of 14 rounds is 14 s for whoever stayed, 4 s
+    # for one who fled in round 4 — not a fight of more than 10 seconds (§6.1).
+    assert fight_seconds(14) == 14
+    assert fight_seconds(14, fled_in_round=4) == 4
+
+
+@PROPERTY
+@given(st.integers(min_value=0, max_value=500), st.integers(min_value=0, max_value=500))
+def test_no_one_fights_longer_than_the_fight(rounds: int, fled: int) -> None:
+    seconds = fight_seconds(rounds, fled_in_round=fled)
+    assert seconds <= rounds
+    assert seconds == (min(rounds, fled) if fled else rounds)
+
+
+def test_a_negative_duration_is_refused() -> None:
+    with pytest.raises(InvalidValue) as refused:
+        fight_seconds(-1)
+    assert (refused.value.field, refused.value.message) == ("rounds", NEGATIVE_DURATION)

@@ -7,7 +7,7 @@ from django.urls import reverse
 from sessions.combat import messages as combat_messages
 from sessions.combat import services as combat_services
 from sessions.combat import turns as combat_turns
-from sessions.models import Combat
+from sessions.models import Combat, Roll
 
 
 def _url(scene, name="combat"):
@@ -105,3 +105,100 @@ def test_a_modifier_value_without_its_reason_is_refused_not_dropped():
     form = AttackForm({"mod_value": "-3", "mod_label": ""})
     form.is_valid()
     assert form.errors["mod_label"] == ["Diga o motivo do modificador, antes dos dados (§1.4)."]
+
+
+# --- the turn in one form, its preview, and «Fugiu» -------------------------------------------
+
+
+def _bout(scene, mestre, jurado):
+    from tests.sessions.combat.helpers import cavador
+
+    combat = combat_services.combat_start(scene=scene, user=mestre, characters=[jurado])
+    combat_services.combatant_add(combat=combat, user=mestre, creature=cavador("Cavador"))
+    return combat
+
+
+def _act_data(combat, **more):
+    jurado = combat.combatants.get(name="Jurado de Gapheim")
+    cavador = combat.combatants.get(name="Cavador")
+    return {
+        "act-request_key": "turno-1",
+        "act-combatant": str(cavador.code),
+        "act-maneuver": "move_and_attack",
+        "act-defender": str(jurado.code),
+        "act-attack_weapon": "0",
+        "act-location": "torso",
+        **more,
+    }
+
+
+def test_the_mestre_runs_a_whole_turn_in_one_form(client_for, mestre, scene, jurado, server_dice):
+    combat = _bout(scene, mestre, jurado)
+    html = client_for(mestre).get(_url(scene)).content.decode()
+    assert "Turno inteiro numa ação" in html and 'name="act-combatant"' in html
+    server_dice(2, 3, 4, 1, 1, 1)  # the bite hits, the jurado's best defence holds
+    response = client_for(mestre).post(
+        _url(scene, "combat-act"), _act_data(combat), HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    assert [e.kind for e in combat.events.order_by("pk")][-3:] == ["turn", "maneuver", "attack"]
+    assert Roll.objects.count() == 2  # the attack and the defence: it did not pass
+
+
+def test_the_preview_shows_the_level_and_writes_nothing(client_for, mestre, scene, jurado):
+    combat = _bout(scene, mestre, jurado)
+    data = _act_data(combat, **{"act-lighting": "-2", "act-dry_run": "1"})
+    response = client_for(mestre).post(_url(scene, "combat-act"), data)
+    assert response.status_code == 200  # the whole page, without JavaScript
+    html = response.content.decode()
+    # The bite's NH 12, penumbra −2 (§4.5): 10.
+    assert "NH efetivo 10" in html and "Iluminação ruim −2 (§4.5)" in html
+    assert "nada rolado, nada gravado" in html
+    assert not Roll.objects.exists() and combat.events.count() == 2  # start, combatant
+    combat.refresh_from_db()
+    assert combat.round == 0
+
+
+def test_a_refused_turn_comes_back_next_to_the_field(client_for, mestre, scene, jurado):
+    combat = _bout(scene, mestre, jurado)
+    data = _act_data(combat, **{"act-maneuver": "all_out_defense"})
+    response = client_for(mestre).post(_url(scene, "combat-act"), data)
+    assert response.status_code == 422
+    assert (
+        combat_messages.NOT_AN_ATTACK_MANEUVER.format(name="Cavador", maneuver="Defesa Total")
+        in response.content.decode()
+    )
+    assert not combat.events.filter(kind="turn").exists()
+
+
+def test_fled_is_asked_first_and_then_marked(client_for, mestre, scene, jurado):
+    combat = _bout(scene, mestre, jurado)
+    combat_turns.combat_next_turn(combat=combat, user=mestre)
+    cavador = combat.combatants.get(name="Cavador")
+    client = client_for(mestre)
+    asked = client.get(_url(scene) + f"?fugir={cavador.code}")
+    html = asked.content.decode()
+    assert "Cavador fugiu?" in html and "Sim, Cavador fugiu" in html
+    assert combat.combatants.get(pk=cavador.pk).status == "fighting"  # nothing yet
+    done = client.post(
+        _url(scene, "combat-fled"), {"combatant": str(cavador.code), "request_key": "f-1"}
+    )
+    assert done.status_code == 302
+    assert combat.combatants.get(pk=cavador.pk).status == "fled"
+    html = client.get(_url(scene)).content.decode()
+    assert "Fugiu na rodada 1: fora da ordem do turno" in html
+    assert "Cavador fugiu?" not in html
+
+
+def test_a_jogador_neither_runs_a_turn_nor_marks_a_flight(
+    client_for, mestre, jogador, scene, jurado
+):
+    combat = _bout(scene, mestre, jurado)
+    client = client_for(jogador)
+    assert client.post(_url(scene, "combat-act"), _act_data(combat)).status_code == 403
+    cavador = combat.combatants.get(name="Cavador")
+    assert (
+        client.post(_url(scene, "combat-fled"), {"combatant": str(cavador.code)}).status_code == 403
+    )
+    assert "Fugiu…" not in client.get(_url(scene)).content.decode()
+    assert "fugiu?" not in client.get(_url(scene) + f"?fugir={cavador.code}").content.decode()
