@@ -87,12 +87,18 @@ def effective_level(base_level: int, modifiers: Iterable[int]) -> int:
     return require_int("level", base_level) + sum(require_int("modifier", m) for m in modifiers)
 
 
+def is_rollable(effective_level: int, kind: RollKind | str) -> bool:
+    """Whether a roll at ``effective_level`` (levels) may be made: not at 3 or less, unless
+    it is a defence (§1.1, MB p. 86). Raises InvalidValue("level") for a non-int."""
+    return (
+        require_int("level", effective_level) > NO_ROLL_AT_OR_BELOW
+        or _roll_kind(kind) is RollKind.DEFENCE
+    )
+
+
 def ensure_rollable(effective_level: int, kind: RollKind | str) -> None:
     """Raise NoRollAtThreeOrLess at effective level 3 or less, unless it is a defence (§1.1)."""
-    if (
-        require_int("level", effective_level) <= NO_ROLL_AT_OR_BELOW
-        and _roll_kind(kind) is not RollKind.DEFENCE
-    ):
+    if not is_rollable(effective_level, kind):
         raise NoRollAtThreeOrLess(effective_level)
 
 

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from garganta_site.errors import ServiceError
+from gurps import checks, injury
 from gurps import combat as engine
-from gurps import injury
 from sessions import entries
 from sessions.combat.attack import AttackPlan, attack_plan, attack_run
 from sessions.combat.defending import DefenceOption, defence_options
@@ -123,6 +123,7 @@ class AttackPreview:
     weapon: str
     skill: int
     effective_level: int
+    rollable: bool  # §1.1: above 3; the real call refuses at 3 or less
     modifiers: tuple[ModifierLine, ...]
     damage: str
     damage_type: str
@@ -306,7 +307,7 @@ def _rehearse(
     preview = None
     if attack is not None:
         planned = attack_plan(
-            ghost, c, d, attack, defence_choice or DefenceSpec(), everyone=everyone
+            ghost, c, d, attack, defence_choice or DefenceSpec(), everyone=everyone, preview=True
         )
         preview = _attack_preview(planned, declared)
     return TurnPreview(
@@ -357,6 +358,7 @@ def _attack_preview(planned: AttackPlan, declared: DeclaredManeuver | None) -> A
         weapon=planned.blow.line.name,
         skill=planned.blow.line.skill,
         effective_level=planned.level.level,
+        rollable=checks.is_rollable(planned.level.level, checks.RollKind.SKILL),
         modifiers=tuple(
             ModifierLine(m.reason, m.value, m.section) for m in planned.level.modifiers
         ),

@@ -497,17 +497,19 @@ def attack_plan(
     defence_choice: DefenceSpec,
     *,
     everyone=None,
+    preview: bool = False,
 ) -> AttackPlan:
     """Check one attack and work it out, before any die and writing nothing (§4.10 rows
     2–5): whose turn (``everyone``: the combatants as the caller holds them, for a turn
     passed in memory), the maneuver, the weapon, the announced modifiers, the defender's
     choice, the effective level (§1.1: none at 3 or less). ``attacker`` and ``defender`` are
     the caller's instances, read as they are. Raises ServiceError naming the field,
-    OutsideCanon where the canon has no number, InvalidValue for what the engine refuses."""
+    OutsideCanon where the canon has no number, InvalidValue for what the engine refuses
+    (and NoRollAtThreeOrLess, but not for a ``preview``, which shows the level and why)."""
     out_of_turn, row = _check_attacker(combat, attacker, defender, everyone)
     blow = _blow(attacker, attack.weapon)
     inputs = _plan(combat, attacker, defender, row, blow, attack, defence_choice)
-    level = engine.plan_attack(inputs.attack, inputs.defence, inputs.target)
+    level = engine.plan_attack(inputs.attack, inputs.defence, inputs.target, preview=preview)
     return AttackPlan(attacker, defender, out_of_turn, row, blow, inputs, level)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from ninja import Schema
+from ninja import Field, Schema
 
 from sessions.combat.cards import Card, CombatView
 from sessions.log.api import RollOut
@@ -325,6 +325,7 @@ class AttackPreviewOut(Schema):
     weapon: str
     skill: int
     effective_level: int
+    rollable: bool = Field(description="Acima de 3: o ataque pode ser rolado (§1.1)")
     modifiers: list[ModifierLineOut]
     damage: str
     damage_type: str
@@ -411,6 +412,7 @@ def _attack_preview_data(attack) -> dict:
         "weapon": attack.weapon,
         "skill": attack.skill,
         "effective_level": attack.effective_level,
+        "rollable": attack.rollable,
         "modifiers": [
             {"name": m.name, "value": m.value, "section": m.section} for m in attack.modifiers
         ],

@@ -280,3 +280,29 @@ def test_an_option_without_its_maneuver_is_refused_not_dropped(client, fight):
         combat_messages.OPTION_WITHOUT_MANEUVER,
     )
     assert not CombatEvent.objects.filter(kind="turn").exists()
+
+
+def test_a_dry_run_shows_an_attack_that_could_not_be_rolled_and_why(client, fight):
+    """§1.1: no roll at an effective 3 or less. The real turn refuses it before any die; its
+    dry run says the level, that it cannot be rolled, and every modifier that brought it
+    there — the same plan the real call refuses."""
+    cavadores_move(client, fight)
+    heavy = spear(fight, modifiers=[{"label": "às cegas, pendurado", "value": -20}])
+    before = counts()
+    preview = act(
+        client, fight, "Hoplita de Ônfalos", maneuver="move_and_attack", attack=heavy, dry_run=True
+    )
+    assert preview.status_code == 200, preview.json()
+    attack = preview.json()["attack"]
+    assert attack["rollable"] is False and attack["effective_level"] <= 3, attack
+    assert {"name": "às cegas, pendurado", "value": -20} in [
+        {"name": m["name"], "value": m["value"]} for m in attack["modifiers"]
+    ]
+    assert attack["skill"] + sum(m["value"] for m in attack["modifiers"]) == attack[
+        "effective_level"
+    ]
+    real = act(client, fight, "Hoplita de Ônfalos", maneuver="move_and_attack", attack=heavy)
+    assert real.status_code == 422
+    assert real.json()["code"] == "no_roll_at_3_or_less"
+    assert real.json()["effective_level"] == attack["effective_level"]
+    assert counts() == before

@@ -157,10 +157,13 @@ def _target_plan(target: TargetInput) -> CombatantKind:
     return CombatantKind(target.kind)
 
 
-def plan_attack(attack: AttackInput, defence: DefenceInput, target: TargetInput) -> Plan:
+def plan_attack(
+    attack: AttackInput, defence: DefenceInput, target: TargetInput, *, preview: bool = False
+) -> Plan:
     """Check the three inputs of one attack and work out its ``Plan``, before any die.
     Raises InvalidValue("attack.<field>", "defence.<field>", "target.<field>") for bad input
-    and NoRollAtThreeOrLess for an attack at effective level 3 or less (§1.1)."""
+    and NoRollAtThreeOrLess for an attack at effective level 3 or less (§1.1) — except for a
+    ``preview``, which is told the level and its modifiers so as to see why (nothing rolls)."""
     level, modifiers, damage_bonus = _prefixed("attack", _attack_plan, attack)
     damage_type = _prefixed("attack", wound_multiplier, attack.damage_type).damage_type
     attack_kind = enum_member(
@@ -180,7 +183,8 @@ def plan_attack(attack: AttackInput, defence: DefenceInput, target: TargetInput)
     row, choices = _prefixed("defence", _defence_plan, defence, attack_kind)
     kind = _prefixed("target", _target_plan, target)
     # §1.1: no attack roll at effective level 3 or less — refused before any die.
-    ensure_rollable(level, RollKind.SKILL)
+    if not preview:
+        ensure_rollable(level, RollKind.SKILL)
     return Plan(
         level=level,
         modifiers=modifiers,
