@@ -103,6 +103,9 @@ def validation_message(error: dict) -> str:
     message of the project's own (a validator's ValueError) is kept as it is."""
     kind = error.get("type", "")
     ctx = dict(error.get("ctx") or {})
+    if isinstance(ctx.get("expected"), str):
+        # pydantic lists the allowed values as "'a', 'b' or 'c'": the last "or" in Portuguese.
+        ctx["expected"] = " ou ".join(ctx["expected"].rsplit(" or ", 1))
     if kind == "value_error" and "error" in ctx:
         return str(ctx["error"])
     template = VALIDATION_MESSAGES.get(kind)

@@ -19,6 +19,7 @@ from sessions.combat.api import (
     EndIn,
     ManeuverIn,
     TerrainKey,
+    TurnIn,
 )
 
 CombatId = Annotated[UUID, Field(description="O combate (o id de combat_start)")]
@@ -102,6 +103,21 @@ class _Act(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class TurnAct(_Act):
+    act: Literal["turn"]
+    turn: TurnIn
+
+
+class FledAct(_Act):
+    act: Literal["fled"]
+    combatant: UUID = Field(description="O combatente que fugiu")
+
+
+class ChangeManeuverAct(_Act):
+    act: Literal["change_maneuver"]
+    maneuver: ManeuverIn
+
+
 class NextTurnAct(_Act):
     act: Literal["next_turn"]
 
@@ -133,37 +149,55 @@ class DeclareAct(_Act):
 
 
 CombatAct = Annotated[
-    NextTurnAct | ManeuverAct | AttackAct | DefenceAct | AdjustAct | DeclareAct,
+    TurnAct
+    | ChangeManeuverAct
+    | FledAct
+    | NextTurnAct
+    | ManeuverAct
+    | AttackAct
+    | DefenceAct
+    | AdjustAct
+    | DeclareAct,
     Field(discriminator="act"),
 ]
 
+# Each act: its method and path under the combat, and the field of the act that is the body.
+ACTS = {
+    "turn": ("POST", "/act", "turn"),
+    "change_maneuver": ("PUT", "/maneuvers", "maneuver"),
+    "next_turn": ("POST", "/turns", None),
+    "maneuver": ("POST", "/maneuvers", "maneuver"),
+    "attack": ("POST", "/attacks", "attack"),
+    "adjust": ("POST", "/adjustments", "adjustment"),
+    "declare": ("POST", "/declarations", "declaration"),
+}
 
-def _act_request(combat: UUID, act) -> tuple[str, Any]:
+
+def _act_request(combat: UUID, act) -> tuple[str, str, Any]:
     base = f"/combats/{combat}"
-    if act.act == "next_turn":
-        return f"{base}/turns", None
     if act.act == "defence":
-        return f"{base}/combatants/{act.combatant}/defence", payload(act.defence)
-    path, field = {
-        "maneuver": ("/maneuvers", "maneuver"),
-        "attack": ("/attacks", "attack"),
-        "adjust": ("/adjustments", "adjustment"),
-        "declare": ("/declarations", "declaration"),
-    }[act.act]
-    return base + path, payload(getattr(act, field))
+        return "POST", f"{base}/combatants/{act.combatant}/defence", payload(act.defence)
+    if act.act == "fled":
+        return "POST", f"{base}/combatants/{act.combatant}/fled", None
+    method, path, field = ACTS[act.act]
+    return method, base + path, payload(getattr(act, field)) if field else None
 
 
 @tool()
 async def combat_act(
     ctx: Context, combat: CombatId, act: CombatAct, idempotency_key: IdempotencyKey = ""
 ) -> dict[str, Any]:
-    """Um ato do combate (`act` diz qual): next_turn (passa ao próximo da ordem), maneuver
-    (declara a manobra do combatente da vez), attack (resolve um ataque pela sequência da
-    §4.10: o servidor rola ataque, defesa e dano e aplica os PV), defence (o jogador escolhe a
-    defesa da sua personagem), adjust (PV que o motor não rola, com o motivo), declare (terreno
-    e chefe). A resposta lista cada dado rolado e o estado do combate."""
-    path, body = _act_request(combat, act)
-    return await api_call(ctx, "POST", path, body=body, key=idempotency_key)
+    """Um ato do combate (`act` diz qual). O principal é turn: o turno inteiro de um
+    combatente numa chamada — passa-lhe o turno (na ordem), a manobra com suas opções e o
+    ataque (o servidor rola ataque, defesa, dano e os testes de atordoamento e de 0 PV, e aplica
+    os PV); com turn.dry_run=true, só a prévia: o NH efetivo com cada modificador e sua §, e as
+    defesas do alvo, sem rolar nada. Os outros: change_maneuver (corrige a manobra antes do
+    primeiro dado), fled (o combatente fugiu: sai da ordem, guarda o estado), next_turn,
+    maneuver e attack (os passos do turno um a um), defence (o jogador escolhe a defesa da sua
+    personagem), adjust (PV que o motor não rola, com o motivo), declare (terreno e chefe). A
+    resposta lista cada dado rolado, em ordem, e o estado do combate."""
+    method, path, body = _act_request(combat, act)
+    return await api_call(ctx, method, path, body=body, key=idempotency_key)
 
 
 @tool(read_only=True)
