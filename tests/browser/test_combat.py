@@ -46,14 +46,19 @@ def add_cavador(tracker, name):
 
 
 def next_turn_until(tracker, name):
+    current = tracker.get_by_test_id("combat-current")
     for _ in range(6):
-        if tracker.get_by_test_id("combat-current").count() and (
-            tracker.get_by_test_id("combat-current").inner_text() == name
-        ):
+        before = current.inner_text() if current.count() else None
+        if before == name:
             return
         tracker.get_by_role("button", name=re.compile("Primeiro turno|Próximo turno")).click()
-        tracker.page.wait_for_timeout(150)
-    expect(tracker.get_by_test_id("combat-current")).to_have_text(name)
+        # Wait for this turn's answer before reading it: a slow server (PostgreSQL in CI)
+        # answering after a fixed pause let the loop click twice and skip past the name.
+        if before is None:
+            expect(current).to_be_visible()
+        else:
+            expect(current).not_to_have_text(before)
+    expect(current).to_have_text(name)
 
 
 def attack(tracker, *, defender, defence, lighting=""):
