@@ -192,6 +192,7 @@ def _register_routers() -> None:
     api.add_router("/me", me_router, tags=["fichas"])
     api.add_router("/sheets", sheets_router, tags=["fichas"])
     api.add_router("/scenes", scenes_router, tags=["cenas"])
+    api.add_router("/scenes", "sessions.log.scene_api.router", tags=["cenas"])
     api.add_router("/weeks", weeks_router, tags=["semanas"])
     api.add_router("/rolls", rolls_router, tags=["rolagens"])
     api.add_router("/console", "canon.console_api.router", tags=["console do Árbitro"])

@@ -692,6 +692,17 @@ def _hp_lost(value: int) -> int:
     return require_at_least("hp_lost", value, 0, NEGATIVE_HP_LOST)
 
 
+def hp_lost_after(hp_lost: int, change: int) -> int:
+    """HP lost after ``change`` (signed: negative lost, positive recovered), outside the §4.10
+    sequence: a loss adds to what was lost (below 0 HP the §5.4 ladder applies, and its rolls
+    are the Mestre's to ask); a recovery never brings HP above full (§5.6: what comes back is
+    what was lost). 3 lost, +5 → 0; 3 lost, −2 → 5.
+
+    Raises InvalidValue("hp_lost") if negative, InvalidValue("change") if not an int."""
+    lost = _hp_lost(hp_lost)
+    return max(0, lost - require_int("change", change))
+
+
 def bandage(hp_lost: int, *, first_aid_given: bool = False) -> int:
     """HP a bandage gives back (§5.6, p. 127): 1, and never more — never more than was lost,
     and nothing if First Aid already treated the wound (reading

@@ -1179,3 +1179,51 @@ class RandomTableRowChange(AppendOnly):
 
     def __str__(self) -> str:
         return f"Alteração de {self.row}"
+
+
+# --- the state outside a fight (sessions.log.scene_ops) --------------------------------------
+
+
+class StateChange(AppendOnly):
+    """PV and fatigue a character loses or recovers in a scene outside a fight: the Pânico's
+    −1 PV (§5b), a journey's fatigue (§6.1), a rest (§6.3). What the Mestre said, kept as he
+    said it; its effect is in the character's state when it is written (DESIGN.md invariant 12)
+    and its line is in the scene log.
+
+    ``hp`` and ``fatigue`` are signed points: negative lost, positive recovered; never both 0.
+    ``roll`` is the roll the change answers, when there is one (the Verificação de Pânico).
+    """
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    scene = models.ForeignKey(Scene, on_delete=models.PROTECT, related_name="state_changes")
+    character = models.ForeignKey(Character, on_delete=models.PROTECT, related_name="+")
+    hp = models.SmallIntegerField(default=0, help_text="PV: negativo perdido, positivo recuperado")
+    fatigue = models.SmallIntegerField(
+        default=0, help_text="Fadiga: negativo perdido, positivo recuperado"
+    )
+    reason = models.CharField(max_length=300)
+    roll = models.ForeignKey(
+        Roll, null=True, blank=True, on_delete=models.PROTECT, related_name="state_changes"
+    )
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    request_key = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = "mudança de estado"
+        verbose_name_plural = "mudanças de estado"
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(hp=0) | ~Q(fatigue=0), name="mesa_statechange_changes_something"
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="mesa_statechange_has_reason"),
+            models.UniqueConstraint(
+                fields=["scene", "request_key"],
+                condition=~Q(request_key=""),
+                name="mesa_statechange_unique_request_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.reason}"

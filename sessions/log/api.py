@@ -156,7 +156,7 @@ class RollOut(Schema):
 class EntryOut(Schema):
     """One entry of the timeline: ``type`` says which; the fields of the others are absent."""
 
-    type: Literal["declaration", "announcement", "roll", "narration"]
+    type: Literal["declaration", "announcement", "roll", "narration", "state_change"]
     id: UUID
     created_at: datetime
     author: str | None = None
@@ -167,6 +167,11 @@ class EntryOut(Schema):
     net: int | None = None
     note: str | None = None
     roll: RollOut | None = None
+    # a state change (PV and fatigue outside a fight: sessions.log.scene_api)
+    hp: int | None = None
+    fatigue: int | None = None
+    reason: str | None = None
+    answers_roll: UUID | None = None
 
 
 class EntryCreatedOut(Schema):

@@ -9,11 +9,14 @@ from dataclasses import dataclass
 
 from sessions.log.chain import roll_canonical_content, roll_hash
 from sessions.models import (
+    Combat,
     Declaration,
+    Exploration,
     ModifierAnnouncement,
     Narration,
     Roll,
     Scene,
+    StateChange,
 )
 from sheets.models import Membership
 
@@ -36,14 +39,14 @@ def roll_visibility(roll: Roll, *, membership: Membership, user, revealed: bool)
 
 # --- the log as a page shows it ---------------------------------------------------------------
 
-_ORDER = {"declaration": 0, "announcement": 1, "roll": 2, "narration": 3}
+_ORDER = {"declaration": 0, "announcement": 1, "roll": 2, "narration": 3, "state_change": 4}
 
 
 @dataclass(frozen=True)
 class LogEntry:
     """One line of the scene log. For a hidden roll a jogador sees name and hash only."""
 
-    kind: str  # "declaration" | "announcement" | "roll" | "narration"
+    kind: str  # "declaration" | "announcement" | "roll" | "narration" | "state_change"
     created_at: object
     declaration: Declaration | None = None
     roll: Roll | None = None
@@ -51,6 +54,9 @@ class LogEntry:
     announcement: ModifierAnnouncement | None = None
     narration: Narration | None = None
     revealed: bool = False  # a hidden roll shown in full because the report is homologated
+    state_change: StateChange | None = None
+    # The roll a state change answers, when the viewer may see that roll (else None).
+    answers: Roll | None = None
 
     @property
     def canonical(self) -> str:
@@ -63,8 +69,8 @@ class LogEntry:
 
 
 def scene_log_entries(scene: Scene, *, membership, user) -> list[LogEntry]:
-    """The scene's timeline in the order it happened (5 queries: the week's report, then
-    declarations, announcements, rolls and narrations)."""
+    """The scene's timeline in the order it happened (6 queries: the week's report, then
+    declarations, announcements, rolls, narrations and state changes)."""
     revealed = scene.week.hidden_rolls_revealed
     declarations = Declaration.objects.filter(scene=scene).select_related("character", "author")
     announcements = ModifierAnnouncement.objects.filter(scene=scene).select_related(
@@ -90,8 +96,20 @@ def scene_log_entries(scene: Scene, *, membership, user) -> list[LogEntry]:
             )
         )
     entries += [LogEntry("narration", n.created_at, narration=n) for n in narrations]
+    entries += _state_change_entries(scene, entries)
     entries.sort(key=lambda e: (e.created_at, _ORDER[e.kind]))
     return entries
+
+
+def _state_change_entries(scene: Scene, seen: list[LogEntry]) -> list[LogEntry]:
+    """The scene's PV and fatigue changes outside a fight (sessions.log.scene_ops); the roll
+    one answers is named only to whoever sees that roll."""
+    visible = {e.roll.pk: e.roll for e in seen if e.kind == "roll"}
+    changes = StateChange.objects.filter(scene=scene).select_related("character", "author")
+    return [
+        LogEntry("state_change", c.created_at, state_change=c, answers=visible.get(c.roll_id))
+        for c in changes
+    ]
 
 
 def scene_log_token(scene: Scene, entries: list[LogEntry]) -> str:
@@ -184,7 +202,36 @@ def entry_data(entry: LogEntry) -> dict:
             "author": n.author.get_username(),
             "text": n.text,
         }
+    if entry.kind == "state_change":
+        return state_change_data(entry)
     return {"type": "roll", **roll_data(entry.roll, masked=entry.masked)}
+
+
+def state_change_line(change: StateChange) -> str:
+    """The change as the table reads it: «Jurado: −1 PV (Pânico)», «Hoplita: −2 PF (marcha)»;
+    "+" is what comes back."""
+    parts = [
+        f"{'+' if points > 0 else '−'}{abs(points)} {unit}"
+        for points, unit in ((change.hp, "PV"), (change.fatigue, "PF"))
+        if points
+    ]
+    return f"{change.character.name}: {', '.join(parts)} ({change.reason})"
+
+
+def state_change_data(entry: LogEntry) -> dict:
+    c = entry.state_change
+    return {
+        "type": "state_change",
+        "id": c.code,
+        "created_at": c.created_at,
+        "character": {"id": c.character.code, "name": c.character.name},
+        "author": c.author.get_username(),
+        "text": state_change_line(c),
+        "hp": c.hp,
+        "fatigue": c.fatigue,
+        "reason": c.reason,
+        "answers_roll": entry.answers.code if entry.answers else None,
+    }
 
 
 def scene_export(scene: Scene, *, membership, user) -> dict:
@@ -204,4 +251,75 @@ def scene_export(scene: Scene, *, membership, user) -> dict:
             "characters": [{"id": c.code, "name": c.name} for c in scene.characters.all()],
         },
         "entries": [entry_data(e) for e in entries],
+        **trackers_export(scene, entries),
+    }
+
+
+def trackers_export(scene: Scene, entries: list[LogEntry]) -> dict:
+    """The scene's combats and descents with their events, for the exports (4 queries). An
+    event names its dice by their sequence in the chain, and only the dice the viewer sees in
+    ``entries`` (the rolls' own visibility, ``roll_visibility``)."""
+    seen = {e.roll.pk: e.roll for e in entries if e.kind == "roll" and not e.masked}
+    by_event: dict[str, list[int]] = {}
+    for roll in seen.values():
+        event = (roll.details or {}).get("event")
+        if event:
+            by_event.setdefault(str(event), []).append(roll.sequence)
+    combats = Combat.objects.filter(scene=scene).prefetch_related("events").order_by("created_at")
+    explorations = (
+        Exploration.objects.filter(scene=scene)
+        .prefetch_related("events__rolls")
+        .order_by("created_at")
+    )
+    return {
+        "combats": [
+            {
+                **_tracker_head(c, round=c.round),
+                "events": [
+                    {
+                        **_event_head(e),
+                        "round": e.round,
+                        "turn": e.turn,
+                        "rolls": sorted(by_event.get(str(e.code), [])),
+                    }
+                    for e in c.events.all()
+                ],
+            }
+            for c in combats
+        ],
+        "explorations": [
+            {
+                **_tracker_head(x, turn=x.turn),
+                "events": [
+                    {
+                        **_event_head(e),
+                        "turn": e.turn,
+                        "rolls": sorted(r.sequence for r in e.rolls.all() if r.pk in seen),
+                    }
+                    for e in x.events.all()
+                ],
+            }
+            for x in explorations
+        ],
+    }
+
+
+def _tracker_head(tracker, **counter) -> dict:
+    return {
+        "id": tracker.code,
+        "state": "running" if tracker.is_active else "ended",
+        **counter,
+        "started_at": tracker.created_at,
+        "ended_at": tracker.ended_at,
+    }
+
+
+def _event_head(event) -> dict:
+    return {
+        "id": event.code,
+        "kind": event.kind,
+        "kind_label": event.get_kind_display(),
+        "created_at": event.created_at,
+        "text": event.text,
+        "lines": event.lines,
     }
