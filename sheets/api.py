@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 from uuid import UUID
 
 from django.shortcuts import get_object_or_404
@@ -12,19 +12,35 @@ from ninja.errors import HttpError
 
 from canon import checks
 from canon.api import DerivedOut, derived_out
+from canon.models import Divergence
+from canon.seed import READING_KEY_PREFIX
 from garganta_site.api_errors import errors
 from garganta_site.auth import AUTH
+from gurps.readings import READINGS
 from sheets import services
 from sheets.models import Character, Membership
 
 router = Router(auth=AUTH)
+
+CharacterKind = Annotated[
+    Literal["pc", "named_npc", "creature"],
+    Field(
+        description="pc = Personagem de jogador; named_npc = NPC nomeado; creature = Bicho de "
+        "bestiário (quem morre quando: §5.4.1)"
+    ),
+]
+Owner = Annotated[
+    str | None,
+    Field(description="O usuário do jogador que joga a personagem; null: ninguém a joga"),
+]
 
 
 class SheetListOut(Schema):
     id: UUID
     name: str
     campaign: str  # the campaign's slug
-    kind: str
+    kind: CharacterKind
+    owner: Owner
     homologated: datetime | None
 
 
@@ -68,10 +84,28 @@ class ConditionOut(Schema):
     section: str
 
 
+class ReadingOut(Schema):
+    """A number of the sheet that rests on an open reading (``gurps.readings``): the question
+    the canon leaves open, the answer the site uses until the Árbitro decides, and the
+    pendência of his register that holds it."""
+
+    value: str = Field(
+        description="O número: hp, fatigue, basic_speed, encumbrance, move, dodge, "
+        "passive_defense, block, parry:<arma> (as chaves de derived)"
+    )
+    reading: str = Field(description="A chave da leitura (regras: /regras/leituras/)")
+    section: str
+    question: str
+    answer: str = Field(description="A resposta que o site usa até a decisão do Árbitro")
+    divergence: UUID | None = Field(description="A pendência do Árbitro que a guarda, se há")
+    divergence_status: Literal["open", "resolved"] | None
+
+
 class SheetOut(Schema):
     id: UUID
     name: str
-    kind: str
+    kind: CharacterKind
+    owner: Owner
     version: int
     homologated: datetime | None
     st: int
@@ -86,6 +120,48 @@ class SheetOut(Schema):
     carried_kg: float
     derived: DerivedOut
     conditions: list[ConditionOut]
+    readings: list[ReadingOut] = Field(
+        description="Os números desta ficha que dependem de uma leitura provisória, como a "
+        "página da ficha mostra"
+    )
+
+
+def _owner(character: Character) -> str | None:
+    return character.owner.get_username() if character.owner_id else None
+
+
+def _readings(view) -> list[dict]:
+    """The readings the sheet's numbers rest on, each with the Árbitro's pendência (1 query)."""
+    found = {r.key: r for r in READINGS}
+    pairs = [
+        (value, key)
+        for value, how in view.derived.explanations.items()
+        for key in (how.readings if how else ())
+        if key in found
+    ]
+    divergences = {
+        d.source_key: d
+        for d in Divergence.objects.filter(
+            campaign_id=view.character.campaign_id,
+            source_key__in={READING_KEY_PREFIX + key for _, key in pairs},
+        )
+    }
+    rows = []
+    for value, key in pairs:
+        reading = found[key]
+        divergence = divergences.get(READING_KEY_PREFIX + key)
+        rows.append(
+            {
+                "value": value,
+                "reading": key,
+                "section": reading.section,
+                "question": reading.question,
+                "answer": reading.answer,
+                "divergence": divergence.code if divergence else None,
+                "divergence_status": divergence.status if divergence else None,
+            }
+        )
+    return rows
 
 
 def _campaign_ids(user) -> list[int]:
@@ -96,7 +172,8 @@ def _campaign_ids(user) -> list[int]:
 def sheet_list(request):
     characters = Character.objects.filter(campaign_id__in=_campaign_ids(request.user))
     rows = []
-    for character in characters.select_related("campaign").prefetch_related("versions"):
+    characters = characters.select_related("campaign", "owner").prefetch_related("versions")
+    for character in characters:
         homologated = [v for v in character.versions.all() if v.status == "homologated"]
         rows.append(
             {
@@ -104,6 +181,7 @@ def sheet_list(request):
                 "name": character.name,
                 "campaign": character.campaign.slug,
                 "kind": character.kind,
+                "owner": _owner(character),
                 "homologated": max(
                     (v.decided_at for v in homologated if v.decided_at), default=None
                 ),
@@ -118,7 +196,11 @@ def sheet_list(request):
     summary="A ficha homologada e o estado em jogo",
 )
 def sheet_detail(request, code: UUID):
-    character = get_object_or_404(Character, code=code, campaign_id__in=_campaign_ids(request.user))
+    character = get_object_or_404(
+        Character.objects.select_related("owner"),
+        code=code,
+        campaign_id__in=_campaign_ids(request.user),
+    )
     view = services.sheet_view(character)
     if view is None:
         raise HttpError(404, "Esta personagem ainda não tem ficha homologada.")
@@ -127,6 +209,7 @@ def sheet_detail(request, code: UUID):
         "id": character.code,
         "name": character.name,
         "kind": character.kind,
+        "owner": _owner(character),
         "version": view.version.number,
         "homologated": view.version.decided_at,
         **view.version.attributes(),
@@ -169,6 +252,7 @@ def sheet_detail(request, code: UUID):
             {"key": c.key, "name": c.name, "text": c.text, "section": c.section}
             for c in view.conditions
         ],
+        "readings": _readings(view),
     }
 
 

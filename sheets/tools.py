@@ -13,11 +13,19 @@ from garganta_site.mcp_api import api_call, tool
 OVERVIEW_WEEKS = 3
 
 
+async def _running(ctx: Context, scene: str) -> list[dict[str, Any]]:
+    """The scene's combats and descents still running (/scenes/{id}/trackers)."""
+    trackers = await api_call(ctx, "GET", f"/scenes/{scene}/trackers")
+    return [t for t in trackers if t["state"] == "running"]
+
+
 @tool(read_only=True)
 async def campaign_overview(ctx: Context) -> dict[str, Any]:
     """O ponto de partida: quem é você (papel em cada campanha: jogador, mestre ou arbitro, e as
-    personagens que joga), as fichas de cada campanha (ids para sheet_read e para as cenas), as
-    semanas mais recentes com seu estado, as cenas abertas com as personagens de cada uma e a
+    personagens que joga), as fichas de cada campanha (ids para sheet_read e para as cenas; quem
+    joga cada uma, `owner`, e o tipo: personagem de jogador, NPC nomeado, bicho), as semanas
+    mais recentes com seu estado, as cenas abertas com as personagens de cada uma e os combates
+    e explorações em andamento delas (`running`: ids para combat_read e exploration_read) e a
     cadeia de rolagens recalculada (íntegra, ou o primeiro elo quebrado)."""
     me = await api_call(ctx, "GET", "/me")
     weeks = await api_call(ctx, "GET", "/weeks")
@@ -32,7 +40,9 @@ async def campaign_overview(ctx: Context) -> dict[str, Any]:
                 **membership,
                 "weeks": own_weeks[-OVERVIEW_WEEKS:],
                 "open_scenes": [
-                    s for s in scenes if s["status"] == "open" and s["campaign"] == slug
+                    {**s, "running": await _running(ctx, s["id"])}
+                    for s in scenes
+                    if s["status"] == "open" and s["campaign"] == slug
                 ],
                 "sheets": [s for s in sheets if s["campaign"] == slug],
                 "roll_chain": await api_call(ctx, "GET", "/rolls/verify", query={"campaign": slug}),
@@ -46,9 +56,11 @@ async def sheet_read(
     ctx: Context,
     character: Annotated[UUID, Field(description="A personagem (id de campaign_overview)")],
 ) -> dict[str, Any]:
-    """A ficha homologada e o estado em jogo: atributos, vantagens, perícias com NH e chance de
-    sucesso, itens, PV e PF perdidos, condições (cambaleando, atordoado, inconsciente, morto) e
-    os derivados (Deslocamento, Esquiva, Aparar, Bloquear, PD, RD, Carga), cada um pelo cânone."""
+    """A ficha homologada e o estado em jogo: quem a joga (`owner`) e o tipo da personagem,
+    atributos, vantagens, perícias com NH e chance de sucesso, itens, PV e PF perdidos,
+    condições (cambaleando, atordoado, inconsciente, morto) e os derivados (Deslocamento,
+    Esquiva, Aparar, Bloquear, PD, RD, Carga), cada um pelo cânone; em `readings`, os números
+    que dependem de uma leitura provisória, com a pendência do Árbitro que a guarda."""
     return await api_call(ctx, "GET", f"/sheets/{character}")
 
 

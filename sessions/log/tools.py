@@ -7,9 +7,10 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from garganta_site.mcp_api import IdempotencyKey, api_call, payload, tool
+from garganta_site.mcp_api import IdempotencyKey, api_call, payload, step_key, tool
 from sessions.log.api import (
     AnnouncementIn,
     ContestIn,
@@ -19,6 +20,9 @@ from sessions.log.api import (
     RollIn,
     TableRollIn,
 )
+from sessions.log.scene_api import StateChangeIn
+
+NOTHING_TO_NARRATE = "Mande a narração, uma mudança de estado (state_changes), ou as duas."
 
 SceneId = Annotated[UUID, Field(description="A cena (o id de campaign_overview ou scene_open)")]
 
@@ -126,12 +130,50 @@ async def roll_contest(
 
 @tool()
 async def narrate(
-    ctx: Context, scene: SceneId, narration: NarrationIn, idempotency_key: IdempotencyKey = ""
+    ctx: Context,
+    scene: SceneId,
+    narration: NarrationIn | None = None,
+    state_changes: Annotated[
+        list[StateChangeIn],
+        Field(
+            max_length=10,
+            description="PV e fadiga que personagens da cena perdem ou recuperam fora de combate "
+            "(o −1 PV do Pânico, a fadiga de uma marcha): negativo perdido, positivo "
+            "recuperado, com o motivo; entram no estado e no registro da cena",
+        ),
+    ] = [],  # noqa: B006 (pydantic copies the default)
+    idempotency_key: IdempotencyKey = "",
 ) -> dict[str, Any]:
-    """O Mestre narra: o texto entra na linha do tempo da cena, visível a todos da mesa."""
-    return await api_call(
-        ctx, "POST", f"/scenes/{scene}/narrations", body=payload(narration), key=idempotency_key
-    )
+    """O Mestre narra: o texto entra na linha do tempo da cena, visível a todos da mesa. Com
+    `state_changes`, o que a cena fez aos PV e à fadiga fora de combate entra no estado das
+    personagens na hora (a ficha já mostra) e no registro («Jurado: −1 PV (Pânico)»); num
+    combate em andamento, use o ajuste de combat_act. Devolve a narração e cada mudança."""
+    if narration is None and not state_changes:
+        raise ToolError(NOTHING_TO_NARRATE)
+    answer: dict[str, Any] = {}
+    if narration is not None:
+        answer["narration"] = await api_call(
+            ctx, "POST", f"/scenes/{scene}/narrations", body=payload(narration), key=idempotency_key
+        )
+    answer["state_changes"] = [
+        await api_call(
+            ctx,
+            "POST",
+            f"/scenes/{scene}/state-changes",
+            body=payload(change),
+            key=step_key(idempotency_key, f"estado-{i}"),
+        )
+        for i, change in enumerate(state_changes, 1)
+    ]
+    return answer
+
+
+@tool(destructive=True)
+async def scene_close(ctx: Context, scene: SceneId) -> dict[str, Any]:
+    """Encerra a cena (só Mestre ou Árbitro): nada mais entra no registro dela — declarações,
+    modificadores, rolagens, narração. Recusado enquanto um combate ou uma exploração da cena
+    estiver em andamento (a recusa diz qual). Encerrar de novo não muda nada."""
+    return await api_call(ctx, "POST", f"/scenes/{scene}/close")
 
 
 TOOLS = [
@@ -143,4 +185,5 @@ TOOLS = [
     roll_table,
     roll_contest,
     narrate,
+    scene_close,
 ]

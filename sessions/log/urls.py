@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from sessions.log import live, views
+from sessions.log import live, scene_views, views
 
 SCENE = "cenas/<uuid:code>/"
 
@@ -17,6 +17,8 @@ urlpatterns = [
     path(SCENE + "tabela/", views.table_roll_add, name="table-roll-add"),
     path(SCENE + "disputa/", views.contest_add, name="contest-add"),
     path(SCENE + "narrar/", views.narration_add, name="narration-add"),
+    path(SCENE + "encerrar/", scene_views.scene_close, name="scene-close"),
+    path(SCENE + "estado/", scene_views.state_change_add, name="state-change-add"),
     path(SCENE + "exportar.md", views.scene_export_markdown, name="scene-export-md"),
     path(SCENE + "exportar.json", views.scene_export_json, name="scene-export-json"),
     path("console/rolagens/", views.rolls_verify_page, name="rolls-verify-page"),

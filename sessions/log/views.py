@@ -32,6 +32,7 @@ from sessions.log.forms import (
     RollForm,
     TableRollForm,
 )
+from sessions.log.scene_forms import StateChangeForm
 from sessions.log.targets import UNKNOWN_TARGET, roll_target, roll_targets
 from sessions.models import Declaration, ModifierAnnouncement, Roll, Scene
 from sessions.procedure.forms import procedure_form
@@ -141,7 +142,7 @@ def _table_forms(table: _SceneTable, data=None, *, only=None) -> dict:
     return {key: make(data if key == only else None) for key, make in makers.items()}
 
 
-def _context(request, scene, membership, *, forms=None, panel="", error=""):
+def _context(request, scene, membership, *, forms=None, panel="", error="", close_error=""):
     own = [c for c in scene.characters.all() if c.is_owned_by(request.user)]
     entries = timeline.scene_log_entries(scene, membership=membership, user=request.user)
     open_for_entries = scene.is_open and scene.week.accepts_entries
@@ -171,7 +172,16 @@ def _context(request, scene, membership, *, forms=None, panel="", error=""):
         ]
         if "procedure_form" not in context:
             context["procedure_form"] = procedure_form(scene.week.campaign)
+        _scene_as_a_whole(context, table, close_error)
     return context
+
+
+def _scene_as_a_whole(context: dict, table: _SceneTable, close_error: str) -> None:
+    """The Mestre's forms for the scene as a whole (sessions.log.scene_views)."""
+    if "state_change_form" not in context:
+        context["state_change_form"] = StateChangeForm(characters=table.characters)
+    context["can_close"] = True
+    context["close_error"] = close_error
 
 
 @login_required
@@ -205,13 +215,17 @@ def scene_log(request: HtmxHttpRequest, code) -> HttpResponse:
     return response
 
 
-def scene_respond(request, scene, membership, *, status=200, forms=None, panel="") -> HttpResponse:
+def scene_respond(
+    request, scene, membership, *, status=200, forms=None, panel="", close_error=""
+) -> HttpResponse:
     """The scene's workspace after a form of it was posted (``garganta_site.http``)."""
     return region_response(
         request,
         template="log/scene.html",
         region="workspace",
-        context=lambda: _context(request, scene, membership, forms=forms, panel=panel),
+        context=lambda: _context(
+            request, scene, membership, forms=forms, panel=panel, close_error=close_error
+        ),
         redirect_to=scene.get_absolute_url(),
         failed=status != 200,
     )
