@@ -19,11 +19,14 @@ def test_the_list_works(client_for, jogador, jurado, hoplita, rastreador):
     response = client_for(jogador).get("/api/v1/sheets")
     assert response.status_code == 200
     rows = response.json()
-    assert all(set(row) == {"id", "name", "campaign", "kind", "homologated"} for row in rows)
+    keys = {"id", "name", "campaign", "kind", "owner", "homologated"}
+    assert all(set(row) == keys for row in rows)
     assert {row["campaign"] for row in rows} == {"a-garganta"}
     assert _by_name(rows).keys() == {jurado.name, hoplita.name, rastreador.name}
     assert _by_name(rows)[jurado.name]["id"] == str(jurado.code)
     assert _by_name(rows)[jurado.name]["kind"] == "pc"
+    assert _by_name(rows)[jurado.name]["owner"] == "jogador"
+    assert _by_name(rows)[hoplita.name]["owner"] == "jogadora"
     assert _by_name(rows)[jurado.name]["homologated"] is not None
 
 
@@ -129,3 +132,46 @@ def test_me_says_the_role_and_the_characters_played(client_for, jogador, mestre,
     assert [(m["role"], m["plays"]) for m in table["memberships"]] == [("mestre", [])]
     other = client_for(outsider).get("/api/v1/me").json()
     assert [m["campaign"] for m in other["memberships"]] == ["outra"]
+
+
+# --- who plays it, and the readings its numbers rest on -----------------------------------------
+
+
+def test_the_sheet_says_who_plays_it_and_its_kind(client_for, mestre, jurado):
+    body = client_for(mestre).get(f"/api/v1/sheets/{jurado.code}").json()
+    assert (body["owner"], body["kind"]) == ("jogador", "pc")
+
+
+def test_a_character_nobody_plays_has_no_owner(client_for, mestre, demo):
+    demo.characters.create(name="Sem dono", kind="named_npc")
+    rows = _by_name(client_for(mestre).get("/api/v1/sheets").json())
+    assert (rows["Sem dono"]["owner"], rows["Sem dono"]["kind"]) == (None, "named_npc")
+
+
+def test_the_sheet_lists_the_readings_its_numbers_rest_on_as_the_page_does(
+    client_for, mestre, jurado
+):
+    from canon.models import Divergence
+    from canon.seed import READING_KEY_PREFIX
+    from gurps.readings import READINGS
+    from sheets.services import state_of
+
+    state = state_of(jurado)
+    state.fatigue_lost = 2  # Carga with fatigue uses the sheet's ST: a reading (§6.2)
+    state.save()
+    body = client_for(mestre).get(f"/api/v1/sheets/{jurado.code}").json()
+    rows = [r for r in body["readings"] if r["reading"] == "carga_uses_sheet_st"]
+    assert [r["value"] for r in rows] == ["encumbrance"]
+    reading = next(r for r in READINGS if r.key == "carga_uses_sheet_st")
+    assert (rows[0]["section"], rows[0]["answer"]) == (reading.section, reading.answer)
+    divergence = Divergence.objects.get(
+        campaign=jurado.campaign, source_key=READING_KEY_PREFIX + "carga_uses_sheet_st"
+    )
+    assert (rows[0]["divergence"], rows[0]["divergence_status"]) == (str(divergence.code), "open")
+    page = client_for(mestre).get(f"/fichas/{jurado.code}/").content.decode()
+    assert reading.answer in page
+
+
+def test_a_sheet_without_fatigue_has_no_carga_reading(client_for, mestre, jurado):
+    body = client_for(mestre).get(f"/api/v1/sheets/{jurado.code}").json()
+    assert "carga_uses_sheet_st" not in {r["reading"] for r in body["readings"]}
