@@ -125,6 +125,8 @@ table-roll-add             POST /cenas/{scene}/tabela/                          
 contest-add                POST /cenas/{scene}/disputa/                                   login 403   403   4xx    4xx     404
 narration-add              POST /cenas/{scene}/narrar/                                    login 403   403   4xx    4xx     404
 scene-export-md            GET  /cenas/{scene}/exportar.md                                login 200   200   200    200     404
+scene-close                POST /cenas/{scene}/encerrar/                                  login 403   403   done   done    404
+state-change-add           POST /cenas/{scene}/estado/                                    login 403   403   4xx    4xx     404
 scene-export-json          GET  /cenas/{scene}/exportar.json                              login 200   200   200    200     404
 weeks                      GET  /campanhas/{campaign}/semanas/                            login 200   200   200    200     404
 week-open                  POST /campanhas/{campaign}/semanas/abrir/                      login 403   403   4xx    4xx     404
@@ -203,6 +205,9 @@ POST   /api/v1/scenes/{scene}/narrations                       text         401 
 POST   /api/v1/scenes/{scene}/damage-rolls                     damage       401  403   403   done   done    404
 POST   /api/v1/scenes/{scene}/table-rolls                      table        401  403   403   done   done    404
 POST   /api/v1/scenes/{scene}/contests                         contest      401  403   403   done   done    404
+GET    /api/v1/scenes/{scene}/trackers                         -            401  200   200   200    200     404
+POST   /api/v1/scenes/{scene}/close                            -            401  403   403   4xx    4xx     404
+POST   /api/v1/scenes/{scene}/state-changes                    state        401  403   403   4xx    4xx     404
 GET    /api/v1/weeks                                           -            401  200   200   200    200     200
 POST   /api/v1/weeks/{campaign}                                -            401  403   403   4xx    4xx     404
 GET    /api/v1/weeks/{campaign}/{week}                         -            401  200   200   200    200     404
@@ -316,6 +321,8 @@ BODIES = {
     # no journey has begun in the demo's descent: the round is refused, after the permission
     "travel": lambda p: {"activity": "explore", "region": "forest"},
     "jtest": lambda p: {"test": "00000000-0000-4000-8000-000000000000", "roll": 1},
+    # the Jurado is in the demo's running fight: the change is refused, after the permission
+    "state": lambda p: {"character": p.char, "hp": -1, "reason": "Pânico"},
 }
 
 REFUSED = {401, 403, 404, 405}
@@ -553,6 +560,7 @@ MIXED_BODIES = {
     "attack",
     "act",
     "exploration",
+    "state",
 }
 
 
