@@ -254,3 +254,38 @@ def test_the_scene_export_has_the_combats_events(table, scene, jogador, bearer):
     assert exported["id"] == combat and exported["state"] == "running"
     assert exported["events"][0]["kind"] == "start" and exported["events"][0]["text"]
     assert data["explorations"] == []
+
+
+def test_a_change_answering_a_hidden_roll_names_it_only_to_who_sees_the_roll(
+    client, bearer, mestre, jogadora, scene, jurado
+):
+    headers = bearer(mestre)
+    hidden = post_json(
+        client,
+        f"/api/v1/scenes/{scene.code}/rolls",
+        {
+            "label": "Verificação de Pânico",
+            "base_level": 11,
+            "kind": "attribute",
+            "character": str(jurado.code),
+            "hidden": True,
+        },
+        **headers,
+    ).json()
+    _change(
+        client,
+        headers,
+        scene,
+        character=str(jurado.code),
+        hp=-1,
+        reason="Pânico",
+        roll=hidden["id"],
+    )
+
+    def answered(user_headers):
+        log = client.get(f"/api/v1/scenes/{scene.code}/log", **user_headers).json()
+        (entry,) = [e for e in log if e["type"] == "state_change"]
+        return entry["answers_roll"]
+
+    assert answered(headers) == hidden["id"]
+    assert answered(bearer(jogadora)) is None  # the Hoplita's player does not see that roll
