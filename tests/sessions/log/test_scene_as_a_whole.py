@@ -118,3 +118,22 @@ def test_the_week_export_has_the_combats_events(client_for, mestre, jogador, sce
     data = json.loads(client_for(jogador).get(url).content)
     (exported,) = data["scenes"][0]["combats"]
     assert exported["state"] == "running" and exported["events"][0]["kind"] == "start"
+
+
+def test_state_changes_cost_the_scene_page_no_query_each(
+    client_for, mestre, scene, jurado, django_assert_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = client_for(mestre)
+    scene_ops.state_change_create(scene=scene, user=mestre, character=jurado, hp=-1, reason="Um")
+    with CaptureQueriesContext(connection) as before:
+        client.get(scene.get_absolute_url())
+    for n in range(5):
+        scene_ops.state_change_create(
+            scene=scene, user=mestre, character=jurado, fatigue=-1, reason=f"Marcha {n}"
+        )
+    with django_assert_num_queries(len(before.captured_queries)):
+        page = content(client.get(scene.get_absolute_url()))
+    assert "(Marcha 4)" in page
