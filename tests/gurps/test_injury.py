@@ -698,3 +698,21 @@ def test_first_aid_never_heals_more_than_was_lost(
 ) -> None:
     change = first_aid(outcome, ScriptedSource([face]), hp_lost=hp_lost, bandaged=bandaged)
     assert FIRST_AID_CRITICAL_FAILURE_HP <= change.hp_change <= hp_lost
+
+
+def test_hp_lost_after_adds_a_loss_and_never_recovers_past_full():
+    from gurps.injury import hp_lost_after
+
+    assert hp_lost_after(3, -2) == 5
+    assert hp_lost_after(3, 2) == 1
+    assert hp_lost_after(3, 5) == 0  # §5.6: what comes back is what was lost
+    assert hp_lost_after(0, -15) == 15  # below 0 HP: the §5.4 ladder, the Mestre's rolls
+
+
+@pytest.mark.parametrize("change", [1.5, "1", True])
+def test_hp_lost_after_refuses_a_change_that_is_not_an_integer(change):
+    from gurps.errors import InvalidValue
+    from gurps.injury import hp_lost_after
+
+    with pytest.raises(InvalidValue):
+        hp_lost_after(3, change)
