@@ -23,6 +23,7 @@ from gurps.audit import CatalogueSkill
 from gurps.checks import RollKind
 from gurps.errors import InvalidValue
 from gurps.fatigue import fatigue_effects
+from gurps.skill_costs import skill_kind_for
 from gurps.skills import (
     Default,
     Difficulty,
@@ -30,7 +31,6 @@ from gurps.skills import (
     read_default,
     weigh_defaults,
 )
-from gurps.skill_costs import skill_kind_for
 
 
 class CheckAttribute(StrEnum):
@@ -74,7 +74,9 @@ SKILL_UNKNOWN_NEEDS_DIFFICULTY = (
     "{name} não tem {skill} na ficha e o catálogo do Árbitro não diz o pré-definido dela: diga "
     "o atributo e a dificuldade da perícia (regra geral, §3.3)."
 )
-VERY_HARD_NO_DEFAULT = "{name} não tem {skill}, e perícia Muito Difícil não tem pré-definido (§3.3)."
+VERY_HARD_NO_DEFAULT = (
+    "{name} não tem {skill}, e perícia Muito Difícil não tem pré-definido (§3.3)."
+)
 UNKNOWN_TEST_ATTRIBUTE = "Atributo desconhecido: use ST, DX, IQ, HT ou Vontade."
 SKILL_NAME_EMPTY = "Diga a perícia."
 
@@ -188,7 +190,9 @@ def attribute_level(sheet: SheetLevels, attribute: CheckAttribute | str) -> Leve
         return Level(
             RollKind.ATTRIBUTE, name, sheet.st_now, LevelSource.SHEET, text, sheet.st, taken
         )
-    return Level(RollKind.ATTRIBUTE, name, value, LevelSource.SHEET, f"{name} {value} (ficha)", value)
+    return Level(
+        RollKind.ATTRIBUTE, name, value, LevelSource.SHEET, f"{name} {value} (ficha)", value
+    )
 
 
 def _own_skill(sheet: SheetLevels, name: str, line: SheetSkillLevel) -> Level:
@@ -310,4 +314,3 @@ def given_level(name: str, level: int, kind: RollKind | str = RollKind.SKILL) ->
     name = " ".join(str(name).split())
     text = f"{name} {_minus(level)} ({LEVEL_SOURCE_NAMES[LevelSource.GIVEN]})"
     return Level(kind, name, level, LevelSource.GIVEN, text, level)
-
