@@ -195,6 +195,25 @@ def attribute_level(sheet: SheetLevels, attribute: CheckAttribute | str) -> Leve
     )
 
 
+def sheet_line(
+    sheet: SheetLevels, name: str, *, kind: RollKind | str | None = None
+) -> Level | None:
+    """The sheet's own line called ``name`` (no case or accents): an attribute or Vontade
+    ("ST", "vontade") or a skill it has, as ``attribute_level`` and ``skill_level`` read them;
+    None when the sheet has no line of that name (no default is sought). ``kind`` "skill" or
+    "attribute" looks among those only."""
+    wanted = folded(name or "")
+    if kind in (None, RollKind.ATTRIBUTE):
+        for attribute, label in ATTRIBUTE_NAMES.items():
+            if wanted in (attribute.value, folded(label)):
+                return attribute_level(sheet, attribute)
+    if kind in (None, RollKind.SKILL):
+        for skill, line in sheet.skills.items():
+            if folded(skill) == wanted:
+                return _own_skill(sheet, skill, line)
+    return None
+
+
 def _own_skill(sheet: SheetLevels, name: str, line: SheetSkillLevel) -> Level:
     if line.attribute == CheckAttribute.ST and sheet.st_now != sheet.st:
         taken = sheet.st - sheet.st_now

@@ -59,6 +59,7 @@ class Asked:
     difficulty: str = ""
     base_level: int | None = None
     kind: str = ""
+    label: str = ""
 
     def as_dict(self) -> dict:
         return {
@@ -88,7 +89,8 @@ def level_for(
 
     A character with a homologated sheet: the named skill or attribute, read by
     ``gurps.levels`` from the sheet and the state (§3.1, §3.3, §6.2, §7.1); a ``base_level``
-    that disagrees is refused, as is a request naming neither. Without a sheet (or without a
+    that disagrees is refused, as is a request naming neither (a ``label`` that is exactly the
+    name of a skill or attribute of the sheet names it). Without a sheet (or without a
     character): the Mestre's ``base_level``, named by the skill, the attribute or nothing.
     ServiceError names the field (``prefix``.skill, .base_level, .kind …) otherwise.
     ``default_kind``: the kind of a Mestre's level that names nothing (a contest's "skill").
@@ -132,9 +134,11 @@ def _from_sheet(character, sheet: levels.SheetLevels, asked: Asked, prefix: str)
         elif asked.attribute:
             level = levels.attribute_level(sheet, asked.attribute)
         else:
-            raise ServiceError(
-                NAME_THE_LINE.format(name=character.name), field=_field(prefix, "skill")
-            )
+            level = levels.sheet_line(sheet, asked.label, kind=asked.kind or None)
+            if level is None:
+                raise ServiceError(
+                    NAME_THE_LINE.format(name=character.name), field=_field(prefix, "skill")
+                )
     except InvalidValue as error:
         raise ServiceError(error.message, field=_field(prefix, error.field)) from None
     if asked.base_level is not None and asked.base_level != level.level:

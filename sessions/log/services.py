@@ -332,6 +332,7 @@ def roll_create(
         difficulty=(difficulty or "").strip(),
         base_level=base_level,
         kind=str(kind or ""),
+        label=label,
     )
     same = {"label": label, "asked": asked, "modifiers": modifiers}
     same |= {"character": character, "hidden": hidden}
@@ -582,6 +583,7 @@ class ContestSide:
             difficulty=(self.difficulty or "").strip(),
             base_level=self.base_level,
             kind=str(self.kind or ""),
+            label=(self.label or "").strip(),
         )
 
     @property
