@@ -28,12 +28,14 @@ KIND_NEEDED = "Diga o tipo do teste (kind): perícia, atributo ou defesa."
 KIND_WORDS = {"skill": "perícia", "attribute": "atributo", "defence": "defesa"}
 
 
-def sheet_levels(character: Character) -> levels.SheetLevels | None:
+def sheet_levels(character: Character, *, version=None, state=None) -> levels.SheetLevels | None:
     """The homologated sheet and state of ``character`` as the engine reads them; None when
-    it has no homologated version (a bestiary creature, an NPC without a sheet)."""
-    version = homologated_version(character)
+    it has no homologated version (a bestiary creature, an NPC without a sheet). ``version``
+    and ``state``, when the caller has read them already, are not read again."""
+    version = version or homologated_version(character)
     if version is None:
         return None
+    state = state if state is not None else state_of(character)
     traits = list(version.traits.all())
     return levels.SheetLevels(
         name=character.name,
@@ -44,7 +46,7 @@ def sheet_levels(character: Character) -> levels.SheetLevels | None:
         skills={s.name: levels.SheetSkillLevel(s.level, s.attribute) for s in version.skills.all()},
         strong_will=sum(t.level or 1 for t in traits if t.key == "strong_will"),
         weak_will=sum(t.level or 1 for t in traits if t.key == "weak_will"),
-        fatigue_lost=state_of(character).fatigue_lost,
+        fatigue_lost=state.fatigue_lost,
     )
 
 
@@ -167,21 +169,22 @@ class LevelChoice:
     percent: int
 
 
-def level_choices(character: Character) -> list[LevelChoice]:
+def level_choices(character: Character, *, version=None, state=None) -> list[LevelChoice]:
     """The attributes, Vontade and skills of a character's homologated sheet, each with its
     level now (fatigue counted) and the chance to pass at it; [] without a sheet."""
-    sheet = sheet_levels(character)
+    sheet = sheet_levels(character, version=version, state=state)
     if sheet is None:
         return []
     choices = []
     for attribute in levels.CheckAttribute:
         level = levels.attribute_level(sheet, attribute)
-        choices.append(LevelChoice("", attribute.value, level, _percent(level.level)))
+        choices.append(LevelChoice("", attribute.value, level, chance_percent(level.level)))
     for name in sorted(sheet.skills, key=levels.folded):
         level = levels.skill_level(sheet, name)
-        choices.append(LevelChoice(name, "", level, _percent(level.level)))
+        choices.append(LevelChoice(name, "", level, chance_percent(level.level)))
     return choices
 
 
-def _percent(level: int) -> int:
+def chance_percent(level: int) -> int:
+    """The chance to pass at ``level``, in whole percent truncated as the canon's table (§1.1)."""
     return checks.percent_truncated(checks.success_probability(level))

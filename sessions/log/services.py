@@ -346,15 +346,15 @@ def roll_create(
         raise ServiceError(LEVEL_OUT_OF_RANGE, field="base_level")
     if character is not None and not scene.characters.filter(pk=character.pk).exists():
         raise ServiceError(CHARACTER_NOT_IN_SCENE, field="character")
+    if hidden and character is None:
+        raise ServiceError(HIDDEN_NEEDS_CHARACTER, field="hidden")
+    modifiers = clean_modifiers(modifiers)
+    announcement, modifiers = _answering(scene, declaration, character, modifiers)
     level = levels.level_for(character, asked)
     label = label or level.name
     if not label:
         raise ServiceError(LABEL_EMPTY, field="label")
     roll_kind = checks.RollKind(level.kind)
-    if hidden and character is None:
-        raise ServiceError(HIDDEN_NEEDS_CHARACTER, field="hidden")
-    modifiers = clean_modifiers(modifiers)
-    announcement, modifiers = _answering(scene, declaration, character, modifiers)
     effective = checks.effective_level(level.level, [m.value for m in modifiers])
     checks.ensure_rollable(effective, roll_kind)
     result = checks.roll_success(source or entries.dice_source(), effective, roll_kind)
@@ -616,6 +616,8 @@ def _contest_sides(
     the modifiers and the labels (the skill's or attribute's name where none was given).
     ServiceError naming the side's field ("a.base_level" …) otherwise."""
     in_scene = set(scene.characters.values_list("pk", flat=True))
+    if a.character is not None and b.character is not None and a.character.pk == b.character.pk:
+        raise ServiceError(CONTEST_SAME_CHARACTER, field="b.character")
     found, cleaned, named = [], [], []
     for prefix, side, side_label in (("a", a, labels[0]), ("b", b, labels[1])):
         if side.character is not None and side.character.pk not in in_scene:
@@ -636,8 +638,6 @@ def _contest_sides(
             raise ServiceError(error.message, field=f"{prefix}.modifiers") from None
         found.append(level)
         named.append(side_label[:90])
-    if a.character is not None and b.character is not None and a.character.pk == b.character.pk:
-        raise ServiceError(CONTEST_SAME_CHARACTER, field="b.character")
     return found, cleaned, named
 
 

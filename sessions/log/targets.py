@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from garganta_site.errors import ServiceError
-from sessions.log.levels import level_choices
+from sessions.log.levels import chance_percent, level_choices
 from sheets.models import Character
 from sheets.services import sheet_view
 
@@ -58,16 +58,32 @@ def roll_targets(character: Character) -> list[RollTarget]:
             c.attribute,
             c.level.text,
         )
-        for c in level_choices(character)
+        for c in level_choices(character, version=view.version, state=view.state)
     ]
     d = view.derived
-    targets.append(RollTarget("def:dodge", "Esquiva (com PD)", "defence", d.dodge_total))
+    targets.append(
+        RollTarget(
+            "def:dodge", "Esquiva (com PD)", "defence", d.dodge_total, chance_percent(d.dodge_total)
+        )
+    )
     if d.block_total is not None:
-        targets.append(RollTarget("def:block", "Bloquear (com PD)", "defence", d.block_total))
+        targets.append(
+            RollTarget(
+                "def:block",
+                "Bloquear (com PD)",
+                "defence",
+                d.block_total,
+                chance_percent(d.block_total),
+            )
+        )
     for index, parry in enumerate(d.parries_total):
         targets.append(
             RollTarget(
-                f"def:parry:{index}", f"Aparar — {parry.name} (com PD)", "defence", parry.value
+                f"def:parry:{index}",
+                f"Aparar — {parry.name} (com PD)",
+                "defence",
+                parry.value,
+                chance_percent(parry.value),
             )
         )
     return targets

@@ -29,12 +29,12 @@ def test_mestre_roll_appears_on_the_players_page_without_reload(new_page):
     mestre_log = open_scene(mestre, "mestre")
     set_marker(player)
 
-    # "Observação (13)" under the Rastreador's optgroup (the Jurado has an Observação too).
+    # "Observação 13 · 83%" under the Rastreador's optgroup (the Jurado has an Observação too).
     option = mestre.locator(f'select[name="target"] optgroup[label="{RASTREADOR}"] option').filter(
         has_text=re.compile(r"^Observação")
     )
     expect(option).to_have_count(1)
-    expect(option).to_have_text("Observação (13)")
+    expect(option).to_have_text("Observação 13 · 83%")
     value = option.get_attribute("value")
     rastreador = Character.objects.get(name=RASTREADOR)
     skill = Skill.objects.get(
