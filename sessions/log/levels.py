@@ -111,7 +111,7 @@ def level_for(
     name = asked.skill
     if not name and asked.attribute:
         name = levels.ATTRIBUTE_NAMES[_attribute(asked.attribute, prefix)]
-    return levels.given_level(name, asked.base_level, kind)
+    return levels.given_level(name or asked.label, asked.base_level, kind)
 
 
 def _attribute(value: str, prefix: str) -> levels.CheckAttribute:
