@@ -325,7 +325,7 @@ def roll_add(request: HtmxHttpRequest, code) -> HttpResponse:
             if character is None and declaration is not None:
                 character = declaration.character
             label, kind = data["label"], data["kind"]
-            if character is not None and table.has_sheet(character):
+            if character is not None and kind != "defence" and table.has_sheet(character):
                 # A skill the sheet lacks: its default (§3.3); the level is the server's.
                 asked = {
                     "skill": label,
