@@ -60,9 +60,7 @@ def demo_week_play(campaign: Campaign, *, homologate: bool = False) -> Scene:
         log_services.roll_create(
             scene=scene,
             user=mestre,
-            label="Observação",
-            base_level=13,
-            kind="skill",
+            skill="Observação",
             character=rastreador,
             declaration=declaration,
         )
@@ -70,8 +68,7 @@ def demo_week_play(campaign: Campaign, *, homologate: bool = False) -> Scene:
             scene=scene,
             user=mestre,
             label="Noção do Perigo",
-            base_level=12,
-            kind="skill",
+            attribute="iq",
             character=rastreador,
             hidden=True,
         )
@@ -83,8 +80,8 @@ def demo_week_play(campaign: Campaign, *, homologate: bool = False) -> Scene:
         log_services.contest_create(
             scene=scene,
             user=mestre,
-            a=log_services.ContestSide(hoplita, "ST", 12, "attribute"),
-            b=log_services.ContestSide(jurado, "ST", 13, "attribute"),
+            a=log_services.ContestSide(hoplita, attribute="st"),
+            b=log_services.ContestSide(jurado, attribute="st"),
         )
         log_services.damage_roll_create(
             scene=scene, user=mestre, expression="1d+2", label="A grade cai", character=jurado

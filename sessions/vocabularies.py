@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from garganta_site.vocabulary import Term, vocabulary
 from gurps import combat as engine
-from gurps import damage, defence, tables
+from gurps import damage, defence, levels, skills, tables
 from gurps.hit_locations import ARM_PENALTIES, HitLocation
 from sessions.models import Combatant, Exploration, ExplorationTimer, Roll
 
@@ -150,4 +150,28 @@ TIMER_KIND = vocabulary(
     "Marcadores de tempo",
     "procedimento",
     (Term(v, label) for v, label in ExplorationTimer.Kind.choices),
+)
+CONTEST_KIND = vocabulary(
+    "contest_kind",
+    "Contra o quê cada lado de uma Disputa testa",
+    "1.5",
+    (Term("skill", "perícia"), Term("attribute", "atributo")),
+)
+TEST_ATTRIBUTE = vocabulary(
+    "test_attribute",
+    "Atributos de teste",
+    "2, 7.1",
+    (Term(key.value, name) for key, name in levels.ATTRIBUTE_NAMES.items()),
+)
+DIFFICULTY = vocabulary(
+    "difficulty",
+    "Dificuldade de perícia",
+    "3.2",
+    (Term(key.value, name) for key, name in skills.DIFFICULTY_NAMES.items()),
+)
+LEVEL_SOURCE = vocabulary(
+    "level_source",
+    "De onde vem o nível de uma rolagem",
+    "3.3",
+    (Term(key.value, name) for key, name in levels.LEVEL_SOURCE_NAMES.items()),
 )

@@ -32,7 +32,28 @@ rolls_router = Router(auth=AUTH)
 
 TableKey = vocab.TABLE.annotated()
 TestKindKey = vocab.TEST_KIND.annotated()
-ContestKindKey = Literal["skill", "attribute"]
+ContestKindKey = vocab.CONTEST_KIND.annotated()
+AttributeKey = vocab.TEST_ATTRIBUTE.annotated()
+DifficultyKey = vocab.DIFFICULTY.annotated()
+LevelSourceKey = vocab.LEVEL_SOURCE.annotated()
+
+SKILL_HELP = (
+    "A perícia, pelo nome (maiúsculas e acentos não importam). O NH vem da ficha homologada da "
+    "personagem, ou do melhor pré-definido (§3.3) se ela não a tem."
+)
+ATTRIBUTE_HELP = (
+    "Sem skill: o atributo do teste, cujo nível vem da ficha (ST menos a fadiga, §6.2). Com "
+    "skill: o atributo da perícia, só para o pré-definido pela regra geral quando o catálogo "
+    "do Árbitro não tem a perícia."
+)
+DIFFICULTY_HELP = (
+    "A dificuldade da perícia, só para o pré-definido pela regra geral (§3.3) quando o "
+    "catálogo do Árbitro não tem a perícia."
+)
+BASE_LEVEL_HELP = (
+    "Só para quem não tem ficha homologada (criatura, NPC): o nível que o Mestre diz. Para "
+    "uma personagem com ficha, omita: se vier, tem de conferir com a ficha."
+)
 
 ONLY_THE_TABLE_ROLLS = "Só o Mestre de Cena ou o Árbitro pedem rolagem."
 
@@ -61,10 +82,19 @@ class ModifierIn(Schema, extra="forbid"):
 
 class RollIn(Schema, extra="forbid"):
     character: UUID | None = None
-    declaration: UUID | None = None
-    label: str = Field(min_length=1, max_length=200)
-    base_level: int = Field(ge=-50, le=50)
-    kind: TestKindKey
+    declaration: UUID | None = Field(
+        default=None, description="A declaração que a rolagem responde (e o seu anúncio)"
+    )
+    skill: str = Field(default="", max_length=200, description=SKILL_HELP)
+    attribute: AttributeKey | None = Field(default=None, description=ATTRIBUTE_HELP)
+    difficulty: DifficultyKey | None = Field(default=None, description=DIFFICULTY_HELP)
+    label: str = Field(
+        default="", max_length=200, description="O nome da rolagem; omita e vale o da perícia"
+    )
+    base_level: int | None = Field(default=None, ge=-50, le=50, description=BASE_LEVEL_HELP)
+    kind: TestKindKey | None = Field(
+        default=None, description="Perícia, atributo ou defesa; omita e vale o de skill/attribute"
+    )
     modifiers: list[ModifierIn] = Field(default=[], max_length=20)
     hidden: StrictBool = False
 
@@ -93,10 +123,18 @@ class TableRollIn(Schema, extra="forbid"):
 
 
 class ContestSideIn(Schema, extra="forbid"):
-    character: UUID
-    label: str = Field(min_length=1, max_length=90)
-    base_level: int = Field(ge=-50, le=50)
-    kind: ContestKindKey = "skill"
+    character: UUID | None = Field(
+        default=None, description="Uma personagem da cena; omita para criatura ou NPC sem ficha"
+    )
+    name: str = Field(default="", max_length=90, description="O nome da criatura ou NPC sem ficha")
+    skill: str = Field(default="", max_length=200, description=SKILL_HELP)
+    attribute: AttributeKey | None = Field(default=None, description=ATTRIBUTE_HELP)
+    difficulty: DifficultyKey | None = Field(default=None, description=DIFFICULTY_HELP)
+    label: str = Field(
+        default="", max_length=90, description="O que o lado testa; omita e vale o da perícia"
+    )
+    base_level: int | None = Field(default=None, ge=-50, le=50, description=BASE_LEVEL_HELP)
+    kind: ContestKindKey | None = None
     modifiers: list[ModifierIn] = Field(default=[], max_length=20)
 
 
@@ -145,6 +183,12 @@ class RollOut(Schema):
     outcome_label: str | None
     margin: int | None
     details: dict[str, Any] | None
+    level_source: LevelSourceKey | None = Field(
+        description="De onde veio o nível: ficha, pré-definido (§3.3) ou dito pelo Mestre"
+    )
+    level_text: str | None = Field(
+        description="O nível como o log o diz: «Rastreamento 13 (ficha)», «ST 11 − 2 por fadiga = 9»"
+    )
     hash: str
     previous_hash: str
     salt: str | None
@@ -373,7 +417,7 @@ def narration_create(
 @router.post(
     "/{uuid:code}/rolls",
     response={201: RollOut, **errors(400, 401, 403, 404, 409, 422)},
-    summary="O servidor rola 3d6 (só Mestre ou Árbitro)",
+    summary="O servidor rola 3d6 contra a perícia ou o atributo da ficha (só Mestre ou Árbitro)",
 )
 def roll_create(
     request,
@@ -387,7 +431,10 @@ def roll_create(
         user=request.user,
         label=payload.label,
         base_level=payload.base_level,
-        kind=payload.kind,
+        kind=payload.kind or "",
+        skill=payload.skill,
+        attribute=payload.attribute or "",
+        difficulty=payload.difficulty or "",
         modifiers=_modifiers(payload.modifiers),
         character=_character(scene, payload.character),
         declaration=_declaration(scene, payload.declaration),
@@ -448,7 +495,7 @@ def table_roll_create(
 @router.post(
     "/{uuid:code}/contests",
     response={201: RollOut, **errors(400, 401, 403, 404, 409, 422)},
-    summary="O servidor rola uma Disputa Rápida entre duas personagens da cena",
+    summary="O servidor rola uma Disputa Rápida: personagens da cena, ou criatura/NPC sem ficha",
 )
 def contest_create(
     request,
@@ -462,8 +509,12 @@ def contest_create(
             character=_character(scene, side.character, f"{name}.character"),
             label=side.label,
             base_level=side.base_level,
-            kind=side.kind,
+            kind=side.kind or "",
             modifiers=tuple(_modifiers(side.modifiers)),
+            skill=side.skill,
+            attribute=side.attribute or "",
+            difficulty=side.difficulty or "",
+            name=side.name,
         )
         for name, side in (("a", payload.a), ("b", payload.b))
     ]

@@ -11,6 +11,7 @@ from gurps.damage import DAMAGE_TYPE_NAMES
 from gurps.dice import parse_dice
 from gurps.errors import GurpsError
 from gurps.injury import HitLocation
+from gurps.skills import DIFFICULTY_NAMES
 from sessions.log import services
 
 MODIFIER_ROWS = 4
@@ -67,16 +68,29 @@ class DeclarationForm(forms.Form):
 class RollForm(forms.Form):
     """The Mestre's roll: what to roll against and the modifiers, never a die.
 
-    ``target`` is ``<character code>|<key>`` from the character's homologated sheet, or
-    ``custom`` with a label, a level, a kind and (for a hidden roll) whose it is. A roll that
+    ``target`` is ``<character code>|<key>``: an attribute or skill of the character's
+    homologated sheet, offered with its level and chance, the level read by the server; or
+    ``custom``: for a character with a sheet, a skill it lacks (its default, §3.3; the
+    attribute and difficulty only where the Árbitro's catalogue lacks the skill); for a
+    creature or NPC without a sheet (or nobody), a label, a level and a kind. A roll that
     answers a declaration takes the modifiers announced for it, not those typed here.
     """
 
     request_key = request_key_field()
     target = forms.ChoiceField(label="Rolar contra")
-    label = forms.CharField(label="Nome (se outro)", required=False, max_length=200)
+    label = forms.CharField(label="Perícia ou nome (se outro)", required=False, max_length=200)
     base_level = forms.IntegerField(
-        label="NH (se outro)", required=False, min_value=-50, max_value=50
+        label="NH (só criatura ou NPC sem ficha)", required=False, min_value=-50, max_value=50
+    )
+    default_attribute = forms.ChoiceField(
+        label="Atributo da perícia (pré-definido, se o catálogo não a tem)",
+        choices=[("", "—"), ("st", "ST"), ("dx", "DX"), ("iq", "IQ"), ("ht", "HT")],
+        required=False,
+    )
+    difficulty = forms.ChoiceField(
+        label="Dificuldade (idem)",
+        choices=[("", "—"), *((d.value, name) for d, name in DIFFICULTY_NAMES.items())],
+        required=False,
     )
     kind = forms.ChoiceField(
         label="Tipo (se outro)",
@@ -108,10 +122,6 @@ class RollForm(forms.Form):
         if data.get("target") == "custom":
             if "label" not in self.errors and not (data.get("label") or "").strip():
                 self.add_error("label", services.LABEL_EMPTY)
-            if data.get("base_level") is None:
-                self.add_error("base_level", "Diga o NH contra o qual se rola.")
-            if not data.get("kind"):
-                self.add_error("kind", "Diga o tipo do teste.")
         data["modifiers"] = _clean_modifier_rows(self, data, MODIFIER_ROWS)
         return data
 
@@ -249,8 +259,9 @@ class TableRollForm(forms.Form):
 
 
 class ContestForm(forms.Form):
-    """A quick contest (§1.5): two characters of the scene, each against a line of its own
-    sheet, each with its modifiers."""
+    """A quick contest (§1.5): each side a character of the scene against a line of its own
+    sheet (the level read by the server), or (``custom``) a creature or NPC without a sheet,
+    with its name, what it tests and the level the Mestre says; each with its modifiers."""
 
     request_key = request_key_field()
     a_target = forms.ChoiceField(label="Lado A")
@@ -260,8 +271,21 @@ class ContestForm(forms.Form):
     def __init__(self, *args, target_choices=(), declaration_choices=(), **kwargs):
         kwargs.setdefault("prefix", "contest")
         super().__init__(*args, **kwargs)
-        for name in ("a_target", "b_target"):
-            self.fields[name].choices = [("", "— escolha —"), *target_choices]
+        for side in ("a", "b"):
+            self.fields[f"{side}_target"].choices = [
+                ("", "— escolha —"),
+                *target_choices,
+                ("custom", "Criatura ou NPC sem ficha…"),
+            ]
+            self.fields[f"{side}_name"] = forms.CharField(
+                label="Nome (sem ficha)", required=False, max_length=90
+            )
+            self.fields[f"{side}_label"] = forms.CharField(
+                label="Testa (sem ficha)", required=False, max_length=90
+            )
+            self.fields[f"{side}_base_level"] = forms.IntegerField(
+                label="NH (sem ficha)", required=False, min_value=-50, max_value=50
+            )
         self.fields["declaration"].choices = _optional_choices(declaration_choices, "—")
         _add_modifier_rows(self, CONTEST_MODIFIER_ROWS, "a_")
         _add_modifier_rows(self, CONTEST_MODIFIER_ROWS, "b_")

@@ -26,6 +26,7 @@ from sessions.entries import (
     entry_replayed,
     require_table,
 )
+from sessions.log import levels
 from sessions.log.chain import append_with_retries
 from sessions.models import (
     Declaration,
@@ -66,7 +67,10 @@ SCENE_TITLE_EMPTY = "Dê um título à cena."
 SCENE_CHARACTER_OUTSIDE = "Esta personagem não é desta campanha."
 TOO_MANY_DICE = "No máximo {limit} dados numa rolagem."
 DAMAGE_ADDS_TOO_LARGE = "O que se soma aos dados vai de −{limit} a +{limit}."
-CONTEST_NEEDS_CHARACTER = "Cada lado da Disputa Rápida é uma personagem da cena."
+CONTEST_NEEDS_CHARACTER = (
+    "Cada lado da Disputa Rápida é uma personagem da cena (character), ou uma criatura ou NPC "
+    "sem ficha com o seu nome (name) e o seu nível (base_level)."
+)
 CONTEST_SAME_CHARACTER = "A Disputa Rápida é entre duas personagens diferentes."
 CONTEST_KIND = "Numa Disputa Rápida cada lado testa uma perícia ou um atributo (§1.5)."
 UNKNOWN_TABLE = "Tabela desconhecida."
@@ -286,9 +290,12 @@ def roll_create(
     *,
     scene: Scene,
     user,
-    label: str,
-    base_level: int,
-    kind: str,
+    label: str = "",
+    base_level: int | None = None,
+    kind: str = "",
+    skill: str = "",
+    attribute: str = "",
+    difficulty: str = "",
     modifiers: Iterable[Modifier] = (),
     character: Character | None = None,
     declaration: Declaration | None = None,
@@ -296,7 +303,15 @@ def roll_create(
     source: RandomSource | None = None,
     request_key: str = "",
 ) -> Roll:
-    """Roll 3d6 on the server against ``base_level`` plus ``modifiers`` and append it.
+    """Roll 3d6 on the server against a level plus ``modifiers`` and append it.
+
+    The level (DESIGN.md invariant 10): for a character with a homologated sheet, the named
+    ``skill`` or ``attribute`` read from the sheet and state, or the skill's best default
+    (§3.3; ``attribute`` and ``difficulty`` give the book's general rule for a skill the
+    Árbitro's catalogue lacks) — ``base_level`` may be sent only if it agrees; for a creature
+    or NPC without a sheet, or a roll of nobody's, the Mestre's ``base_level``
+    (``sessions.log.levels.level_for``). The roll's ``details["level"]`` says which, with what
+    was asked. A roll answering a declaration is its character's.
 
     The modifiers are fixed before the dice (canon §1.4): a roll that answers a declaration
     takes exactly the modifiers announced for it and no others. The roll is refused at
@@ -309,24 +324,38 @@ def roll_create(
     request_key = (request_key or "")[:64]
     label = (label or "").strip()
     modifiers = list(modifiers)
+    if character is None and declaration is not None:
+        character = declaration.character
+    asked = levels.Asked(
+        skill=(skill or "").strip(),
+        attribute=(attribute or "").strip(),
+        difficulty=(difficulty or "").strip(),
+        base_level=base_level,
+        kind=str(kind or ""),
+        label=label,
+    )
+    same = {"label": label, "asked": asked, "modifiers": modifiers}
+    same |= {"character": character, "hidden": hidden}
     if request_key:
         existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
         if existing is not None:
-            return _same_request(existing, label, base_level, kind, modifiers, character, hidden)
+            return _same_request(existing, **same)
     require_table(user, campaign)
-    if not label:
-        raise ServiceError(LABEL_EMPTY, field="label")
     ensure_scene_accepts_entries(scene)
-    if not -50 <= base_level <= 50:
+    if base_level is not None and not -50 <= base_level <= 50:
         raise ServiceError(LEVEL_OUT_OF_RANGE, field="base_level")
-    roll_kind = checks.RollKind(kind)
     if character is not None and not scene.characters.filter(pk=character.pk).exists():
         raise ServiceError(CHARACTER_NOT_IN_SCENE, field="character")
     if hidden and character is None:
         raise ServiceError(HIDDEN_NEEDS_CHARACTER, field="hidden")
     modifiers = clean_modifiers(modifiers)
     announcement, modifiers = _answering(scene, declaration, character, modifiers)
-    effective = checks.effective_level(base_level, [m.value for m in modifiers])
+    level = levels.level_for(character, asked)
+    label = label or level.name
+    if not label:
+        raise ServiceError(LABEL_EMPTY, field="label")
+    roll_kind = checks.RollKind(level.kind)
+    effective = checks.effective_level(level.level, [m.value for m in modifiers])
     checks.ensure_rollable(effective, roll_kind)
     result = checks.roll_success(source or entries.dice_source(), effective, roll_kind)
     fields = {
@@ -334,22 +363,28 @@ def roll_create(
         "user": user,
         "label": label[:200],
         "kind": roll_kind,
-        "base_level": base_level,
+        "base_level": level.level,
         "modifiers": modifiers,
         "character": character,
         "declaration": declaration,
         "announcement": announcement,
         "hidden": hidden,
         "result": result,
+        "details": {"level": level_record(level, asked)},
     }
+    same["modifiers"] = modifiers
     return append_with_retries(
         campaign,
         request_key,
         _test_fields(**fields),
-        lambda existing: _same_request(
-            existing, label, base_level, kind, modifiers, character, hidden
-        ),
+        lambda existing: _same_request(existing, **same),
     )
+
+
+def level_record(level, asked: levels.Asked) -> dict:
+    """What a roll keeps of its level: where it came from, in the log's words, and what the
+    request named (``asked``), so a replayed request is recognised by what it asked."""
+    return {**level.as_dict(), "asked": asked.as_dict()}
 
 
 def _test_fields(*, result: checks.SuccessRoll, user, kind, modifiers, **fields) -> dict:
@@ -366,27 +401,33 @@ def _test_fields(*, result: checks.SuccessRoll, user, kind, modifiers, **fields)
     }
 
 
-def _same_request(roll: Roll, label, base_level, kind, modifiers, character, hidden) -> Roll:
-    """The roll already made for this request key, if the request is the same one."""
-    asked = {
-        "label": label[:200],
-        "base_level": base_level,
-        "kind": str(kind),
+def _same_request(roll: Roll, *, label, asked, modifiers, character, hidden) -> Roll:
+    """The roll already made for this request key, if the request is the same one: the same
+    character, hidden or not, the same skill or attribute named; the label, level and kind
+    only where the request said them (the level it read may have changed since)."""
+    record = (roll.details or {}).get("level", {})
+    wanted = {
         "character": character.pk if character else None,
         "hidden": hidden,
+        "asked": asked.as_dict(),
     }
     made = {
-        "label": roll.label,
-        "base_level": roll.base_level,
-        "kind": roll.kind,
         "character": roll.character_id,
         "hidden": roll.hidden,
+        "asked": record.get("asked", {}),
     }
+    for key, value in (
+        ("label", label[:200]),
+        ("base_level", asked.base_level),
+        ("kind", str(asked.kind)),
+    ):
+        if value not in ("", None):
+            wanted[key], made[key] = value, getattr(roll, key)
     # Modifiers typed in must match; a roll answering a declaration took the announced ones.
     if roll.announcement_id is None:
-        asked["modifiers"] = [{"label": m.label.strip(), "value": m.value} for m in modifiers]
+        wanted["modifiers"] = [{"label": m.label.strip(), "value": m.value} for m in modifiers]
         made["modifiers"] = roll.modifiers
-    if asked != made:
+    if wanted != made:
         raise ServiceError(IDEMPOTENCY_CONFLICT, code="idempotency_conflict")
     return roll
 
@@ -519,22 +560,45 @@ def table_roll_create(
 
 @dataclass(frozen=True)
 class ContestSide:
-    """One side of a quick contest: who, against what level, with which modifiers."""
+    """One side of a quick contest: a character of the scene (its level from its sheet: the
+    ``skill`` or ``attribute`` named, as in ``roll_create``), or a creature or NPC without a
+    sheet (``name`` and ``base_level`` the Mestre's); ``label`` what it tests, and its
+    modifiers."""
 
     character: Character | None
-    label: str
-    base_level: int
-    kind: str = "skill"
+    label: str = ""
+    base_level: int | None = None
+    kind: str = ""
     modifiers: tuple[Modifier, ...] = ()
+    skill: str = ""
+    attribute: str = ""
+    difficulty: str = ""
+    name: str = ""
+
+    @property
+    def asked(self) -> levels.Asked:
+        return levels.Asked(
+            skill=(self.skill or "").strip(),
+            attribute=(self.attribute or "").strip(),
+            difficulty=(self.difficulty or "").strip(),
+            base_level=self.base_level,
+            kind=str(self.kind or ""),
+            label=(self.label or "").strip(),
+        )
+
+    @property
+    def who(self) -> str:
+        return self.character.name if self.character is not None else " ".join(self.name.split())
 
 
-def _contest_side_dict(side: ContestSide, modifiers, result: checks.SuccessRoll) -> dict:
+def _contest_side_dict(side: ContestSide, level, modifiers, result: checks.SuccessRoll) -> dict:
     return {
-        "character": str(side.character.code),
-        "name": side.character.name,
+        "character": str(side.character.code) if side.character is not None else None,
+        "name": side.who,
         "label": side.label,
-        "kind": str(side.kind),
-        "base_level": side.base_level,
+        "kind": str(level.kind),
+        "base_level": level.level,
+        "level": level_record(level, side.asked),
         "modifiers": _modifier_dicts(modifiers),
         "effective_level": result.effective_level,
         "dice": list(result.dice),
@@ -544,29 +608,37 @@ def _contest_side_dict(side: ContestSide, modifiers, result: checks.SuccessRoll)
     }
 
 
-def _contest_modifiers(
+def _contest_sides(
     scene: Scene, a: ContestSide, b: ContestSide, labels: list[str]
-) -> list[list[Modifier]]:
-    """Each side checked (a character of the scene, a label, a level, a kind of test) and its
-    modifiers cleaned; ServiceError naming the side's field ("a.level" …) otherwise."""
+) -> tuple[list, list[list[Modifier]], list[str]]:
+    """Each side checked (a character of the scene, or a creature named with its level; a
+    level from the sheet or the Mestre; a kind of test) and its modifiers cleaned; the levels,
+    the modifiers and the labels (the skill's or attribute's name where none was given).
+    ServiceError naming the side's field ("a.base_level" …) otherwise."""
     in_scene = set(scene.characters.values_list("pk", flat=True))
-    cleaned = []
+    if a.character is not None and b.character is not None and a.character.pk == b.character.pk:
+        raise ServiceError(CONTEST_SAME_CHARACTER, field="b.character")
+    found, cleaned, named = [], [], []
     for prefix, side, side_label in (("a", a, labels[0]), ("b", b, labels[1])):
-        if side.character is None or side.character.pk not in in_scene:
-            raise ServiceError(CONTEST_NEEDS_CHARACTER, field=f"{prefix}.character")
+        if side.character is not None and side.character.pk not in in_scene:
+            raise ServiceError(CHARACTER_NOT_IN_SCENE, field=f"{prefix}.character")
+        if side.character is None and not side.who:
+            raise ServiceError(CONTEST_NEEDS_CHARACTER, field=f"{prefix}.name")
+        if side.base_level is not None and not -50 <= side.base_level <= 50:
+            raise ServiceError(LEVEL_OUT_OF_RANGE, field=f"{prefix}.base_level")
+        if side.kind and side.kind not in (checks.RollKind.SKILL, checks.RollKind.ATTRIBUTE):
+            raise ServiceError(CONTEST_KIND, field=f"{prefix}.kind")
+        level = levels.level_for(side.character, side.asked, prefix=prefix, default_kind="skill")
+        side_label = side_label or level.name
         if not side_label:
             raise ServiceError(LABEL_EMPTY, field=f"{prefix}.label")
-        if not -50 <= side.base_level <= 50:
-            raise ServiceError(LEVEL_OUT_OF_RANGE, field=f"{prefix}.base_level")
-        if side.kind not in (checks.RollKind.SKILL, checks.RollKind.ATTRIBUTE):
-            raise ServiceError(CONTEST_KIND, field=f"{prefix}.kind")
         try:
             cleaned.append(clean_modifiers(side.modifiers))
         except ServiceError as error:
             raise ServiceError(error.message, field=f"{prefix}.modifiers") from None
-    if a.character.pk == b.character.pk:
-        raise ServiceError(CONTEST_SAME_CHARACTER, field="b.character")
-    return cleaned
+        found.append(level)
+        named.append(side_label[:90])
+    return found, cleaned, named
 
 
 def contest_create(
@@ -589,29 +661,31 @@ def contest_create(
     campaign = scene.week.campaign
     request_key = (request_key or "")[:64]
     labels = [(side.label or "").strip()[:90] for side in (a, b)]
-    label = f"{labels[0]} × {labels[1]}"
-    asked = {"kind": Roll.Kind.CONTEST.value, "label": label}
     if request_key:
         existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
         if existing is not None:
-            return _conflict_unless(existing, asked)
+            return _same_contest(existing, (a, b), labels)
     require_table(user, campaign)
     ensure_scene_accepts_entries(scene)
-    cleaned = _contest_modifiers(scene, a, b, labels)
+    found, cleaned, labels = _contest_sides(scene, a, b, labels)
     announcement, cleaned[0] = _answering(scene, declaration, a.character, cleaned[0])
     source = source or entries.dice_source()
-    results = []
-    for side, modifiers in zip((a, b), cleaned, strict=True):
-        effective = checks.effective_level(side.base_level, [m.value for m in modifiers])
-        checks.ensure_rollable(effective, side.kind)
-        results.append((side, modifiers, effective))
-    rolled = [checks.roll_success(source, eff, side.kind) for side, _, eff in results]
+    effective = []
+    for level, modifiers in zip(found, cleaned, strict=True):
+        effective.append(checks.effective_level(level.level, [m.value for m in modifiers]))
+        checks.ensure_rollable(effective[-1], level.kind)
+    rolled = [
+        checks.roll_success(source, eff, level.kind)
+        for level, eff in zip(found, effective, strict=True)
+    ]
     winner = checks.quick_contest(rolled[0], rolled[1])
     details = {
-        "a": _contest_side_dict(a, cleaned[0], rolled[0]),
-        "b": _contest_side_dict(b, cleaned[1], rolled[1]),
+        "a": _contest_side_dict(a, found[0], cleaned[0], rolled[0]),
+        "b": _contest_side_dict(b, found[1], cleaned[1], rolled[1]),
         "winner": winner,
     }
+    details["a"]["label"], details["b"]["label"] = labels
+    label = f"{labels[0]} × {labels[1]}"
     first = rolled[0]
     fields = {
         "scene": scene,
@@ -620,7 +694,7 @@ def contest_create(
         "announcement": announcement,
         "label": label,
         "kind": Roll.Kind.CONTEST.value,
-        "base_level": a.base_level,
+        "base_level": found[0].level,
         "modifiers": _modifier_dicts(cleaned[0]),
         "effective_level": first.effective_level,
         "dice": list(first.dice),
@@ -631,8 +705,30 @@ def contest_create(
         "rolled_by": user,
     }
     return append_with_retries(
-        campaign, request_key, fields, lambda existing: _conflict_unless(existing, asked)
+        campaign, request_key, fields, lambda existing: _same_contest(existing, (a, b), labels)
     )
+
+
+def _same_contest(roll: Roll, sides, labels: list[str]) -> Roll:
+    """The contest already made for this request key, if the request is the same one: each
+    side the same character (or creature's name), the same skill or attribute named, and the
+    label and level where the request said them."""
+    if roll.kind != Roll.Kind.CONTEST:
+        raise ServiceError(IDEMPOTENCY_CONFLICT, code="idempotency_conflict")
+    for key, side, label in zip(("a", "b"), sides, labels, strict=True):
+        made = roll.details[key]
+        code = str(side.character.code) if side.character is not None else None
+        wanted = {"character": code, "asked": side.asked.as_dict()}
+        stored = {"character": made["character"], "asked": made.get("level", {}).get("asked", {})}
+        if code is None:
+            wanted["name"], stored["name"] = side.who, made["name"]
+        if label:
+            wanted["label"], stored["label"] = label, made["label"]
+        if side.base_level is not None:
+            wanted["base_level"], stored["base_level"] = side.base_level, made["base_level"]
+        if wanted != stored:
+            raise ServiceError(IDEMPOTENCY_CONFLICT, code="idempotency_conflict")
+    return roll
 
 
 # --- who sees what of a roll ------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from garganta_site.errors import ServiceError
+from sessions.log.levels import chance_percent, level_choices
 from sheets.models import Character
 from sheets.services import sheet_view
 
@@ -17,36 +18,72 @@ UNKNOWN_TARGET = "Esta personagem não tem essa perícia, atributo ou defesa na 
 
 @dataclass(frozen=True)
 class RollTarget:
+    """One line the Mestre's forms offer: ``skill`` or ``attribute`` for a test whose level the
+    server reads from the sheet (``sessions.log.levels``), or a defence with its level;
+    ``level`` and ``percent`` (the chance to pass, §1.1) are shown next to it."""
+
     key: str
     label: str
     kind: str
     level: int
+    percent: int | None = None
+    skill: str = ""
+    attribute: str = ""
+    text: str = ""
+
+    @property
+    def option(self) -> str:
+        chance = f" · {self.percent}%" if self.percent is not None else ""
+        return f"{self.label} {minus(self.level)}{chance}"
 
 
-ATTRIBUTE_LABELS = {"st": "ST", "dx": "DX", "iq": "IQ", "ht": "HT"}
+def minus(value: int) -> str:
+    return f"\u2212{-value}" if value < 0 else str(value)
 
 
 def roll_targets(character: Character) -> list[RollTarget]:
-    """The attributes, skills and defences (with PD) of a character's homologated sheet."""
+    """The attributes, Vontade and skills of a character's homologated sheet, each at its level
+    now (fatigue counted, §6.2) with its chance to pass, and its defences (with PD)."""
     view = sheet_view(character)
     if view is None:
         return []
     targets = [
-        RollTarget(f"attr:{key}", label, "attribute", getattr(view.version, key))
-        for key, label in ATTRIBUTE_LABELS.items()
-    ]
-    targets += [
-        RollTarget(f"skill:{line.skill.pk}", line.skill.name, "skill", line.skill.level)
-        for line in view.skills
+        RollTarget(
+            f"attr:{c.attribute}" if c.attribute else f"skill:{c.skill}",
+            c.level.name,
+            str(c.level.kind),
+            c.level.level,
+            c.percent,
+            c.skill,
+            c.attribute,
+            c.level.text,
+        )
+        for c in level_choices(character, version=view.version, state=view.state)
     ]
     d = view.derived
-    targets.append(RollTarget("def:dodge", "Esquiva (com PD)", "defence", d.dodge_total))
+    targets.append(
+        RollTarget(
+            "def:dodge", "Esquiva (com PD)", "defence", d.dodge_total, chance_percent(d.dodge_total)
+        )
+    )
     if d.block_total is not None:
-        targets.append(RollTarget("def:block", "Bloquear (com PD)", "defence", d.block_total))
+        targets.append(
+            RollTarget(
+                "def:block",
+                "Bloquear (com PD)",
+                "defence",
+                d.block_total,
+                chance_percent(d.block_total),
+            )
+        )
     for index, parry in enumerate(d.parries_total):
         targets.append(
             RollTarget(
-                f"def:parry:{index}", f"Aparar — {parry.name} (com PD)", "defence", parry.value
+                f"def:parry:{index}",
+                f"Aparar — {parry.name} (com PD)",
+                "defence",
+                parry.value,
+                chance_percent(parry.value),
             )
         )
     return targets

@@ -123,7 +123,11 @@ def scene_log_token(scene: Scene, entries: list[LogEntry]) -> str:
 
 def roll_data(roll: Roll, *, masked: bool) -> dict:
     """A roll as the API and the JSON exports give it; a masked one keeps only what its
-    player may see before homologation (name, time, sequence, commitment)."""
+    player may see before homologation (name, time, sequence, commitment). ``level_source``
+    and ``level_text`` say where a test's level came from ("Rastreamento 13 (ficha)"); None
+    for a roll made before levels were read from the sheet, and for a contest (each side's
+    is in ``details``)."""
+    level = (roll.details or {}).get("level") or {}
     data = {
         "id": roll.code,
         "sequence": roll.sequence,
@@ -143,6 +147,8 @@ def roll_data(roll: Roll, *, masked: bool) -> dict:
         "outcome_label": Roll.Outcome(roll.outcome).label if roll.outcome else None,
         "margin": roll.margin,
         "details": roll.details or None,
+        "level_source": level.get("source"),
+        "level_text": level.get("text"),
         "hash": roll.hash,
         "previous_hash": roll.previous_hash,
         "salt": roll.salt,
@@ -162,6 +168,8 @@ def roll_data(roll: Roll, *, masked: bool) -> dict:
             "outcome_label",
             "margin",
             "details",
+            "level_source",
+            "level_text",
             "salt",
             "canonical",
         ):

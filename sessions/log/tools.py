@@ -85,10 +85,14 @@ async def modifiers_announce(
 async def roll_check(
     ctx: Context, scene: SceneId, roll: RollIn, idempotency_key: IdempotencyKey = ""
 ) -> dict[str, Any]:
-    """O servidor rola 3d6 contra um nível (§1.1–1.2): sucesso, falha, crítico e margem.
-    `hidden=true` para uma rolagem que só o Mestre e o Árbitro veem até a homologação do
-    relatório (uma Observação escondida). Devolve a rolagem com dados, NH efetivo e seu elo na
-    cadeia."""
+    """O servidor rola 3d6 (§1.1–1.2): sucesso, falha, crítico e margem. Para uma personagem
+    com ficha, diga a perícia (`skill`, pelo nome) ou o atributo (`attribute`: st, dx, iq, ht,
+    will) e o servidor lê o NH da ficha homologada e do estado (fadiga baixa a ST, §6.2), ou o
+    melhor pré-definido (§3.3) se ela não tem a perícia; não mande `base_level` (se vier e não
+    conferir, é recusado). `base_level` só para criatura ou NPC sem ficha. `level_text` diz de
+    onde veio o nível («Escalada 9 por pré-definido DX−5»). `hidden=true` para uma rolagem que
+    só o Mestre e o Árbitro veem até a homologação do relatório (uma Observação escondida).
+    Devolve a rolagem com dados, NH efetivo e seu elo na cadeia."""
     return await api_call(
         ctx, "POST", f"/scenes/{scene}/rolls", body=payload(roll), key=idempotency_key
     )
@@ -121,8 +125,10 @@ async def roll_table(
 async def roll_contest(
     ctx: Context, scene: SceneId, contest: ContestIn, idempotency_key: IdempotencyKey = ""
 ) -> dict[str, Any]:
-    """O servidor rola uma Disputa Rápida (§1.3) entre dois lados: cada um rola contra o seu
-    nível, e vence quem tiver sucesso pela maior margem."""
+    """O servidor rola uma Disputa Rápida (§1.5) entre dois lados: cada um rola contra o seu
+    nível; passa um e falha o outro, vence quem passou; senão a maior margem; empate, ninguém.
+    Cada lado é uma personagem da cena (`character` e `skill` ou `attribute`: o nível vem da
+    ficha) ou uma criatura/NPC sem ficha (`name`, `label` e `base_level` do Mestre)."""
     return await api_call(
         ctx, "POST", f"/scenes/{scene}/contests", body=payload(contest), key=idempotency_key
     )

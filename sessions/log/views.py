@@ -70,13 +70,16 @@ class _SceneTable:
         groups = []
         for character, targets in self.targets:
             options = [
-                (f"{character.code}|{t.key}", f"{t.label} ({t.level})")
+                (f"{character.code}|{t.key}", t.option)
                 for t in targets
                 if not tests_only or t.kind != "defence"
             ]
             if options:
                 groups.append((character.name, options))
         return groups
+
+    def has_sheet(self, character: Character) -> bool:
+        return any(targets for c, targets in self.targets if c.pk == character.pk)
 
     def character(self, code: str) -> Character | None:
         return next((c for c in self.characters if str(c.code) == code), None)
@@ -240,8 +243,14 @@ FIELD_ALIASES = {
     "b.character": "b_target",
     "a.label": "a_target",
     "b.label": "b_target",
-    "a.base_level": "a_target",
-    "b.base_level": "b_target",
+    "a.base_level": "a_base_level",
+    "b.base_level": "b_base_level",
+    "a.name": "a_name",
+    "b.name": "b_name",
+    "a.skill": "a_target",
+    "b.skill": "b_target",
+    "skill": "label",
+    "attribute": "default_attribute",
     "a.kind": "a_target",
     "b.kind": "b_target",
     "hidden": "hidden",
@@ -324,25 +333,39 @@ def announcement_add(request: HtmxHttpRequest, code) -> HttpResponse:
 def roll_add(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, table, data):
         declaration = _declaration(scene, data.get("declaration"))
+        asked = {}
         if data["target"] == "custom":
-            label, level, kind = data["label"], data["base_level"], data["kind"]
             character = table.character(data.get("custom_character") or "")
             if character is None and declaration is not None:
                 character = declaration.character
+            label, kind = data["label"], data["kind"]
+            if character is not None and kind != "defence" and table.has_sheet(character):
+                # A skill the sheet lacks: its default (§3.3); the level is the server's.
+                asked = {
+                    "skill": label,
+                    "attribute": data["default_attribute"],
+                    "difficulty": data["difficulty"],
+                    "base_level": data["base_level"],
+                }
+            else:
+                asked = {"base_level": data["base_level"], "kind": kind}
         else:
             character, target = table.target(data["target"])
-            label, level, kind = target.label, target.level, target.kind
+            label = target.label
+            if target.kind == "defence":
+                asked = {"base_level": target.level, "kind": "defence"}
+            else:
+                asked = {"skill": target.skill, "attribute": target.attribute}
         services.roll_create(
             scene=scene,
             user=request.user,
             label=label,
-            base_level=level,
-            kind=kind,
             modifiers=data["modifiers"],
             character=character,
             declaration=declaration,
             hidden=data["hidden"],
             request_key=data["request_key"],
+            **asked,
         )
 
     return _table_action(request, code, "roll_form", "roll", act)
@@ -399,14 +422,26 @@ def contest_add(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, table, data):
         sides = []
         for prefix in ("a", "b"):
+            modifiers = tuple(data[f"{prefix}_modifiers"])
+            if data[f"{prefix}_target"] == "custom":
+                sides.append(
+                    services.ContestSide(
+                        character=None,
+                        name=data[f"{prefix}_name"],
+                        label=data[f"{prefix}_label"],
+                        base_level=data[f"{prefix}_base_level"],
+                        modifiers=modifiers,
+                    )
+                )
+                continue
             character, target = table.target(data[f"{prefix}_target"])
             sides.append(
                 services.ContestSide(
                     character=character,
                     label=target.label,
-                    base_level=target.level,
-                    kind=target.kind,
-                    modifiers=tuple(data[f"{prefix}_modifiers"]),
+                    skill=target.skill,
+                    attribute=target.attribute,
+                    modifiers=modifiers,
                 )
             )
         services.contest_create(

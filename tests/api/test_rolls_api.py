@@ -36,14 +36,19 @@ def _url(scene) -> str:
 
 
 def _observation(rastreador, **extra) -> dict:
+    """The AI Mestre's Observação for the Rastreador: the skill named, its level (13) the
+    sheet's, never the client's (DESIGN.md invariant 10)."""
     return {
         "character": str(rastreador.code),
-        "label": "Observação",
-        "base_level": 13,
-        "kind": "skill",
+        "skill": "Observação",
         "modifiers": [{"label": "penumbra", "value": -2}],
         **extra,
     }
+
+
+def _nobodys(**extra) -> dict:
+    """A roll of nobody's (an ambush sensed by the Mestre for the scene): his level."""
+    return {"label": "Emboscada", "base_level": 12, "kind": "skill", **extra}
 
 
 @pytest.fixture
@@ -162,7 +167,7 @@ def test_rolls_are_numbered_without_gaps_and_chained(as_mestre, scene, rastreado
 
 def test_a_refused_roll_leaves_no_gap(as_mestre, scene, rastreador):
     as_mestre(scene, _observation(rastreador))
-    as_mestre(scene, _observation(rastreador, base_level=3, modifiers=[]))
+    as_mestre(scene, _observation(rastreador, modifiers=[{"label": "breu", "value": -10}]))
     assert as_mestre(scene, _observation(rastreador)).json()["sequence"] == 2
 
 
@@ -196,7 +201,9 @@ def test_different_idempotency_keys_roll_twice(as_mestre, scene, rastreador):
 
 
 def test_a_skill_at_effective_level_3_or_less_is_refused(as_mestre, scene, rastreador):
-    response = as_mestre(scene, _observation(rastreador, base_level=5))
+    response = as_mestre(
+        scene, _observation(rastreador, modifiers=[{"label": "breu", "value": -10}])
+    )
     assert response.status_code == 422
     body = response.json()
     assert body["code"] == "no_roll_at_3_or_less"
@@ -205,7 +212,7 @@ def test_a_skill_at_effective_level_3_or_less_is_refused(as_mestre, scene, rastr
 
 
 def test_a_defence_at_effective_level_2_is_rolled(as_mestre, scene, rastreador):
-    body = _observation(rastreador, label="Esquiva", base_level=4, kind="defence")
+    body = _observation(rastreador, skill="", label="Esquiva", base_level=4, kind="defence")
     response = as_mestre(scene, body)
     assert response.status_code == 201
     assert response.json()["effective_level"] == 2
@@ -259,8 +266,12 @@ def test_a_character_not_in_the_scene_is_refused(as_mestre, demo, jogador, scene
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        ({"label": " "}, "label"),
-        ({"label": ""}, "label"),
+        ({"skill": " "}, "skill"),
+        ({"skill": ""}, "skill"),
+        ({"skill": "escrita antiga de amenti"}, "skill"),
+        ({"attribute": "sorte"}, "attribute"),
+        ({"difficulty": "impossível"}, "difficulty"),
+        ({"base_level": 15}, "base_level"),
         ({"kind": "sorte"}, "kind"),
         ({"base_level": "treze"}, "base_level"),
         ({"base_level": 51}, "base_level"),
@@ -278,12 +289,12 @@ def test_bad_input_is_refused_naming_the_field(as_mestre, scene, rastreador, cha
     assert not Roll.objects.exists()
 
 
-def test_a_blank_label_says_why(as_mestre, scene, rastreador):
-    assert as_mestre(scene, _observation(rastreador, label="  ")).json()["detail"] == LABEL_EMPTY
+def test_a_blank_label_says_why(as_mestre, scene):
+    assert as_mestre(scene, _nobodys(label="  ")).json()["detail"] == LABEL_EMPTY
 
 
-def test_a_missing_label_is_refused(as_mestre, scene, rastreador):
-    body = {k: v for k, v in _observation(rastreador).items() if k != "label"}
+def test_a_missing_label_is_refused(as_mestre, scene):
+    body = {k: v for k, v in _nobodys().items() if k != "label"}
     response = as_mestre(scene, body)
     assert response.status_code == 422
     assert response.json()["field"] == "label"

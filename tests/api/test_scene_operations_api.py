@@ -265,7 +265,7 @@ def test_a_change_answering_a_hidden_roll_names_it_only_to_who_sees_the_roll(
         f"/api/v1/scenes/{scene.code}/rolls",
         {
             "label": "Verificação de Pânico",
-            "base_level": 11,
+            "attribute": "will",
             "kind": "attribute",
             "character": str(jurado.code),
             "hidden": True,

@@ -354,8 +354,9 @@ def test_homologation_through_the_api_reveals_through_the_api(
         scene=scene,
         user=mestre,
         label="Empatia",
-        base_level=12,
-        kind="skill",
+        skill="Empatia",
+        attribute="iq",
+        difficulty="H",
         character=rastreador,
         hidden=True,
     )

@@ -199,9 +199,7 @@ def test_a_day_of_travel_as_the_mestre_runs_it(new_page, monkeypatch):
         roll = log_services.roll_create(
             scene=scene,
             user=user,
-            label="HT",
-            base_level=12,
-            kind="attribute",
+            attribute="ht",
             character=scene.characters.get(name=test.character),
             source=ScriptedSource((6, 6, 5) if test.character == JURADO else (3, 3, 3)),
         )

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from sheets.models import Character, Skill
+from sheets.models import Character
 from tests.browser.conftest import assert_not_reloaded, login, screenshot, set_marker
 
 SCENE = "A galeria do andar 3"
@@ -29,18 +29,16 @@ def test_mestre_roll_appears_on_the_players_page_without_reload(new_page):
     mestre_log = open_scene(mestre, "mestre")
     set_marker(player)
 
-    # "Observação (13)" under the Rastreador's optgroup (the Jurado has an Observação too).
+    # "Observação 13 · 83%" under the Rastreador's optgroup (the Jurado has an Observação too).
     option = mestre.locator(f'select[name="target"] optgroup[label="{RASTREADOR}"] option').filter(
         has_text=re.compile(r"^Observação")
     )
     expect(option).to_have_count(1)
-    expect(option).to_have_text("Observação (13)")
+    expect(option).to_have_text("Observação 13 · 83%")
     value = option.get_attribute("value")
     rastreador = Character.objects.get(name=RASTREADOR)
-    skill = Skill.objects.get(
-        version__character=rastreador, version__status="homologated", name="Observação"
-    )
-    assert value == f"{rastreador.code}|skill:{skill.pk}"
+    # The option names the skill; the server reads its level from the sheet.
+    assert value == f"{rastreador.code}|skill:Observação"
     mestre.get_by_label("Rolar contra").select_option(value=value)
 
     mestre.get_by_label("Modificador 1", exact=True).fill("penumbra")
@@ -53,6 +51,7 @@ def test_mestre_roll_appears_on_the_players_page_without_reload(new_page):
     expect(roll).to_contain_text(re.compile(r"contra\s+11\b"))
     expect(roll).to_contain_text(re.compile(r"NH 13, penumbra [−-]2"))
     expect(roll).to_contain_text("a pedido de mestre")
+    expect(roll.get_by_test_id("level-source")).to_have_text("Observação 13 (ficha)")
     # The form is fresh again for the next roll.
     expect(mestre.get_by_label("Modificador 1", exact=True)).to_have_value("")
     screenshot(mestre, "scene-mestre-after-roll")

@@ -23,7 +23,13 @@ def scene(demo):
 
 
 def _roll(label="Observação", level=12, **extra):
+    """A roll of nobody's: the Mestre's level (a character's comes from its sheet)."""
     return {"label": label, "base_level": level, "kind": "attribute", **extra}
+
+
+def _sheet_roll(character: str, **named):
+    """A roll for a character of the scene: the skill or attribute named, never a level."""
+    return {"character": character, **named}
 
 
 @orm
@@ -212,7 +218,7 @@ async def test_a_hidden_roll_is_hidden_from_the_players_and_seen_by_the_table(
                 "roll_check",
                 {
                     "scene": str(scene.code),
-                    "roll": _roll(hidden=True, character=hoplita),
+                    "roll": _sheet_roll(hoplita, attribute="iq", label="Observação", hidden=True),
                     "idempotency_key": "h1",
                 },
             )
@@ -237,6 +243,64 @@ async def test_a_hidden_roll_is_hidden_from_the_players_and_seen_by_the_table(
     assert await _chain_ok()
 
 
+# --- levels come from the sheet (DESIGN.md invariant 10) ---------------------------------------
+
+
+async def test_a_roll_names_the_skill_and_the_sheet_gives_the_level(tokens, scene, rastreador):
+    code = str(rastreador.code)
+    async with connect(tokens["mestre"]) as client:
+        rolled = data(
+            await client.call_tool(
+                "roll_check",
+                {"scene": str(scene.code), "roll": _sheet_roll(code, skill="rastreamento")},
+            )
+        )
+        climbed = data(
+            await client.call_tool(
+                "roll_check",
+                {"scene": str(scene.code), "roll": _sheet_roll(code, skill="Escalada")},
+            )
+        )
+        typed = await client.call_tool(
+            "roll_check",
+            {
+                "scene": str(scene.code),
+                "roll": _sheet_roll(code, skill="Rastreamento", base_level=15),
+            },
+        )
+    assert (rolled["base_level"], rolled["level_source"]) == (13, "sheet")
+    assert rolled["level_text"] == "Rastreamento 13 (ficha)"
+    # §3.3: Escalada is ST−5 or DX−5; ST 11 and DX 14 climb at 9, not 6.
+    assert climbed["level_text"] == "Escalada 9 por pré-definido DX−5"
+    assert error_text(typed).startswith(
+        "O nível 15 não confere com a ficha de Rastreador de Uruk-Kalam: Rastreamento 13 (ficha)."
+    )
+    assert await _chain_ok()
+
+
+async def test_a_contest_between_a_character_and_a_creature(tokens, scene, rastreador):
+    contest = {
+        "a": _sheet_roll(str(rastreador.code), skill="Furtividade"),
+        "b": {"name": "Rato-da-galeria", "label": "Percepção", "base_level": 11},
+    }
+    async with connect(tokens["mestre"]) as client:
+        rolled = data(
+            await client.call_tool("roll_contest", {"scene": str(scene.code), "contest": contest})
+        )
+    a, b = rolled["details"]["a"], rolled["details"]["b"]
+    assert (a["name"], a["base_level"], a["level"]["text"]) == (
+        "Rastreador de Uruk-Kalam",
+        14,
+        "Furtividade 14 (ficha)",
+    )
+    assert (b["character"], b["name"], b["base_level"], b["level"]["source"]) == (
+        None,
+        "Rato-da-galeria",
+        11,
+        "given",
+    )
+
+
 # --- refusals in Portuguese ---------------------------------------------------------------------------
 
 
@@ -244,11 +308,14 @@ async def test_arguments_outside_the_schema_are_refused_in_portuguese(tokens, sc
     async with connect(tokens["mestre"]) as client:
         result = await client.call_tool(
             "roll_check",
-            {"scene": str(scene.code), "roll": {"label": "", "base_level": 99, "kind": "sorte"}},
+            {
+                "scene": str(scene.code),
+                "roll": {"label": "x" * 201, "base_level": 99, "kind": "sorte"},
+            },
         )
     text = error_text(result)
     assert text.startswith("Argumentos recusados:")
-    assert "Texto curto demais" in text and "O maior valor aceito é 50." in text
+    assert "Texto longo demais" in text and "O maior valor aceito é 50." in text
     assert "Valor desconhecido" in text
     assert "Field required" not in text and "Input should" not in text
 

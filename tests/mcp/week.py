@@ -398,9 +398,7 @@ async def play_week(table) -> dict:
             {
                 "character": rastreador,
                 "declaration": declared[rastreador],
-                "label": "Rastreamento",
-                "base_level": 13,
-                "kind": "skill",
+                "skill": "Rastreamento",
             },
             "r1",
         ),
@@ -409,17 +407,14 @@ async def play_week(table) -> dict:
                 "character": jurado,
                 "declaration": declared[jurado],
                 "label": "Audição",
-                "base_level": 12,
-                "kind": "attribute",
+                "attribute": "iq",
             },
             "r2",
         ),
         (
             {
                 "character": rastreador,
-                "label": "Observação",
-                "base_level": 12,
-                "kind": "attribute",
+                "skill": "Observação",
                 "hidden": True,
             },
             "r3",
@@ -429,8 +424,8 @@ async def play_week(table) -> dict:
             (await w("mestre", scene, "roll_check", "rolls", "roll", body, key))["sequence"]
         )
     contest = {
-        "a": {"character": hoplita, "label": "ST", "base_level": 13, "kind": "attribute"},
-        "b": {"character": jurado, "label": "ST", "base_level": 11, "kind": "attribute"},
+        "a": {"character": hoplita, "attribute": "st"},
+        "b": {"character": jurado, "attribute": "st"},
     }
     rolls.append(
         (await w("mestre", scene, "roll_contest", "contests", "contest", contest, "k1"))["sequence"]

@@ -245,8 +245,7 @@ def build_world() -> World:
         scene=o_scene,
         user=outsider,
         label="Noção do Perigo",
-        base_level=12,
-        kind="skill",
+        skill="Observação",
         character=sentinela,
         hidden=True,
     )

@@ -284,8 +284,8 @@ BODIES = {
     "damage": lambda p: {"expression": "1d+2", "label": "A grade cai"},
     "table": lambda p: {"table": "critical_hit"},
     "contest": lambda p: {
-        "a": {"character": p.char, "label": "ST", "base_level": 13, "kind": "attribute"},
-        "b": {"character": p.mate, "label": "ST", "base_level": 12, "kind": "attribute"},
+        "a": {"character": p.char, "attribute": "st"},
+        "b": {"character": p.mate, "attribute": "st"},
     },
     "world": lambda p: {"character": p.char, "text": "Vender o espólio no Limiar."},
     "scene": lambda p: {"title": "Uma cena nova", "characters": [p.char]},
@@ -593,7 +593,7 @@ LINKS = [
         "mestre",
         "POST",
         "/api/v1/scenes/{scene}/rolls",
-        lambda d, o: {"label": "ST", "base_level": 12, "kind": "attribute", "character": o.char},
+        lambda d, o: {"attribute": "st", "character": o.char},
     ),
     (
         "mestre",

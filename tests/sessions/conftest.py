@@ -11,11 +11,12 @@ from tests.gurps.helpers import ScriptedSource
 
 
 def skill_target(character, skill_name: str) -> str:
-    """The roll form's target for a skill of the character's homologated sheet."""
+    """The roll form's target for a skill of the character's homologated sheet (the server
+    reads its level)."""
     skill = Skill.objects.get(
         version__character=character, version__status="homologated", name=skill_name
     )
-    return f"{character.code}|skill:{skill.pk}"
+    return f"{character.code}|skill:{skill.name}"
 
 
 @pytest.fixture

@@ -125,7 +125,7 @@ def play(monkeypatch, *, full: bool = True) -> Campaign:
             )
         asked = descent.tests.first()
         rolled = log_services.roll_create(
-            scene=scene, user=mestre, label="HT", base_level=12, kind="attribute",
+            scene=scene, user=mestre, attribute="ht",
             character=scene.characters.get(name=asked.character),
             source=ScriptedSource((3, 3, 3)),
         )  # fmt: skip
@@ -299,9 +299,7 @@ def test_export_flush_import_export_is_identical(tmp_path, monkeypatch):
     max_roll = max(o["pk"] for o in first["objects"] if o["model"] == "mesa.roll")
     jurado = Character.objects.get(campaign=campaign, name="Jurado de Gapheim")
     scene = Scene.objects.get(title="O andar 4")
-    roll = log_services.roll_create(
-        scene=scene, user=mestre, label="Escudo", base_level=14, kind="skill", character=jurado
-    )
+    roll = log_services.roll_create(scene=scene, user=mestre, skill="Escudo", character=jurado)
     assert roll.pk > max_roll and roll.sequence == len(rolls_before) + 1
     newcomer = Character.objects.create(campaign=campaign, name="Recém-chegado")
     assert newcomer.pk > max(o["pk"] for o in first["objects"] if o["model"] == "sheets.character")

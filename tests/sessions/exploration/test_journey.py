@@ -49,14 +49,12 @@ def cell(key, face, column=None):
     return row.cells[table.columns.index(column or table.columns[0])]
 
 
-def gurps_roll(scene, mestre, character, faces, *, level=12):
-    """The Mestre's GURPS test of ``character`` (HT against ``level``), its 3d6 scripted."""
+def gurps_roll(scene, mestre, character, faces):
+    """The Mestre's GURPS test of ``character`` (HT, the level its sheet's), its 3d6 scripted."""
     return log_services.roll_create(
         scene=scene,
         user=mestre,
-        label="HT",
-        base_level=level,
-        kind="attribute",
+        attribute="ht",
         character=scene.characters.get(name=character),
         source=ScriptedSource(faces),
     )
@@ -136,7 +134,7 @@ class Leg:
     tests: tuple[tuple[str, tuple[int, int, int]], ...] = ()
 
 
-PASS, FAIL = (3, 3, 3), (6, 6, 5)  # HT 12: 9 passes, 17 fails
+PASS, FAIL = (3, 3, 3), (6, 6, 5)  # HT 11 or 12: 9 passes, 17 fails
 DAYS = (
     # Day 1 begins in Planície: its encounters are Estepe e Planície's, 1:6.
     Leg(
@@ -635,9 +633,7 @@ def test_the_test_takes_a_gurps_test_of_this_scene_made_after_it_was_asked(
     hidden = log_services.roll_create(
         scene=scene,
         user=mestre,
-        label="HT",
-        base_level=12,
-        kind="attribute",
+        attribute="ht",
         character=scene.characters.get(name=JURADO),
         hidden=True,
         source=ScriptedSource(PASS),

@@ -92,7 +92,7 @@ def test_the_scene_as_markdown_reads_the_timeline(client_for, rastreadora, playe
     for line in (
         "Rastreador de Uruk-Kalam** (rastreadora) declara: Atiro na sombra.",
         "modificadores anunciados** por mestre: escuro −3",
-        "rolagem #1: Arco** — dados 2 3 4 = 9 contra 12 (NH 15, escuro −3): Sucesso, margem +3",
+        "rolagem #1: Arco** — dados 2 3 4 = 9 contra 12 (NH 15: Arco 15 (ficha), escuro −3): Sucesso, margem +3",
         "rolagem #2: Dano 1d** — dano 1d: dados 5 = 5",
         "vence Hoplita de Ônfalos",
         "mestre narra:** A sombra cai.",

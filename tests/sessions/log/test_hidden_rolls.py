@@ -25,7 +25,7 @@ def hidden_roll(scene, mestre, rastreador):
         scene=scene,
         user=mestre,
         label=LABEL,
-        base_level=13,
+        skill="Observação",
         kind="skill",
         character=rastreador,
         hidden=True,

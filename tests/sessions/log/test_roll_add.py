@@ -13,7 +13,7 @@ from django.utils.html import escape
 from gurps.errors import NO_ROLL_AT_THREE_OR_LESS
 from sessions.log.services import LABEL_EMPTY, MODIFIER_LABEL_EMPTY
 from sessions.models import Roll
-from sheets.models import Skill
+from sheets.models import CharacterState, Skill
 from tests.sessions.conftest import skill_target
 from tests.sheets.pages import content
 
@@ -168,4 +168,51 @@ def test_it_refuses_a_skill_of_another_version(client_for, mestre, scene, hoplit
         _url(scene), {"target": f"{hoplita.code}|skill:{pending.pk}"}
     )
     assert response.status_code == 422
+    assert not Roll.objects.exists()
+
+
+# --- the level comes from the sheet (DESIGN.md invariant 10) ------------------------------------
+
+
+def test_the_form_offers_the_sheets_lines_with_level_and_chance(client_for, mestre, scene):
+    html = content(client_for(mestre).get(reverse("scene", kwargs={"code": scene.code})))
+    roll_form = html[html.index('name="target"') :]
+    roll_form = roll_form[: roll_form.index("</select>")]
+    # §1.1: 13 passes 83% of the time (truncated, as the canon's table), 14 → 90%.
+    assert "Rastreamento 13 · 83%" in roll_form and "DX 14 · 90%" in roll_form
+    assert "Vontade 12 · 74%" in roll_form
+
+
+def test_an_attribute_of_the_sheet_is_rolled_at_its_level_under_fatigue(
+    client_for, mestre, scene, rastreador
+):
+    """§6.2: ST 11 with 2 points of fatigue tests at 9."""
+    CharacterState.objects.update_or_create(character=rastreador, defaults={"fatigue_lost": 2})
+    data = {"target": f"{rastreador.code}|attr:st"}
+    assert client_for(mestre).post(_url(scene), data).status_code == 302
+    roll = Roll.objects.get()
+    assert (roll.label, roll.kind, roll.base_level) == ("ST", "attribute", 9)
+    assert roll.details["level"]["text"] == "ST 11 − 2 por fadiga = 9"
+
+
+def test_a_skill_the_sheet_lacks_is_rolled_at_its_default(client_for, mestre, scene, rastreador):
+    """§3.3: the Rastreador, ST 11 and DX 14, climbs at 9 — not at a level typed in."""
+    data = _custom(label="Escalada", level="", custom_character=str(rastreador.code))
+    assert client_for(mestre).post(_url(scene), data).status_code == 302
+    roll = Roll.objects.get()
+    assert (roll.base_level, roll.details["level"]["text"]) == (
+        9,
+        "Escalada 9 por pré-definido DX−5",
+    )
+
+
+def test_a_level_typed_for_a_character_with_a_sheet_must_agree(
+    client_for, mestre, scene, rastreador
+):
+    data = _custom(label="Escalada", level="14", custom_character=str(rastreador.code))
+    response = client_for(mestre).post(_url(scene), data)
+    assert response.status_code == 422
+    assert escape("O nível 14 não confere com a ficha de Rastreador de Uruk-Kalam") in content(
+        response
+    )
     assert not Roll.objects.exists()

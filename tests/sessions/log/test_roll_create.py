@@ -25,7 +25,10 @@ from tests.gurps.helpers import ScriptedSource
 
 
 def _roll(scene, user, *, dice=None, **kwargs) -> Roll:
-    fields = {"label": "Observação", "base_level": 13, "kind": "skill", **kwargs}
+    # A character's level comes from its sheet (Observação 13 for the rastreador).
+    fields = {"label": "Observação", "kind": "skill", **kwargs}
+    if kwargs.get("character") is None:
+        fields.setdefault("base_level", 13)
     source = ScriptedSource(dice) if dice is not None else None
     return log_services.roll_create(scene=scene, user=user, source=source, **fields)
 

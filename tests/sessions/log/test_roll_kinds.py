@@ -246,7 +246,7 @@ def test_the_contest_form_offers_no_defence(client_for, scene, mestre):
     html = content(client_for(mestre).get(reverse("scene", kwargs={"code": scene.code})))
     contest = html[html.index('name="contest-a_target"') :]
     contest = contest[: contest.index("</select>")]
-    assert "Esquiva" not in contest and "Lança (17)" in contest
+    assert "Esquiva" not in contest and "Lança 17 · 98%" in contest
 
 
 def test_other_kinds_are_never_hidden(scene, mestre, hoplita, rastreador):

@@ -57,9 +57,7 @@ def test_it_answers_200_with_the_new_entry(client_for, mestre, rastreadora, scen
     log_services.roll_create(
         scene=scene,
         user=mestre,
-        label="Escalada",
-        base_level=14,
-        kind="skill",
+        skill="Escalada",
         character=rastreador,
     )
     response = client.get(_url(scene, 1))

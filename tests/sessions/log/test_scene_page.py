@@ -47,8 +47,8 @@ def test_the_mestre_gets_the_roll_form_and_no_declaration_form(client_for, mestr
     assert reverse("roll-add", kwargs={"code": scene.code}) in html
     assert reverse("declaration-add", kwargs={"code": scene.code}) not in html
     # The targets come from the homologated sheets: Observação 13 of the rastreador.
-    assert "Observação (13)" in html
-    assert "Bloquear (com PD) (12)" in html  # the jurado's Block with PD
+    assert "Observação 13 · 83%" in html
+    assert "Bloquear (com PD) 12 · 74%" in html  # the jurado's Block with PD
 
 
 def test_its_query_count_is_pinned_for_the_mestre(

@@ -173,8 +173,7 @@ def test_homologation_reveals_the_hidden_rolls_of_the_week(
         scene=scene,
         user=mestre,
         label="Noção do Perigo",
-        base_level=12,
-        kind="skill",
+        attribute="iq",
         character=rastreador,
         hidden=True,
     )
