@@ -65,6 +65,8 @@ def shoot(browser, base_url, world, *, check: bool, only: str = "") -> list[str]
             if path.stat().st_size > MAX_BYTES:
                 page.screenshot(path=str(path))
             if check:
+                if page.locator("h1").count() == 0:
+                    problems.append(f"{name} {who} {width}: no <h1>")
                 scroll = page.evaluate("document.documentElement.scrollWidth")
                 if scroll > width:
                     problems.append(f"{name} {who} {width}: {scroll} px wide")
