@@ -6,8 +6,8 @@ as the jogador, the Mestre and the Árbitro see it, into docs/shots/.
     .venv/bin/python scripts/screenshots.py --check        # also: width and axe-core findings
 
 The fresh site is tests/live/server.py's (a throwaway SQLite database, the demo seeded, then
-``pages.layout_world()`` played in it). Each PNG is the full page, or the viewport when the
-full page would weigh more than 300 KB. Debian's chromium through Playwright, as the tests.
+``pages.layout_world()`` played in it). Each PNG is the full page, or its top 3,000 or
+1,800 px, or the viewport: the first under 300 KB. Debian's chromium through Playwright.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "garganta_site.settings")
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, login  # noqa: E402
-from tests.browser.pages import PAGES, cases, page_path  # noqa: E402
+from tests.browser.pages import PAGES, SHOWN, cases, page_path  # noqa: E402
 
 SHOTS = ROOT / "docs" / "shots"
 SIZES = {390: {"width": 390, "height": 844}, 1280: {"width": 1280, "height": 900}}
@@ -46,12 +46,26 @@ def live_site():
         yield site.base_url, json.loads(found.group(1))
 
 
+def capture(page, path: Path, width: int) -> None:
+    """The full page, else its top 3,000 or 1,800 px, else the viewport: under MAX_BYTES."""
+    page.screenshot(path=str(path), full_page=True)
+    height = page.evaluate("document.documentElement.scrollHeight")
+    for top in (3000, 1800):
+        if path.stat().st_size <= MAX_BYTES:
+            return
+        if top < height:
+            clip = {"x": 0, "y": 0, "width": width, "height": top}
+            page.screenshot(path=str(path), full_page=True, clip=clip)
+    if path.stat().st_size > MAX_BYTES:
+        page.screenshot(path=str(path))
+
+
 def shoot(browser, base_url, world, *, check: bool, only: str = "") -> list[str]:
     """Take every screenshot; return what --check found (overflow, axe violations)."""
     from tests.browser.axe import axe_violations
 
     problems = []
-    for name, who in cases():
+    for name, who in cases(SHOWN):
         if only and not re.search(only, f"{name}-{who}"):
             continue
         for width, viewport in SIZES.items():
@@ -61,9 +75,7 @@ def shoot(browser, base_url, world, *, check: bool, only: str = "") -> list[str]
             page.goto(page_path(name, world))
             page.wait_for_load_state("networkidle")
             path = SHOTS / f"{name}-{who}-{width}.png"
-            page.screenshot(path=str(path), full_page=True)
-            if path.stat().st_size > MAX_BYTES:
-                page.screenshot(path=str(path))
+            capture(page, path, viewport["width"])
             if check:
                 if page.locator("h1").count() == 0:
                     problems.append(f"{name} {who} {width}: no <h1>")

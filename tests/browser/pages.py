@@ -25,7 +25,32 @@ PAGES = {
     "pendencias": ("/console/pendencias/", ("arbitro",)),
     "rules": ("/regras/", ALL),
     "calculator": ("/regras/calculadora/", ALL),
+    # The other pages a person reaches from the navigation.
+    "home": ("/", ALL),
+    "weeks": ("/campanhas/{campaign}/semanas/", ALL),
+    "history": ("/fichas/{char}/historico/", ALL),
+    "defaults": ("/fichas/{char}/sem-a-pericia/", ("jogador",)),
+    "queue": ("/homologacao/", ("arbitro",)),
+    "decisions": ("/console/decisoes/", ("arbitro",)),
+    "skill-costs": ("/console/custo-de-pericias/", ("arbitro",)),
+    "catalogue": ("/console/catalogo-de-pericias/", ("arbitro",)),
+    "tables": ("/mesa/tabelas/", ("mestre",)),
+    "house": ("/regras/casa/", ("jogador",)),
+    "readings": ("/regras/leituras/", ("jogador",)),
+    "account": ("/conta/", ("jogador",)),
 }
+# What the screenshots show (the rest is only measured).
+SHOWN = (
+    "sheet",
+    "scene",
+    "combat",
+    "exploration",
+    "week",
+    "console",
+    "pendencias",
+    "rules",
+    "calculator",
+)
 
 
 def layout_world() -> dict[str, str]:
@@ -72,6 +97,6 @@ def page_path(page: str, world: dict[str, str]) -> str:
     return PAGES[page][0].format(**world)
 
 
-def cases() -> list[tuple[str, str]]:
-    """Every (page, login) pair."""
-    return [(page, who) for page, (_, logins) in PAGES.items() for who in logins]
+def cases(pages=PAGES) -> list[tuple[str, str]]:
+    """Every (page, login) pair of ``pages``."""
+    return [(page, who) for page in pages for who in PAGES[page][1]]
