@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help run serve test install chromium lint format bench
+.PHONY: help run serve test install chromium axe lint format bench
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -22,6 +22,13 @@ chromium:  ## Install Debian's chromium for the browser tests, if missing
 	@command -v chromium >/dev/null 2>&1 || { \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# axe-core for the browser tests' accessibility checks, pinned by package-lock.json.
+node_modules/axe-core/axe.min.js: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+axe: node_modules/axe-core/axe.min.js  ## Install axe-core (npm) for the browser tests, if missing
+
 run: install  ## Migrate, load the demo campaign and serve http://127.0.0.1:8000 (SQLite)
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py seed_demo
@@ -30,7 +37,7 @@ run: install  ## Migrate, load the demo campaign and serve http://127.0.0.1:8000
 	@echo "Site em http://127.0.0.1:8000 (MCP em /mcp) — entre com um dos logins acima."
 	$(BIN)/uvicorn garganta_site.asgi:application --host 127.0.0.1 --port 8000
 
-test: install chromium  ## Run every test twice: on SQLite, then on a throwaway PostgreSQL
+test: install chromium axe  ## Run every test twice: on SQLite, then on a throwaway PostgreSQL
 	$(BIN)/python manage.py check --fail-level WARNING
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	@sqlite=0; postgres=0; \

@@ -32,16 +32,18 @@ def test_picking_up_loot_updates_carga_and_dodge_without_reload(new_page):
 
     set_marker(page)
     for name in LOOT:
-        page.get_by_role("button", name=f"Pegar {name}", exact=True).click()
+        page.get_by_role("button", name=f"pegar {name}", exact=True).click()
         # The play region is swapped in place; the button now offers to drop it.
-        expect(page.get_by_role("button", name=f"Largar {name}", exact=True)).to_be_visible()
+        expect(
+            page.get_by_role("button", name=f"✓ carregando — largar {name}", exact=True)
+        ).to_be_visible()
 
     expect(encumbrance).to_have_text("Média (2)")
     expect(dodge).to_have_text("4")
     for name in LOOT:
-        expect(page.get_by_role("button", name=f"Largar {name}", exact=True)).to_have_attribute(
-            "aria-pressed", "true"
-        )
+        expect(
+            page.get_by_role("button", name=f"✓ carregando — largar {name}", exact=True)
+        ).to_have_attribute("aria-pressed", "true")
     assert_not_reloaded(page)
     screenshot(page, "sheet-jurado-after-loot")
 
