@@ -2,8 +2,12 @@
 modifiers, the server's rolls, narration), the scene's exports and the verification of the
 roll chain.
 
-Everyone on a scene page sees new entries without a reload: the log region polls every second
-and the server answers 204 (no swap) when nothing is new.
+The log opens at its newest entries, newest first ("ver anteriores" loads older pages, a plain
+link without JavaScript). Everyone on a scene page sees new entries without a reload: the page
+holds the scene's event stream (sessions.log.live); on its ``log`` event — or every
+``GARGANTA_FALLBACK_POLL_SECONDS`` when the stream is down — the page asks only for the entries
+after the newest one it has and inserts them. The cost of every answer does not grow with the
+log (timeline.log_page).
 """
 
 from __future__ import annotations
@@ -12,10 +16,11 @@ from collections.abc import Callable
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
+from django_htmx.http import reswap, retarget
 
 from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest, region_response
@@ -50,15 +55,14 @@ class _SceneTable:
     def __init__(self, scene: Scene):
         self.characters = list(scene.characters.all())
         self.targets = [(c, roll_targets(c)) for c in self.characters]
-        declarations = (
-            Declaration.objects.filter(scene=scene)
-            .select_related("character")
-            .order_by("-created_at")[:20]
-        )
+        offered = Declaration.objects.filter(scene=scene).order_by("-created_at", "-pk")[:20]
+        declarations = offered.select_related("character")
         latest = {}
-        for announcement in ModifierAnnouncement.objects.filter(scene=scene).order_by(
-            "created_at", "pk"
-        ):
+        # Only the offered declarations' announcements (one query, a subquery, even with no
+        # declaration): the cost stays flat as the log grows.
+        for announcement in ModifierAnnouncement.objects.filter(
+            declaration__in=offered.values("pk")
+        ).order_by("created_at", "pk"):
             latest[announcement.declaration_id] = announcement
         self.declaration_choices = [
             (str(d.pk), _declaration_text(d, latest.get(d.pk))) for d in declarations
@@ -141,16 +145,35 @@ def _table_forms(table: _SceneTable, data=None, *, only=None) -> dict:
     return {key: make(data if key == only else None) for key, make in makers.items()}
 
 
-def _context(request, scene, membership, *, forms=None, panel="", error=""):
+LOG_PAGE = 50  # entries the page opens with, and per "ver anteriores"
+NEW_ENTRIES_MAX = 200  # more new entries than this at once: the region is drawn again
+
+
+def _log_context(scene, membership, user, *, before=None) -> dict:
+    """The log region: the newest ``LOG_PAGE`` entries (or those just before ``before``),
+    newest first, with the cursors of its two ends."""
+    page = timeline.log_page(
+        scene, membership=membership, user=user, before=before, limit=LOG_PAGE, newest=True
+    )
+    return {
+        "scene": scene,
+        "membership": membership,
+        "entries": page.entries[::-1],
+        "older_cursor": str(page.first) if page.more_before else "",
+        "newest_cursor": str(page.last) if page.last else "",
+        "revealed": page.revealed,
+        "browsing_older": before is not None,
+    }
+
+
+def _context(request, scene, membership, *, forms=None, panel="", error="", before=None):
     own = [c for c in scene.characters.all() if c.is_owned_by(request.user)]
-    entries = timeline.scene_log_entries(scene, membership=membership, user=request.user)
     open_for_entries = scene.is_open and scene.week.accepts_entries
     context = {
+        **_log_context(scene, membership, request.user, before=before),
         "scene": scene,
         "week": scene.week,
         "membership": membership,
-        "entries": entries,
-        "log_token": timeline.scene_log_token(scene, entries),
         "own_characters": own,
         "open_for_entries": open_for_entries,
         "panel": panel,
@@ -174,22 +197,71 @@ def _context(request, scene, membership, *, forms=None, panel="", error=""):
     return context
 
 
+def _cursor(request, name: str) -> timeline.Cursor | None:
+    raw = request.GET.get(name, "")
+    return timeline.Cursor.parse(raw, field=name) if raw else None
+
+
+def _bad_cursor(error: ServiceError) -> HttpResponse:
+    return HttpResponseBadRequest(error.message, content_type="text/plain; charset=utf-8")
+
+
 @login_required
 def scene_detail(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The scene page; ``?antes=<cursor>`` opens its log at the entries before the cursor
+    (the "ver anteriores" link, without JavaScript)."""
     scene, membership = get_scene(request, code)
-    return render(request, "log/scene.html", _context(request, scene, membership))
+    try:
+        before = _cursor(request, "antes")
+    except ServiceError as error:
+        return _bad_cursor(error)
+    return render(request, "log/scene.html", _context(request, scene, membership, before=before))
 
 
 @login_required
 def scene_log(request: HtmxHttpRequest, code) -> HttpResponse:
-    """The log region alone, for polling: 204 when the client already has every entry."""
+    """The log region's fragments, per viewer (hidden rolls filtered as on the page):
+
+    - ``?depois=<cursor>&r=<0|1>``: the entries after the newest one the page has, newest
+      first, to insert at the top, with the next tail; 204 when there is none. The whole
+      region instead (retargeted to ``#log``) when the hidden rolls were revealed since (``r``),
+      when the page had no entry, or when more than ``NEW_ENTRIES_MAX`` are new.
+    - ``?antes=<cursor>``: the ``LOG_PAGE`` entries before it, and the next "ver anteriores".
+    - neither: the whole region.
+
+    400 for a cursor this site did not give."""
     scene, membership = get_scene(request, code)
-    entries = timeline.scene_log_entries(scene, membership=membership, user=request.user)
-    token = timeline.scene_log_token(scene, entries)
-    if request.GET.get("n") == token:
-        return HttpResponse(status=204)
-    context = {"scene": scene, "entries": entries, "log_token": token, "membership": membership}
-    response = render(request, "log/scene.html#log", context)
+    try:
+        after, before = _cursor(request, "depois"), _cursor(request, "antes")
+    except ServiceError as error:
+        return _bad_cursor(error)
+    if before is not None:
+        context = _log_context(scene, membership, request.user, before=before)
+        return render(request, "log/scene.html#log-older", context)
+    if "depois" not in request.GET:
+        return render(request, "log/scene.html#log", _log_context(scene, membership, request.user))
+    revealed = scene.week.hidden_rolls_revealed
+    page = None
+    if after is not None and (request.GET.get("r") == "1") == revealed:
+        page = timeline.log_page(
+            scene, membership=membership, user=request.user, after=after, limit=NEW_ENTRIES_MAX
+        )
+        if not page.entries:
+            return HttpResponse(status=204)
+    if page is None or page.more_after:
+        context = _log_context(scene, membership, request.user)
+        if page is None and not context["entries"] and (request.GET.get("r") == "1") == revealed:
+            return HttpResponse(status=204)
+        response = render(request, "log/scene.html#log", context)
+        return reswap(retarget(response, "#log"), "outerHTML")
+    context = {
+        "scene": scene,
+        "membership": membership,
+        "entries": page.entries[::-1],
+        "newest_cursor": str(page.last),
+        "revealed": page.revealed,
+    }
+    response = render(request, "log/scene.html#log-new", context)
     if membership.runs_the_table and scene.is_open and scene.week.accepts_entries:
         # New declarations reach the Mestre's "responde à declaração" lists too; the page
         # keeps what is chosen in them (keepChoice in the template).
