@@ -64,6 +64,14 @@ def chromium_browser():
             browser.close()
 
 
+@pytest.fixture(autouse=True)
+def _fallback_poll_every_second(settings):
+    """The live server is WSGI: no event stream (sessions.log.live answers "retry later"), so
+    the pages' fallback poll carries every live update — each second here, not 30 s.
+    tests/browser/test_scene_live.py runs the real ASGI server for the stream itself."""
+    settings.GARGANTA_FALLBACK_POLL_SECONDS = 1
+
+
 @pytest.fixture
 def site(live_server, transactional_db):
     """The live server with the demo campaign committed to its database."""
