@@ -16,7 +16,6 @@ from __future__ import annotations
 from contextlib import aclosing
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.core.handlers.wsgi import WSGIRequest
 from django.db import connection
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Sum, Value
@@ -36,6 +35,7 @@ from sessions.models import (
 )
 
 PARTS = ("log", "combat", "exploration")
+WSGI_RETRY_MS = 60_000
 
 
 def _count(model, condition: Q | None = None):
@@ -122,17 +122,16 @@ async def scene_events(request, code):
     """``GET /cenas/<code>/eventos/``: the scene's doorbell as Server-Sent Events, for a member
     of its campaign (404 otherwise, as for the page). Events ``log``, ``combat``,
     ``exploration`` carry the part's new token; a ``: ping`` comment every 15 s. Under WSGI
-    (no streaming): an empty answer asking the client to retry after the fallback interval."""
+    (no streaming): an empty answer asking the client to retry in a minute."""
+    if isinstance(request, WSGIRequest):
+        # A WSGI server (runserver, the tests' live server) would buffer an endless stream
+        # forever: after the same check as the page (in the request's own thread), it says
+        # to come back in a minute, and the page's fallback poll carries the news.
+        await sync_to_async(get_scene, thread_sensitive=True)(request, code)
+        return HttpResponse(f"retry: {WSGI_RETRY_MS}\n\n", content_type="text/event-stream")
     scene_id, scene_code, runs, user_id, first = await sync_to_async(
         _viewer, thread_sensitive=False
     )(request, code)
-    if isinstance(request, WSGIRequest):
-        # A WSGI server (runserver, the tests' live server) would buffer an endless stream
-        # forever: it says to come back later, and the page's fallback poll carries the news.
-        return HttpResponse(
-            f"retry: {settings.GARGANTA_FALLBACK_POLL_SECONDS * 1000}\n\n",
-            content_type="text/event-stream",
-        )
 
     async def token():
         return await sync_to_async(_changes_now, thread_sensitive=False)(scene_id, runs, user_id)

@@ -13,6 +13,7 @@ log (timeline.log_page).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -149,6 +150,21 @@ LOG_PAGE = 50  # entries the page opens with, and per "ver anteriores"
 NEW_ENTRIES_MAX = 200  # more new entries than this at once: the region is drawn again
 
 
+# An entry's time is taken inside its transaction, before the commit: one that commits after
+# a later one would be behind the newest cursor a page already has. The tail asks again for the
+# last SETTLE seconds and names the entries of that window it has ("tem"), so none is lost.
+SETTLE = timedelta(seconds=5)
+
+
+def _tail(keys, newest) -> dict:
+    """What the log's tail asks next: after ``newest``, knowing ``keys`` of its window."""
+    if newest is None:
+        return {"newest_cursor": "", "recent_cursors": ""}
+    since = newest.created_at - SETTLE
+    recent = sorted({k for k in keys if k.created_at >= since})
+    return {"newest_cursor": str(newest), "recent_cursors": ",".join(map(str, recent))}
+
+
 def _log_context(scene, membership, user, *, before=None) -> dict:
     """The log region: the newest ``LOG_PAGE`` entries (or those just before ``before``),
     newest first, with the cursors of its two ends."""
@@ -160,7 +176,7 @@ def _log_context(scene, membership, user, *, before=None) -> dict:
         "membership": membership,
         "entries": page.entries[::-1],
         "older_cursor": str(page.first) if page.more_before else "",
-        "newest_cursor": str(page.last) if page.last else "",
+        **_tail([timeline.entry_key(e) for e in page.entries], page.last),
         "revealed": page.revealed,
         "browsing_older": before is not None,
     }
@@ -222,8 +238,10 @@ def scene_detail(request: HtmxHttpRequest, code) -> HttpResponse:
 def scene_log(request: HtmxHttpRequest, code) -> HttpResponse:
     """The log region's fragments, per viewer (hidden rolls filtered as on the page):
 
-    - ``?depois=<cursor>&r=<0|1>``: the entries after the newest one the page has, newest
-      first, to insert at the top, with the next tail; 204 when there is none. The whole
+    - ``?depois=<cursor>&tem=<cursors>&r=<0|1>``: the entries after the newest one the page
+      has, newest first, to insert at the top, with the next tail; 204 when there is none.
+      ``tem``: the entries of the last ``SETTLE`` seconds the page has, so one that committed
+      late, behind the newest, still comes. The whole
       region instead (retargeted to ``#log``) when the hidden rolls were revealed since (``r``),
       when the page had no entry, or when more than ``NEW_ENTRIES_MAX`` are new.
     - ``?antes=<cursor>``: the ``LOG_PAGE`` entries before it, and the next "ver anteriores".
@@ -240,13 +258,23 @@ def scene_log(request: HtmxHttpRequest, code) -> HttpResponse:
         return render(request, "log/scene.html#log-older", context)
     if "depois" not in request.GET:
         return render(request, "log/scene.html#log", _log_context(scene, membership, request.user))
+    try:
+        known = {
+            timeline.Cursor.parse(k, field="tem")
+            for k in request.GET.get("tem", "").split(",")
+            if k
+        }
+    except ServiceError as error:
+        return _bad_cursor(error)
     revealed = scene.week.hidden_rolls_revealed
     page = None
     if after is not None and (request.GET.get("r") == "1") == revealed:
+        settled = timeline.Cursor(after.created_at - SETTLE, -1, 0)
         page = timeline.log_page(
-            scene, membership=membership, user=request.user, after=after, limit=NEW_ENTRIES_MAX
+            scene, membership=membership, user=request.user, after=settled, limit=NEW_ENTRIES_MAX
         )
-        if not page.entries:
+        new = [e for e in page.entries if timeline.entry_key(e) not in known]
+        if not new:
             return HttpResponse(status=204)
     if page is None or page.more_after:
         context = _log_context(scene, membership, request.user)
@@ -254,12 +282,13 @@ def scene_log(request: HtmxHttpRequest, code) -> HttpResponse:
             return HttpResponse(status=204)
         response = render(request, "log/scene.html#log", context)
         return reswap(retarget(response, "#log"), "outerHTML")
+    keys = [timeline.entry_key(e) for e in new]
     context = {
         "scene": scene,
         "membership": membership,
-        "entries": page.entries[::-1],
-        "newest_cursor": str(page.last),
+        "entries": new[::-1],
         "revealed": page.revealed,
+        **_tail(known | set(keys), max([after, *keys])),
     }
     response = render(request, "log/scene.html#log-new", context)
     if membership.runs_the_table and scene.is_open and scene.week.accepts_entries:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import timedelta
+from unittest import mock
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -96,6 +98,23 @@ def test_only_the_new_entries_newest_first_to_the_top(
     assert client.get(tail_url(text)).status_code == 204
     # The Mestre's "responde à declaração" lists come along (out of band).
     assert 'hx-swap-oob="true"' in text
+
+
+def test_an_entry_that_commits_behind_the_newest_still_comes(client_for, mestre, scene):
+    """Its time was taken before a later entry's, its commit came after: the tail asks again
+    for the last seconds, knowing what it has there, and gets it once."""
+    client = client_for(mestre)
+    _narrate(scene, mestre, 1)
+    newest = Narration.objects.get(text="Narração número 0.")
+    tail = tail_url(_page(client, scene))
+    with mock.patch(
+        "django.utils.timezone.now", return_value=newest.created_at - timedelta(seconds=1)
+    ):
+        log_services.narration_create(scene=scene, user=mestre, text="Tarde.")
+    text = content(client.get(tail))
+    entries = text.split('<ol hx-swap-oob="afterbegin:#entries">', 1)[1].split("</ol>")[0]
+    assert "Tarde." in entries and "Narração número 0." not in entries
+    assert client.get(tail_url(text)).status_code == 204
 
 
 def test_the_new_entries_are_per_viewer(
