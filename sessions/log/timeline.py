@@ -307,9 +307,26 @@ def entry_data(entry: LogEntry) -> dict:
     return {"type": "roll", **roll_data(entry.roll, masked=entry.masked)}
 
 
+def log_entries_paged(scene: Scene, *, membership, user, chunk: int = 200):
+    """Every entry of the log the viewer may see, in order, read ``chunk`` at a time by
+    cursor (log_page): what a streamed export holds in memory does not grow with the log."""
+    after = None
+    while True:
+        page = log_page(scene, membership=membership, user=user, after=after, limit=chunk)
+        yield from page.entries
+        if not page.more_after:
+            return
+        after = page.last
+
+
 def scene_export(scene: Scene, *, membership, user) -> dict:
     """A scene and its whole timeline, every roll the viewer may see, as plain data."""
     entries = scene_log_entries(scene, membership=membership, user=user)
+    return {**scene_header(scene), "entries": [entry_data(e) for e in entries]}
+
+
+def scene_header(scene: Scene) -> dict:
+    """The ``scene`` part of a scene's export (scene_export without its entries)."""
     week = scene.week
     return {
         "scene": {
@@ -323,5 +340,4 @@ def scene_export(scene: Scene, *, membership, user) -> dict:
             "status": scene.status,
             "characters": [{"id": c.code, "name": c.name} for c in scene.characters.all()],
         },
-        "entries": [entry_data(e) for e in entries],
     }

@@ -27,7 +27,7 @@ from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest, region_response
 from gurps.errors import GurpsError
 from sessions.access import get_scene, get_scene_for_table
-from sessions.exports import as_json, download, tidy_markdown
+from sessions.exports import json_with_list, stream_download, tidy_markdown_stream
 from sessions.log import chain, services, timeline
 from sessions.log.forms import (
     AnnouncementForm,
@@ -281,7 +281,9 @@ def scene_log(request: HtmxHttpRequest, code) -> HttpResponse:
         if page is None and not context["entries"] and (request.GET.get("r") == "1") == revealed:
             return HttpResponse(status=204)
         response = render(request, "log/scene.html#log", context)
-        return reswap(retarget(response, "#log"), "outerHTML")
+        return _with_declaration_selects(
+            request, reswap(retarget(response, "#log"), "outerHTML"), scene, membership
+        )
     keys = [timeline.entry_key(e) for e in new]
     context = {
         "scene": scene,
@@ -291,9 +293,13 @@ def scene_log(request: HtmxHttpRequest, code) -> HttpResponse:
         **_tail(known | set(keys), max([after, *keys])),
     }
     response = render(request, "log/scene.html#log-new", context)
+    return _with_declaration_selects(request, response, scene, membership)
+
+
+def _with_declaration_selects(request, response, scene, membership) -> HttpResponse:
+    """New declarations reach the Mestre's "responde à declaração" lists too (out of band);
+    the page keeps what is chosen in them (keepChoice in the template)."""
     if membership.runs_the_table and scene.is_open and scene.week.accepts_entries:
-        # New declarations reach the Mestre's "responde à declaração" lists too; the page
-        # keeps what is chosen in them (keepChoice in the template).
         forms = _table_forms(_SceneTable(scene))
         for key in DECLARATION_FORMS:
             select = _declaration_select(forms[key], "declaration")
@@ -512,20 +518,37 @@ def _scene_filename(scene: Scene, ext: str) -> str:
     return f"{scene.week.campaign.slug}-semana-{scene.week.number:02d}-cena-{str(scene.code)[:8]}.{ext}"
 
 
+def _scene_export_chunks(request, scene, membership):
+    """The scene's header, then its entries one by one (timeline.log_entries_paged)."""
+    entries = timeline.log_entries_paged(scene, membership=membership, user=request.user)
+    return timeline.scene_header(scene), (timeline.entry_data(e) for e in entries)
+
+
 @login_required
 def scene_export_json(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The scene as JSON (timeline.scene_export's shape), streamed a page of entries at a time."""
     scene, membership = get_scene(request, code)
-    data = timeline.scene_export(scene, membership=membership, user=request.user)
-    return download(as_json(data), _scene_filename(scene, "json"), "application/json")
+    header, entries = _scene_export_chunks(request, scene, membership)
+    chunks = json_with_list(header, "entries", entries)
+    return stream_download(chunks, _scene_filename(scene, "json"), "application/json")
 
 
 @login_required
 def scene_export_markdown(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The scene as Markdown (log/export.md), streamed a page of entries at a time."""
     scene, membership = get_scene(request, code)
-    data = timeline.scene_export(scene, membership=membership, user=request.user)
-    text = render_to_string("log/export.md", {"scenes": [data], "week": None})
-    return download(
-        tidy_markdown(text), _scene_filename(scene, "md"), "text/markdown; charset=utf-8"
+    header, entries = _scene_export_chunks(request, scene, membership)
+
+    def chunks():
+        yield render_to_string("log/export.md#md-scene", {"data": header, "week": None})
+        for entry in entries:
+            yield render_to_string("log/export.md#md-entry", {"e": entry})
+        yield "\n"
+
+    return stream_download(
+        tidy_markdown_stream(chunks()),
+        _scene_filename(scene, "md"),
+        "text/markdown; charset=utf-8",
     )
 
 

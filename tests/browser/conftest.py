@@ -65,11 +65,12 @@ def chromium_browser():
 
 
 @pytest.fixture(autouse=True)
-def _fallback_poll_every_second(settings):
+def _fallback_poll_every_2_s(settings):
     """The live server is WSGI: no event stream (sessions.log.live answers "retry later"), so
-    the pages' fallback poll carries every live update — each second here, not 30 s.
+    the pages' fallback poll carries every live update — every 2 s here (as the panels polled
+    before the stream), not 30 s.
     tests/browser/test_scene_live.py runs the real ASGI server for the stream itself."""
-    settings.GARGANTA_FALLBACK_POLL_SECONDS = 1
+    settings.GARGANTA_FALLBACK_POLL_SECONDS = 2
 
 
 @pytest.fixture
