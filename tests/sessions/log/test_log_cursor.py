@@ -21,7 +21,7 @@ LIMITS = (1, 2, 3, 7, 50)
 def crowded(scene, mestre, rastreadora, jogadora, rastreador, hoplita):
     """Three instants, each with a declaration, an announcement, rolls (open, hidden of the
     Rastreador, hidden of the Hoplita) and narrations — every kind at the same timestamp."""
-    start = timezone.now()
+    start = timezone.now() - timedelta(minutes=1)  # in the past: what is written later sorts after
     hidden = []
     for i in range(3):
         with mock.patch("django.utils.timezone.now", return_value=start + timedelta(seconds=i)):
