@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from django.conf import settings
 from django.urls import reverse
 
 NAV = ("home", "rules", "procedure-tables", "queue", "console", "account", "logout")
@@ -17,5 +18,9 @@ def _nav_urls() -> dict[str, str]:
 
 
 def nav(request) -> dict:
-    """``nav_urls``: the layout's links by URL name (``nav_urls.home``, ``nav_urls.procedure_tables`` …)."""
-    return {"nav_urls": _nav_urls()}
+    """``nav_urls``: the layout's links by URL name (``nav_urls.home``, ``nav_urls.procedure_tables`` …);
+    ``live_fallback_seconds``: how often a live region polls when its event stream is down."""
+    return {
+        "nav_urls": _nav_urls(),
+        "live_fallback_seconds": settings.GARGANTA_FALLBACK_POLL_SECONDS,
+    }

@@ -217,3 +217,7 @@ LOGGING = {
 
 # The site's public address: the MCP server names itself by it (garganta_site.mcp).
 GARGANTA_SITE_URL = os.environ.get("GARGANTA_SITE_URL", "http://127.0.0.1:8000")
+
+# A scene page hears changes through its event stream; when the stream drops (a proxy that
+# buffers, a WSGI server) it asks every this-many seconds instead (sessions/log/live.py).
+GARGANTA_FALLBACK_POLL_SECONDS = int(os.environ.get("GARGANTA_FALLBACK_POLL_SECONDS", "30"))

@@ -158,6 +158,10 @@ class Declaration(models.Model):
     request_key = models.CharField(max_length=64, blank=True)
 
     class Meta:
+        # The log is read a page at a time by (created_at, id) past a cursor (timeline.log_page).
+        indexes = [
+            models.Index(fields=["scene", "created_at", "id"], name="mesa_declaration_log_keyset")
+        ]
         ordering = ["created_at", "pk"]
         constraints = [
             models.UniqueConstraint(
@@ -191,6 +195,10 @@ class ModifierAnnouncement(AppendOnly):
     request_key = models.CharField(max_length=64, blank=True)
 
     class Meta:
+        # The log is read a page at a time by (created_at, id) past a cursor (timeline.log_page).
+        indexes = [
+            models.Index(fields=["scene", "created_at", "id"], name="mesa_announcement_log_keyset")
+        ]
         ordering = ["created_at", "pk"]
         verbose_name = "anúncio de modificadores"
         verbose_name_plural = "anúncios de modificadores"
@@ -221,6 +229,10 @@ class Narration(models.Model):
     request_key = models.CharField(max_length=64, blank=True)
 
     class Meta:
+        # The log is read a page at a time by (created_at, id) past a cursor (timeline.log_page).
+        indexes = [
+            models.Index(fields=["scene", "created_at", "id"], name="mesa_narration_log_keyset")
+        ]
         ordering = ["created_at", "pk"]
         verbose_name = "narração"
         verbose_name_plural = "narrações"
@@ -357,6 +369,8 @@ class Roll(AppendOnly):  # DESIGN.md invariant 2
     objects = RollQuerySet.as_manager()
 
     class Meta:
+        # The log is read a page at a time by (created_at, id) past a cursor (timeline.log_page).
+        indexes = [models.Index(fields=["scene", "created_at", "id"], name="mesa_roll_log_keyset")]
         ordering = ["campaign", "sequence"]
         constraints = [
             models.UniqueConstraint(
@@ -1210,6 +1224,9 @@ class StateChange(AppendOnly):
     request_key = models.CharField(max_length=64, blank=True)
 
     class Meta:
+        indexes = [
+            models.Index(fields=["scene", "created_at", "id"], name="mesa_statechange_log_keyset")
+        ]
         ordering = ["created_at", "pk"]
         verbose_name = "mudança de estado"
         verbose_name_plural = "mudanças de estado"

@@ -12,7 +12,7 @@ from uuid import UUID
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from ninja import Field, Header, Router, Schema, Status
+from ninja import Field, Header, Query, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import StrictBool, field_validator
 
@@ -329,15 +329,68 @@ def roll_list(request, code: UUID):
     return [timeline.roll_data(e.roll, masked=e.masked) for e in rolls]
 
 
+class LogPageOut(Schema):
+    """A page of the timeline, its entries in the order they happened."""
+
+    entries: list[EntryOut]
+    next_cursor: str | None = Field(
+        description="Passe em `after` para ler o que vem depois da última entrada desta "
+        "página (também o que ainda não aconteceu); null só num registro vazio lido sem cursor"
+    )
+    has_more: bool = Field(description="Se já há entradas depois de `next_cursor`")
+    before_cursor: str | None = Field(
+        description="Passe em `before` para ler as entradas anteriores à primeira desta "
+        "página; null quando não há anteriores"
+    )
+
+
+def _cursor(text: str | None, field: str) -> timeline.Cursor | None:
+    return None if text is None else timeline.Cursor.parse(text, field=field)
+
+
 @router.get(
     "/{uuid:code}/log",
-    response={200: list[EntryOut], **errors(401, 404)},
+    response={200: LogPageOut, **errors(401, 404, 422)},
     summary="A linha do tempo da cena: declarações, modificadores anunciados, rolagens, narração",
 )
-def scene_timeline(request, code: UUID):
+def scene_timeline(
+    request,
+    code: UUID,
+    after: str | None = Query(
+        None, max_length=100, description="Só as entradas depois deste cursor (`next_cursor`)"
+    ),
+    before: str | None = Query(
+        None,
+        max_length=100,
+        description="Só as entradas antes deste cursor (`before_cursor`): as últimas delas",
+    ),
+    newest: bool = Query(
+        False, description="As últimas `limit` entradas (o fim do registro), sem cursor"
+    ),
+    limit: int = Query(50, ge=1, le=200, description="Quantas entradas, no máximo"),
+):
+    """A page of the scene's log, in order. Without a cursor, from the start (or, with
+    ``newest``, the end); ``after``/``before`` are opaque cursors from an earlier page (a bad
+    one: 422 naming the field). A hidden roll is filtered per viewer as on the page (DESIGN.md
+    invariant 4): a cursor never reaches what the viewer may not see. The cost does not grow
+    with the log: each source is read by keyset with LIMIT."""
     scene, membership = _get_scene(request, code)
-    data = timeline.scene_export(scene, membership=membership, user=request.user)
-    return [_entry_out(entry) for entry in data["entries"]]
+    page = timeline.log_page(
+        scene,
+        membership=membership,
+        user=request.user,
+        after=_cursor(after, "after"),
+        before=_cursor(before, "before"),
+        limit=limit,
+        newest=newest,
+    )
+    last = page.last
+    return {
+        "entries": [_entry_out(timeline.entry_data(e)) for e in page.entries],
+        "next_cursor": str(last) if last else after,
+        "has_more": page.more_after,
+        "before_cursor": str(page.first) if page.more_before and page.entries else None,
+    }
 
 
 @router.get(

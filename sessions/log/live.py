@@ -16,10 +16,11 @@ from __future__ import annotations
 from contextlib import aclosing
 
 from asgiref.sync import sync_to_async
+from django.core.handlers.wsgi import WSGIRequest
 from django.db import connection
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 
 from garganta_site import doorbell
 from sessions.access import get_scene
@@ -34,6 +35,7 @@ from sessions.models import (
 )
 
 PARTS = ("log", "combat", "exploration")
+WSGI_RETRY_MS = 60_000
 
 
 def _count(model, condition: Q | None = None):
@@ -119,7 +121,14 @@ def _sse(event: str, data: str) -> str:
 async def scene_events(request, code):
     """``GET /cenas/<code>/eventos/``: the scene's doorbell as Server-Sent Events, for a member
     of its campaign (404 otherwise, as for the page). Events ``log``, ``combat``,
-    ``exploration`` carry the part's new token; a ``: ping`` comment every 15 s."""
+    ``exploration`` carry the part's new token; a ``: ping`` comment every 15 s. Under WSGI
+    (no streaming): an empty answer asking the client to retry in a minute."""
+    if isinstance(request, WSGIRequest):
+        # A WSGI server (runserver, the tests' live server) would buffer an endless stream
+        # forever: after the same check as the page (in the request's own thread), it says
+        # to come back in a minute, and the page's fallback poll carries the news.
+        await sync_to_async(get_scene, thread_sensitive=True)(request, code)
+        return HttpResponse(f"retry: {WSGI_RETRY_MS}\n\n", content_type="text/event-stream")
     scene_id, scene_code, runs, user_id, first = await sync_to_async(
         _viewer, thread_sensitive=False
     )(request, code)

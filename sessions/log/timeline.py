@@ -5,8 +5,14 @@ modifiers, rolls, narration), a hidden roll masked until the weekly report is ho
 
 from __future__ import annotations
 
+import base64
+import binascii
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
+from django.db.models import Q
+
+from garganta_site.errors import ServiceError
 from sessions.log.chain import roll_canonical_content, roll_hash
 from sessions.models import (
     Combat,
@@ -68,54 +74,167 @@ class LogEntry:
         return roll_hash(self.roll.previous_hash, self.canonical) == self.roll.hash
 
 
-def scene_log_entries(scene: Scene, *, membership, user) -> list[LogEntry]:
-    """The scene's timeline in the order it happened (6 queries: the week's report, then
-    declarations, announcements, rolls, narrations and state changes)."""
+def _sources(scene: Scene, *, membership, user):
+    """The five querysets of the log, each with what its entries show; rolls filtered in SQL
+    to what the viewer may see (roll_visibility), so a LIMIT counts only visible rows."""
     revealed = scene.week.hidden_rolls_revealed
-    declarations = Declaration.objects.filter(scene=scene).select_related("character", "author")
-    announcements = ModifierAnnouncement.objects.filter(scene=scene).select_related(
-        "declaration__character", "author"
+    rolls = Roll.objects.filter(scene=scene)
+    if not (membership.runs_the_table or revealed):
+        rolls = rolls.filter(Q(hidden=False) | Q(character__owner_id=user.pk))
+    return revealed, {
+        "declaration": Declaration.objects.filter(scene=scene).select_related(
+            "character", "author"
+        ),
+        "announcement": ModifierAnnouncement.objects.filter(scene=scene).select_related(
+            "declaration__character", "author"
+        ),
+        "roll": rolls.select_related(
+            "character", "rolled_by", "declaration__character", "announcement", "campaign", "scene"
+        ),
+        "narration": Narration.objects.filter(scene=scene).select_related("author"),
+        "state_change": StateChange.objects.filter(scene=scene).select_related(
+            "character", "author", "roll__character"
+        ),
+    }
+
+
+def _entry(kind: str, row, *, membership, user, revealed: bool) -> LogEntry:
+    if kind == "state_change":
+        # The roll a change answers is named only to whoever sees that roll.
+        roll = row.roll
+        if roll is not None and ABSENT == roll_visibility(
+            roll, membership=membership, user=user, revealed=revealed
+        ):
+            roll = None
+        return LogEntry(kind, row.created_at, state_change=row, answers=roll)
+    if kind != "roll":
+        return LogEntry(kind, row.created_at, **{kind: row})
+    seen = roll_visibility(row, membership=membership, user=user, revealed=revealed)
+    return LogEntry(
+        "roll", row.created_at, roll=row, masked=seen == MASKED, revealed=row.hidden and revealed
     )
-    rolls = Roll.objects.filter(scene=scene).select_related(
-        "character", "rolled_by", "declaration__character", "announcement", "campaign", "scene"
-    )
-    narrations = Narration.objects.filter(scene=scene).select_related("author")
-    entries = [LogEntry("declaration", d.created_at, declaration=d) for d in declarations]
-    entries += [LogEntry("announcement", a.created_at, announcement=a) for a in announcements]
-    for roll in rolls:
-        seen = roll_visibility(roll, membership=membership, user=user, revealed=revealed)
-        if seen == ABSENT:
-            continue
-        entries.append(
-            LogEntry(
-                "roll",
-                roll.created_at,
-                roll=roll,
-                masked=seen == MASKED,
-                revealed=roll.hidden and revealed,
-            )
-        )
-    entries += [LogEntry("narration", n.created_at, narration=n) for n in narrations]
-    entries += _state_change_entries(scene, entries)
-    entries.sort(key=lambda e: (e.created_at, _ORDER[e.kind]))
+
+
+def scene_log_entries(scene: Scene, *, membership, user) -> list[LogEntry]:
+    """The scene's whole timeline in the order it happened (5 queries: the week's report, then
+    declarations, announcements, rolls and narrations). What grows with the log reads
+    ``log_page`` instead; this is for the exports and the week's report."""
+    revealed, sources = _sources(scene, membership=membership, user=user)
+    entries = [
+        _entry(kind, row, membership=membership, user=user, revealed=revealed)
+        for kind, rows in sources.items()
+        for row in rows.order_by("created_at", "pk")
+    ]
+    entries.sort(key=entry_key)
     return entries
 
 
-def _state_change_entries(scene: Scene, seen: list[LogEntry]) -> list[LogEntry]:
-    """The scene's PV and fatigue changes outside a fight (sessions.log.scene_ops); the roll
-    one answers is named only to whoever sees that roll."""
-    visible = {e.roll.pk: e.roll for e in seen if e.kind == "roll"}
-    changes = StateChange.objects.filter(scene=scene).select_related("character", "author")
-    return [
-        LogEntry("state_change", c.created_at, state_change=c, answers=visible.get(c.roll_id))
-        for c in changes
-    ]
+# --- pages of the log: keyset cursors ----------------------------------------------------------
+
+CURSOR_INVALID = "Cursor inválido: use o valor que a leitura anterior devolveu."
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def scene_log_token(scene: Scene, entries: list[LogEntry]) -> str:
-    """What a polling page already has: the count of entries, and whether hidden rolls are
-    revealed (homologation changes what the same entries show)."""
-    return f"{len(entries)}{'r' if scene.week.hidden_rolls_revealed else ''}"
+@dataclass(frozen=True, order=True)
+class Cursor:
+    """A place in the log between two entries: the key (time, kind, row) of the entry just
+    before it. Entries are ordered by that key, the same key for every kind, so each source
+    is paged by the same cursor and the pages merge without loss or repetition."""
+
+    created_at: datetime
+    kind: int
+    pk: int
+
+    def __str__(self) -> str:
+        micros = (self.created_at - _EPOCH) // timedelta(microseconds=1)
+        raw = f"{micros}.{self.kind}.{self.pk}".encode()
+        return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+    @classmethod
+    def parse(cls, text: str, *, field: str = "cursor") -> Cursor:
+        """``str(cursor)`` back; ServiceError (``field``) for anything else."""
+        try:
+            raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
+            micros, kind, pk = (int(part) for part in raw.split("."))
+            if kind not in _ORDER.values() or pk < 1:
+                raise ValueError(raw)
+            return cls(_EPOCH + timedelta(microseconds=micros), kind, pk)
+        except (ValueError, UnicodeDecodeError, OverflowError, binascii.Error):
+            raise ServiceError(CURSOR_INVALID, field=field) from None
+
+
+def entry_key(entry: LogEntry) -> Cursor:
+    """The entry's place in the log (its cursor): time, then kind, then row."""
+    row = getattr(entry, entry.kind)
+    return Cursor(entry.created_at, _ORDER[entry.kind], row.pk)
+
+
+def _beyond(cursor: Cursor, kind: int, *, later: bool) -> Q:
+    """Rows of one source (all of kind ``kind``) strictly after (or before) ``cursor``."""
+    t = cursor.created_at
+    if kind == cursor.kind:
+        if later:
+            return Q(created_at__gt=t) | Q(created_at=t, pk__gt=cursor.pk)
+        return Q(created_at__lt=t) | Q(created_at=t, pk__lt=cursor.pk)
+    if (kind > cursor.kind) == later:
+        return Q(created_at__gte=t) if later else Q(created_at__lte=t)
+    return Q(created_at__gt=t) if later else Q(created_at__lt=t)
+
+
+@dataclass(frozen=True)
+class LogPage:
+    """A page of the log, its entries in the order they happened. ``more_before`` and
+    ``more_after``: whether the log has entries (the viewer may see) beyond each end."""
+
+    entries: list[LogEntry]
+    more_before: bool
+    more_after: bool
+    revealed: bool
+
+    @property
+    def first(self) -> Cursor | None:
+        return entry_key(self.entries[0]) if self.entries else None
+
+    @property
+    def last(self) -> Cursor | None:
+        return entry_key(self.entries[-1]) if self.entries else None
+
+
+def log_page(
+    scene: Scene,
+    *,
+    membership,
+    user,
+    after: Cursor | None = None,
+    before: Cursor | None = None,
+    limit: int = 50,
+    newest: bool = False,
+) -> LogPage:
+    """``limit`` entries of the scene's log the viewer may see, in order: the first ones after
+    ``after`` (from the start without it) — or, with ``newest`` or with only ``before``, the
+    last ones before ``before`` (up to the end without it). Five queries whatever the log's
+    size: the week, and for each source one keyset query (``created_at, pk`` past the cursor,
+    ``LIMIT limit + 1``); the sources' rows merge by ``entry_key``."""
+    revealed, sources = _sources(scene, membership=membership, user=user)
+    backwards = newest or (before is not None and after is None)
+    order = ("-created_at", "-pk") if backwards else ("created_at", "pk")
+    rows = []
+    for kind, queryset in sources.items():
+        if after is not None:
+            queryset = queryset.filter(_beyond(after, _ORDER[kind], later=True))
+        if before is not None:
+            queryset = queryset.filter(_beyond(before, _ORDER[kind], later=False))
+        rows += [
+            _entry(kind, row, membership=membership, user=user, revealed=revealed)
+            for row in queryset.order_by(*order)[: limit + 1]
+        ]
+    rows.sort(key=entry_key, reverse=backwards)
+    more = len(rows) > limit
+    entries = rows[:limit]
+    if backwards:
+        entries.reverse()
+        return LogPage(entries, more, before is not None, revealed)
+    return LogPage(entries, after is not None, more, revealed)
 
 
 # --- exports ----------------------------------------------------------------------------------
@@ -242,9 +361,30 @@ def state_change_data(entry: LogEntry) -> dict:
     }
 
 
+def log_entries_paged(scene: Scene, *, membership, user, chunk: int = 200):
+    """Every entry of the log the viewer may see, in order, read ``chunk`` at a time by
+    cursor (log_page): what a streamed export holds in memory does not grow with the log."""
+    after = None
+    while True:
+        page = log_page(scene, membership=membership, user=user, after=after, limit=chunk)
+        yield from page.entries
+        if not page.more_after:
+            return
+        after = page.last
+
+
 def scene_export(scene: Scene, *, membership, user) -> dict:
     """A scene and its whole timeline, every roll the viewer may see, as plain data."""
     entries = scene_log_entries(scene, membership=membership, user=user)
+    return {
+        **scene_header(scene),
+        "entries": [entry_data(e) for e in entries],
+        **trackers_export(scene, membership=membership, user=user),
+    }
+
+
+def scene_header(scene: Scene) -> dict:
+    """The ``scene`` part of a scene's export (scene_export without its entries)."""
     week = scene.week
     return {
         "scene": {
@@ -258,18 +398,22 @@ def scene_export(scene: Scene, *, membership, user) -> dict:
             "status": scene.status,
             "characters": [{"id": c.code, "name": c.name} for c in scene.characters.all()],
         },
-        "entries": [entry_data(e) for e in entries],
-        **trackers_export(scene, entries),
     }
 
 
-def trackers_export(scene: Scene, entries: list[LogEntry]) -> dict:
-    """The scene's combats and descents with their events, for the exports (4 queries). An
+def trackers_export(scene: Scene, *, membership, user) -> dict:
+    """The scene's combats and descents with their events, for the exports (5 queries). An
     event names its dice by their sequence in the chain, and only the dice the viewer sees in
-    ``entries`` (the rolls' own visibility, ``roll_visibility``)."""
-    seen = {e.roll.pk: e.roll for e in entries if e.kind == "roll" and not e.masked}
+    full (the rolls' own visibility, ``roll_visibility``): a masked or absent roll is not named.
+    The rolls are read a chunk at a time, so memory does not grow with the log."""
+    revealed = scene.week.hidden_rolls_revealed
+    seen: set[int] = set()
     by_event: dict[str, list[int]] = {}
-    for roll in seen.values():
+    rolls = Roll.objects.filter(scene=scene).select_related("character").order_by("pk")
+    for roll in rolls.iterator(chunk_size=500):
+        if roll_visibility(roll, membership=membership, user=user, revealed=revealed) != FULL:
+            continue
+        seen.add(roll.pk)
         event = (roll.details or {}).get("event")
         if event:
             by_event.setdefault(str(event), []).append(roll.sequence)

@@ -32,24 +32,41 @@ async def scene_log_read(
     ctx: Context,
     scene: SceneId,
     after: Annotated[
-        UUID | None,
+        str | None,
         Field(
-            description="Cursor: só as entradas depois desta (o next_cursor da leitura anterior)"
+            description="Cursor: só as entradas depois dele (o next_cursor da leitura anterior)",
+            max_length=100,
         ),
     ] = None,
+    before: Annotated[
+        str | None,
+        Field(
+            description="Cursor: as entradas logo antes dele (o before_cursor de uma leitura)",
+            max_length=100,
+        ),
+    ] = None,
+    newest: Annotated[
+        bool, Field(description="As últimas entradas (o fim do registro), sem cursor")
+    ] = False,
     limit: Annotated[int, Field(ge=1, le=200, description="Quantas entradas, no máximo")] = 50,
 ) -> dict[str, Any]:
     """Lê a linha do tempo da cena, em ordem: declarações dos jogadores, modificadores anunciados,
     rolagens (com dados, NH efetivo, margem; uma rolagem escondida aparece como escondida para
-    quem não pode vê-la) e narração. Devolve `entries` e `next_cursor` (passe-o em `after` para
-    ler só o que veio depois; null quando não há mais)."""
-    entries = await api_call(
-        ctx, "GET", f"/scenes/{scene}/log", query={"after": after, "limit": limit}
+    quem não pode vê-la) e narração. Sem cursor, do começo (`newest=true`: o fim). Devolve
+    `entries`, `next_cursor` (passe-o em `after` para ler só o que veio depois, inclusive o que
+    ainda vai acontecer), `has_more` (se já há mais depois dele) e `before_cursor` (passe-o em
+    `before` para as anteriores; null quando não há)."""
+    return await api_call(
+        ctx,
+        "GET",
+        f"/scenes/{scene}/log",
+        query={
+            "after": after,
+            "before": before,
+            "newest": "true" if newest else None,
+            "limit": limit,
+        },
     )
-    return {
-        "entries": entries,
-        "next_cursor": entries[-1]["id"] if len(entries) == limit else None,
-    }
 
 
 @tool()

@@ -2,26 +2,32 @@
 modifiers, the server's rolls, narration), the scene's exports and the verification of the
 roll chain.
 
-Everyone on a scene page sees new entries without a reload: the log region polls every second
-and the server answers 204 (no swap) when nothing is new.
+The log opens at its newest entries, newest first ("ver anteriores" loads older pages, a plain
+link without JavaScript). Everyone on a scene page sees new entries without a reload: the page
+holds the scene's event stream (sessions.log.live); on its ``log`` event — or every
+``GARGANTA_FALLBACK_POLL_SECONDS`` when the stream is down — the page asks only for the entries
+after the newest one it has and inserts them. The cost of every answer does not grow with the
+log (timeline.log_page).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
+from django_htmx.http import reswap, retarget
 
 from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest, region_response
 from gurps.errors import GurpsError
 from sessions.access import get_scene, get_scene_for_table
-from sessions.exports import as_json, download, tidy_markdown
+from sessions.exports import json_with_list, stream_download, tidy_markdown_stream
 from sessions.log import chain, services, timeline
 from sessions.log.forms import (
     AnnouncementForm,
@@ -51,15 +57,14 @@ class _SceneTable:
     def __init__(self, scene: Scene):
         self.characters = list(scene.characters.all())
         self.targets = [(c, roll_targets(c)) for c in self.characters]
-        declarations = (
-            Declaration.objects.filter(scene=scene)
-            .select_related("character")
-            .order_by("-created_at")[:20]
-        )
+        offered = Declaration.objects.filter(scene=scene).order_by("-created_at", "-pk")[:20]
+        declarations = offered.select_related("character")
         latest = {}
-        for announcement in ModifierAnnouncement.objects.filter(scene=scene).order_by(
-            "created_at", "pk"
-        ):
+        # Only the offered declarations' announcements (one query, a subquery, even with no
+        # declaration): the cost stays flat as the log grows.
+        for announcement in ModifierAnnouncement.objects.filter(
+            declaration__in=offered.values("pk")
+        ).order_by("created_at", "pk"):
             latest[announcement.declaration_id] = announcement
         self.declaration_choices = [
             (str(d.pk), _declaration_text(d, latest.get(d.pk))) for d in declarations
@@ -145,16 +150,52 @@ def _table_forms(table: _SceneTable, data=None, *, only=None) -> dict:
     return {key: make(data if key == only else None) for key, make in makers.items()}
 
 
-def _context(request, scene, membership, *, forms=None, panel="", error="", close_error=""):
+LOG_PAGE = 50  # entries the page opens with, and per "ver anteriores"
+NEW_ENTRIES_MAX = 200  # more new entries than this at once: the region is drawn again
+
+
+# An entry's time is taken inside its transaction, before the commit: one that commits after
+# a later one would be behind the newest cursor a page already has. The tail asks again for the
+# last SETTLE seconds and names the entries of that window it has ("tem"), so none is lost.
+SETTLE = timedelta(seconds=5)
+
+
+def _tail(keys, newest) -> dict:
+    """What the log's tail asks next: after ``newest``, knowing ``keys`` of its window."""
+    if newest is None:
+        return {"newest_cursor": "", "recent_cursors": ""}
+    since = newest.created_at - SETTLE
+    recent = sorted({k for k in keys if k.created_at >= since})
+    return {"newest_cursor": str(newest), "recent_cursors": ",".join(map(str, recent))}
+
+
+def _log_context(scene, membership, user, *, before=None) -> dict:
+    """The log region: the newest ``LOG_PAGE`` entries (or those just before ``before``),
+    newest first, with the cursors of its two ends."""
+    page = timeline.log_page(
+        scene, membership=membership, user=user, before=before, limit=LOG_PAGE, newest=True
+    )
+    return {
+        "scene": scene,
+        "membership": membership,
+        "entries": page.entries[::-1],
+        "older_cursor": str(page.first) if page.more_before else "",
+        **_tail([timeline.entry_key(e) for e in page.entries], page.last),
+        "revealed": page.revealed,
+        "browsing_older": before is not None,
+    }
+
+
+def _context(
+    request, scene, membership, *, forms=None, panel="", error="", close_error="", before=None
+):
     own = [c for c in scene.characters.all() if c.is_owned_by(request.user)]
-    entries = timeline.scene_log_entries(scene, membership=membership, user=request.user)
     open_for_entries = scene.is_open and scene.week.accepts_entries
     context = {
+        **_log_context(scene, membership, request.user, before=before),
         "scene": scene,
         "week": scene.week,
         "membership": membership,
-        "entries": entries,
-        "log_token": timeline.scene_log_token(scene, entries),
         "own_characters": own,
         "open_for_entries": open_for_entries,
         "panel": panel,
@@ -187,25 +228,93 @@ def _scene_as_a_whole(context: dict, table: _SceneTable, close_error: str) -> No
     context["close_error"] = close_error
 
 
+def _cursor(request, name: str) -> timeline.Cursor | None:
+    raw = request.GET.get(name, "")
+    return timeline.Cursor.parse(raw, field=name) if raw else None
+
+
+def _bad_cursor(error: ServiceError) -> HttpResponse:
+    return HttpResponseBadRequest(error.message, content_type="text/plain; charset=utf-8")
+
+
 @login_required
 def scene_detail(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The scene page; ``?antes=<cursor>`` opens its log at the entries before the cursor
+    (the "ver anteriores" link, without JavaScript)."""
     scene, membership = get_scene(request, code)
-    return render(request, "log/scene.html", _context(request, scene, membership))
+    try:
+        before = _cursor(request, "antes")
+    except ServiceError as error:
+        return _bad_cursor(error)
+    return render(request, "log/scene.html", _context(request, scene, membership, before=before))
 
 
 @login_required
 def scene_log(request: HtmxHttpRequest, code) -> HttpResponse:
-    """The log region alone, for polling: 204 when the client already has every entry."""
+    """The log region's fragments, per viewer (hidden rolls filtered as on the page):
+
+    - ``?depois=<cursor>&tem=<cursors>&r=<0|1>``: the entries after the newest one the page
+      has, newest first, to insert at the top, with the next tail; 204 when there is none.
+      ``tem``: the entries of the last ``SETTLE`` seconds the page has, so one that committed
+      late, behind the newest, still comes. The whole
+      region instead (retargeted to ``#log``) when the hidden rolls were revealed since (``r``),
+      when the page had no entry, or when more than ``NEW_ENTRIES_MAX`` are new.
+    - ``?antes=<cursor>``: the ``LOG_PAGE`` entries before it, and the next "ver anteriores".
+    - neither: the whole region.
+
+    400 for a cursor this site did not give."""
     scene, membership = get_scene(request, code)
-    entries = timeline.scene_log_entries(scene, membership=membership, user=request.user)
-    token = timeline.scene_log_token(scene, entries)
-    if request.GET.get("n") == token:
-        return HttpResponse(status=204)
-    context = {"scene": scene, "entries": entries, "log_token": token, "membership": membership}
-    response = render(request, "log/scene.html#log", context)
+    try:
+        after, before = _cursor(request, "depois"), _cursor(request, "antes")
+    except ServiceError as error:
+        return _bad_cursor(error)
+    if before is not None:
+        context = _log_context(scene, membership, request.user, before=before)
+        return render(request, "log/scene.html#log-older", context)
+    if "depois" not in request.GET:
+        return render(request, "log/scene.html#log", _log_context(scene, membership, request.user))
+    try:
+        known = {
+            timeline.Cursor.parse(k, field="tem")
+            for k in request.GET.get("tem", "").split(",")
+            if k
+        }
+    except ServiceError as error:
+        return _bad_cursor(error)
+    revealed = scene.week.hidden_rolls_revealed
+    page = None
+    if after is not None and (request.GET.get("r") == "1") == revealed:
+        settled = timeline.Cursor(after.created_at - SETTLE, -1, 0)
+        page = timeline.log_page(
+            scene, membership=membership, user=request.user, after=settled, limit=NEW_ENTRIES_MAX
+        )
+        new = [e for e in page.entries if timeline.entry_key(e) not in known]
+        if not new:
+            return HttpResponse(status=204)
+    if page is None or page.more_after:
+        context = _log_context(scene, membership, request.user)
+        if page is None and not context["entries"] and (request.GET.get("r") == "1") == revealed:
+            return HttpResponse(status=204)
+        response = render(request, "log/scene.html#log", context)
+        return _with_declaration_selects(
+            request, reswap(retarget(response, "#log"), "outerHTML"), scene, membership
+        )
+    keys = [timeline.entry_key(e) for e in new]
+    context = {
+        "scene": scene,
+        "membership": membership,
+        "entries": new[::-1],
+        "revealed": page.revealed,
+        **_tail(known | set(keys), max([after, *keys])),
+    }
+    response = render(request, "log/scene.html#log-new", context)
+    return _with_declaration_selects(request, response, scene, membership)
+
+
+def _with_declaration_selects(request, response, scene, membership) -> HttpResponse:
+    """New declarations reach the Mestre's "responde à declaração" lists too (out of band);
+    the page keeps what is chosen in them (keepChoice in the template)."""
     if membership.runs_the_table and scene.is_open and scene.week.accepts_entries:
-        # New declarations reach the Mestre's "responde à declaração" lists too; the page
-        # keeps what is chosen in them (keepChoice in the template).
         forms = _table_forms(_SceneTable(scene))
         for key in DECLARATION_FORMS:
             select = _declaration_select(forms[key], "declaration")
@@ -460,20 +569,44 @@ def _scene_filename(scene: Scene, ext: str) -> str:
     return f"{scene.week.campaign.slug}-semana-{scene.week.number:02d}-cena-{str(scene.code)[:8]}.{ext}"
 
 
+def _scene_export_chunks(request, scene, membership):
+    """The scene's header, then its entries one by one (timeline.log_entries_paged)."""
+    entries = timeline.log_entries_paged(scene, membership=membership, user=request.user)
+    return timeline.scene_header(scene), (timeline.entry_data(e) for e in entries)
+
+
 @login_required
 def scene_export_json(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The scene as JSON (timeline.scene_export's shape), streamed a page of entries at a time."""
     scene, membership = get_scene(request, code)
-    data = timeline.scene_export(scene, membership=membership, user=request.user)
-    return download(as_json(data), _scene_filename(scene, "json"), "application/json")
+    header, entries = _scene_export_chunks(request, scene, membership)
+    chunks = json_with_list(
+        header,
+        "entries",
+        entries,
+        tail=lambda: timeline.trackers_export(scene, membership=membership, user=request.user),
+    )
+    return stream_download(chunks, _scene_filename(scene, "json"), "application/json")
 
 
 @login_required
 def scene_export_markdown(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The scene as Markdown (log/export.md), streamed a page of entries at a time."""
     scene, membership = get_scene(request, code)
-    data = timeline.scene_export(scene, membership=membership, user=request.user)
-    text = render_to_string("log/export.md", {"scenes": [data], "week": None})
-    return download(
-        tidy_markdown(text), _scene_filename(scene, "md"), "text/markdown; charset=utf-8"
+    header, entries = _scene_export_chunks(request, scene, membership)
+
+    def chunks():
+        yield render_to_string("log/export.md#md-scene", {"data": header, "week": None})
+        for entry in entries:
+            yield render_to_string("log/export.md#md-entry", {"e": entry})
+        trackers = timeline.trackers_export(scene, membership=membership, user=request.user)
+        yield render_to_string("log/export.md#md-trackers", {"data": trackers, "week": None})
+        yield "\n"
+
+    return stream_download(
+        tidy_markdown_stream(chunks()),
+        _scene_filename(scene, "md"),
+        "text/markdown; charset=utf-8",
     )
 
 

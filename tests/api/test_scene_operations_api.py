@@ -133,7 +133,7 @@ def test_the_panics_hp_goes_into_the_state_the_sheet_and_the_log(table, scene, j
     sheet = client.get(f"/api/v1/sheets/{jurado.code}", **headers).json()
     assert sheet["hp_lost"] == 1
     assert sheet["derived"]["hp_remaining"] == sheet["derived"]["hp"] - 1
-    log = client.get(f"/api/v1/scenes/{scene.code}/log", **headers).json()
+    log = client.get(f"/api/v1/scenes/{scene.code}/log", **headers).json()["entries"]
     (entry,) = [e for e in log if e["type"] == "state_change"]
     assert (entry["hp"], entry["fatigue"], entry["reason"]) == (-1, 0, "Pânico")
 
@@ -283,7 +283,7 @@ def test_a_change_answering_a_hidden_roll_names_it_only_to_who_sees_the_roll(
     )
 
     def answered(user_headers):
-        log = client.get(f"/api/v1/scenes/{scene.code}/log", **user_headers).json()
+        log = client.get(f"/api/v1/scenes/{scene.code}/log", **user_headers).json()["entries"]
         (entry,) = [e for e in log if e["type"] == "state_change"]
         return entry["answers_roll"]
 

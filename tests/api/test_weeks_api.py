@@ -181,7 +181,7 @@ def test_the_mestres_ai_plays_a_declared_action(api, mestre, rastreadora, rastre
     narrated = table.post(f"/api/v1/scenes/{scene.code}/narrations", {"text": "Lama."})
     assert narrated.status_code == 201
 
-    timeline = api(rastreadora).get(f"/api/v1/scenes/{scene.code}/log").json()
+    timeline = api(rastreadora).get(f"/api/v1/scenes/{scene.code}/log").json()["entries"]
     assert [e["type"] for e in timeline] == ["declaration", "announcement", "roll", "narration"]
     assert timeline[1]["modifiers"] == [{"label": "chuva", "value": -2}]
     assert timeline[2]["roll"]["sequence"] == 1

@@ -64,6 +64,15 @@ def chromium_browser():
             browser.close()
 
 
+@pytest.fixture(autouse=True)
+def _fallback_poll_every_2_s(settings):
+    """The live server is WSGI: no event stream (sessions.log.live answers "retry later"), so
+    the pages' fallback poll carries every live update — every 2 s here (as the panels polled
+    before the stream), not 30 s.
+    tests/browser/test_scene_live.py runs the real ASGI server for the stream itself."""
+    settings.GARGANTA_FALLBACK_POLL_SECONDS = 2
+
+
 @pytest.fixture
 def site(live_server, transactional_db):
     """The live server with the demo campaign committed to its database."""

@@ -39,6 +39,8 @@ def row(html: str, first_cell: str) -> list[str]:
 
 
 def content(response) -> str:
+    if getattr(response, "streaming", False):  # a streamed export
+        return b"".join(response.streaming_content).decode()
     return response.content.decode()
 
 

@@ -61,7 +61,8 @@ def _get(client, name, **kwargs):
 def test_the_scene_as_json_has_every_entry_in_order(client_for, rastreadora, played):
     response = _get(client_for(rastreadora), "scene-export-json", code=played.code)
     assert response["Content-Type"] == "application/json"
-    data = json.loads(response.content)
+    assert response.streaming  # a page of entries at a time, never the whole log in memory
+    data = json.loads(content(response))
     assert data["scene"]["title"] == played.title
     assert [e["type"] for e in data["entries"]] == [
         "declaration",
@@ -124,3 +125,37 @@ def test_exports_check_membership(client_for, outsider, played):
 def test_exports_require_login(client, played):
     response = client.get(reverse("scene-export-md", kwargs={"code": played.code}))
     assert response.url.startswith("/entrar/")
+
+
+def test_the_streamed_scene_exports_are_the_whole_ones(
+    client_for, rastreadora, mestre, played, monkeypatch
+):
+    """Read a page of entries at a time (three entries a page here, so several pages), the
+    exports are byte for byte what the whole timeline renders to (and what the API's export
+    gives as data)."""
+    from django.template.loader import render_to_string
+
+    from sessions.exports import as_json, tidy_markdown
+    from sessions.log import timeline
+
+    for n in range(4):
+        log_services.narration_create(scene=played, user=mestre, text=f"Mais & mais {n}.")
+    pages = []
+    paged = timeline.log_entries_paged
+
+    def small_pages(*args, **kwargs):
+        pages.append(1)
+        return paged(*args, **{**kwargs, "chunk": 3})
+
+    monkeypatch.setattr(timeline, "log_entries_paged", small_pages)
+    client = client_for(rastreadora)
+    membership = rastreadora.membership_set.get()
+    whole = timeline.scene_export(played, membership=membership, user=rastreadora)
+    assert len(whole["entries"]) == 10
+    streamed = content(_get(client, "scene-export-json", code=played.code))
+    assert streamed == as_json(whole)
+    md = content(_get(client, "scene-export-md", code=played.code))
+    expected = render_to_string("log/export.md", {"scenes": [whole], "week": None})
+    assert md == tidy_markdown(expected)
+    assert "Mais & mais 3." in md  # Markdown, not HTML: nothing escaped
+    assert pages == [1, 1]

@@ -226,14 +226,19 @@ def test_the_folder_checks_membership(client_for, outsider, scene):
 def test_the_polling_page_of_its_player_refreshes_when_it_is_revealed(
     client_for, rastreadora, scene, hidden_roll, mestre, arbitro
 ):
+    from tests.sessions.log.test_scene_log import tail_url
+
     client = client_for(rastreadora)
-    url = reverse("scene-log", kwargs={"code": scene.code})
-    assert client.get(url + "?n=1").status_code == 204
+    tail = tail_url(content(client.get(scene.get_absolute_url())))
+    assert "r=0" in tail
+    assert client.get(tail).status_code == 204
     homologate_week(scene.week, mestre=mestre, arbitro=arbitro)
-    response = client.get(url + "?n=1")
+    # The same entries show more now: the whole region again, in place of the old one.
+    response = client.get(tail)
     assert response.status_code == 200
+    assert response["HX-Retarget"] == "#log"
     assert LABEL in content(response)
-    assert "?n=1r" in content(response)
+    assert "r=1" in tail_url(content(response))
 
 
 def _arbitro():

@@ -98,9 +98,16 @@ def test_the_api_shows_it_whole_to_the_mestre(client_for, mestre, scene, hidden_
 def test_the_log_count_of_its_owner_includes_it(
     client_for, rastreadora, jogador, scene, hidden_roll
 ):
-    url = reverse("scene-log", kwargs={"code": scene.code})
-    assert client_for(rastreadora).get(url + "?n=1").status_code == 204
-    assert client_for(jogador).get(url + "?n=0").status_code == 204
+    from tests.sessions.log.test_scene_log import tail_url
+
+    url = reverse("scene", kwargs={"code": scene.code})
+    owner = content(client_for(rastreadora).get(url))
+    assert hidden_roll.hash in owner
+    assert client_for(rastreadora).get(tail_url(owner)).status_code == 204
+    other = content(client_for(jogador).get(url))
+    assert hidden_roll.hash not in other
+    # A page that has no entry asks from the start; the hidden roll is still nothing to him.
+    assert client_for(jogador).get(tail_url(other)).status_code == 204
 
 
 def test_its_hash_does_not_give_away_its_dice(client_for, mestre, rastreadora, scene, rastreador):

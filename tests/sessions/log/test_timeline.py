@@ -66,7 +66,7 @@ def test_the_log_reads_declaration_announcement_roll_narration_in_order(
         html.index(f'data-testid="roll-{roll.sequence}"'),
         html.index("Você vê a marca, fresca."),
     ]
-    assert positions == sorted(positions)
+    assert positions == sorted(positions, reverse=True)  # the newest first (a phone's top)
     assert "penumbra <strong>−2</strong>" in html
     assert "Rola-se Observação." in html
     entries = timeline.scene_log_entries(
@@ -305,8 +305,12 @@ def test_the_narration_form_works_and_refuses_an_empty_one(client_for, scene, me
 def test_the_mestre_poll_brings_new_declarations_into_every_list(
     client_for, scene, mestre, declaration
 ):
-    response = client_for(mestre).get(reverse("scene-log", kwargs={"code": scene.code}))
-    html = content(response)
+    from tests.sessions.log.test_scene_log import tail_url
+
+    client = client_for(mestre)
+    tail = tail_url(content(client.get(reverse("scene", kwargs={"code": scene.code}))))
+    log_services.narration_create(scene=scene, user=mestre, text="Você ouve passos.")
+    html = content(client.get(tail))
     for select_id in (
         "id_declaration",
         "id_announce-declaration",
