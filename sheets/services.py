@@ -109,22 +109,21 @@ def state_of(character: Character) -> CharacterState:
     return state
 
 
-_SEP = "\x1f"  # between columns; rows are joined by "\x1e"
-
-
 def _rows_sql(vendor: str) -> str | None:
-    """One statement reading every column of the character's versions and possessions as two
-    strings (``%s`` twice: the character's pk). Written out, not built by the ORM: the sheet
-    page and the API ask it on every request, and compiling two querysets cost more than
-    running them. ``None`` on a database other than SQLite and PostgreSQL (no cache then)."""
+    """One statement reading every column of the character's versions and of its possessions
+    as two strings (columns joined by the unit separator, rows by the record separator), and
+    the number of its newest homologated version; ``%s`` three times, the character's pk.
+    Written out, not built by the ORM: the sheet page and the API ask it on every request,
+    and compiling querysets cost more than running them. ``None`` on a database other than
+    SQLite and PostgreSQL (nothing is reused there)."""
     parts = []
     for model in (SheetVersion, Possession):
         table = model._meta.db_table
         columns = [f'"{f.column}"' for f in model._meta.concrete_fields]
         if vendor == "postgresql":
-            row = " || '\x1f' || ".join(f"coalesce({c}::text, '~')" for c in columns)
+            row = " || chr(31) || ".join(f"coalesce({c}::text, '~')" for c in columns)
             parts.append(
-                f"(SELECT string_agg({row}, '\x1e' ORDER BY id) FROM {table} "
+                f"(SELECT string_agg({row}, chr(30) ORDER BY id) FROM {table} "
                 "WHERE character_id = %s)"
             )
         elif vendor == "sqlite":
