@@ -37,14 +37,16 @@ run: install  ## Migrate, load the demo campaign and serve http://127.0.0.1:8000
 	@echo "Site em http://127.0.0.1:8000 (MCP em /mcp) — entre com um dos logins acima."
 	$(BIN)/uvicorn garganta_site.asgi:application --host 127.0.0.1 --port 8000
 
-test: install chromium axe  ## Run every test twice: on SQLite, then on a throwaway PostgreSQL
+# The SQLite run has no Redis (the cache in local memory); the PostgreSQL run has a throwaway
+# Redis too (REDIS_URL), as a site on more than one machine would.
+test: install chromium axe  ## Run every test twice: on SQLite, then on a throwaway PostgreSQL and Redis
 	$(BIN)/python manage.py check --fail-level WARNING
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	@sqlite=0; postgres=0; \
 	echo "== SQLite =="; \
-	env -u DATABASE_URL $(BIN)/pytest || sqlite=$$?; \
-	echo "== PostgreSQL =="; \
-	scripts/test-postgres $(BIN)/pytest || postgres=$$?; \
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/pytest || sqlite=$$?; \
+	echo "== PostgreSQL and Redis =="; \
+	scripts/test-postgres scripts/test-redis $(BIN)/pytest || postgres=$$?; \
 	echo "== SQLite: pytest exit $$sqlite; PostgreSQL: pytest exit $$postgres =="; \
 	[ "$$sqlite" -eq 0 ] || exit "$$sqlite"; \
 	exit "$$postgres"

@@ -25,7 +25,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "garganta_site.settings")
 POSTGRES_URL = os.environ.get("DATABASE_URL", "")
 if not POSTGRES_URL.startswith("postgres"):
     POSTGRES_URL = ""
-bench_db = ROOT / "var" / "bench.sqlite3"
+# ``--week``: the demo week through both doors, on a fresh database of its own (main runs it
+# in a child process, as the week moves the campaign to its next week).
+WEEK_MODE = "--week" in sys.argv
+bench_db = ROOT / "var" / ("bench-week.sqlite3" if WEEK_MODE else "bench.sqlite3")
 bench_db.unlink(missing_ok=True)
 os.environ["DATABASE_URL"] = f"sqlite:///{bench_db}"
 
@@ -40,9 +43,10 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from garganta_site.auth import api_token_create  # noqa: E402
 from gurps import checks, combat, derived, rulebook  # noqa: E402
-from sessions.log.services import roll_create  # noqa: E402
-from sessions.models import Scene  # noqa: E402
+from sessions.log.services import narration_create, roll_create, scene_create  # noqa: E402
+from sessions.models import Scene, Week  # noqa: E402
 from sheets.demo import demo_seed  # noqa: E402
 from sheets.models import Character, Item, Possession, SheetVersion, Skill  # noqa: E402
 
@@ -108,9 +112,108 @@ def bench_sheet(campaign, owner, n: int) -> Character:
 CLIENTS, ROLLS_EACH, WORKERS = 16, 40, 4
 
 
+def post_narration(site, scene: str, key: str, *, timeout: float = 60):
+    from tests.live.server import SiteError
+
+    try:
+        return site.request(
+            "POST",
+            f"/api/v1/scenes/{scene}/narrations",
+            {"text": f"Narração {key}."},
+            user="mestre",
+            headers={"Idempotency-Key": key},
+            timeout=timeout,
+        )
+    except (OSError, SiteError) as error:
+        return error
+
+
+def _throughput(site, scene: str, send, label: str) -> tuple[float, list[float], str]:
+    def client(number: int) -> list[tuple[float, object]]:
+        answers = []
+        for i in range(ROLLS_EACH):
+            start = time.perf_counter()
+            answer = send(site, scene, f"{label}-{number}-{i}", timeout=60)
+            answers.append((time.perf_counter() - start, answer))
+        return answers
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        answers = [a for answers in pool.map(client, range(CLIENTS)) for a in answers]
+    elapsed = time.perf_counter() - start
+    failures = _statuses(answer for _, answer in answers)
+    return CLIENTS * ROLLS_EACH / elapsed, [seconds for seconds, _ in answers], failures
+
+
+def _statuses(answers) -> str:
+    """What the answers that were not a 201 were (a status, or the exception's name)."""
+    seen: dict[str, int] = {}
+    for answer in answers:
+        status = getattr(answer, "status", None)
+        if status != 201:
+            name = str(status) if status is not None else type(answer).__name__
+            seen[name] = seen.get(name, 0) + 1
+    return ", ".join(f"{n}× {name}" for name, n in sorted(seen.items())) or "none"
+
+
+def doorbell_delays(site, scene: str, samples: int = 40) -> list[float]:
+    """From a roll's 201 (its transaction committed) to the event on a stream held by a
+    jogador on the same site: what a page waits before it fetches what changed."""
+    from tests.live.helpers import post_roll
+
+    browser = site.browser("jogador")
+    stream = site.events(browser, f"/cenas/{scene}/eventos/", timeout=10)
+    delays = []
+    try:
+        time.sleep(0.5)  # the stream is listening
+        for n in range(samples):
+            answer = post_roll(site, scene, f"ring-{n}-{secrets.token_hex(4)}")
+            committed = time.perf_counter()
+            if getattr(answer, "status", 0) != 201:
+                continue
+            stream.next_event()
+            delays.append(time.perf_counter() - committed)
+            time.sleep(0.05)
+    finally:
+        stream.close()
+    return delays
+
+
+STREAMS = 50
+
+
+def streams_memory(backend: str) -> None:
+    """One worker holding 50 open event streams: its resident memory before and with them."""
+    from tests.live.helpers import scene_id
+    from tests.live.server import running_site
+
+    with running_site(workers=1, backend=backend, database_url=POSTGRES_URL) as site:
+        scene = scene_id(site)
+        browser = site.browser("jogador")
+        site.request("GET", "/api/v1/rules/odds?level=12", user="mestre")
+        (pid,) = site.worker_pids
+        before = _vm_kib(pid, "VmRSS:")
+        streams = [
+            site.events(browser, f"/cenas/{scene}/eventos/", timeout=30) for _ in range(STREAMS)
+        ]
+        try:
+            time.sleep(2)
+            held = _vm_kib(pid, "VmRSS:")
+            alive = site.request("GET", "/api/v1/rules/odds?level=12", user="mestre").status
+        finally:
+            for stream in streams:
+                stream.close()
+    row(
+        f"one worker holding {STREAMS} event streams: RSS before / with them, {backend}",
+        f"{before / 1024:.0f} MiB / {held / 1024:.0f} MiB (+{(held - before) / STREAMS:.0f} KiB "
+        f"a stream; a request meanwhile: {alive})",
+    )
+
+
 def rolls_under_load(backend: str) -> None:
     """16 clients rolling at once through the API of a real gunicorn: rolls/s, latencies,
-    and the peak resident memory of its workers (VmHWM)."""
+    and the peak resident memory of its workers (VmHWM); then plain inserts (narrations) the
+    same way, and the doorbell's delay from a roll's commit to the event on a stream."""
     from tests.live.helpers import post_roll, scene_id
     from tests.live.server import running_site
 
@@ -119,37 +222,82 @@ def rolls_under_load(backend: str) -> None:
         with ThreadPoolExecutor(CLIENTS) as pool:  # every worker answers once before timing
             list(pool.map(lambda i: post_roll(site, scene, f"warm-{i}"), range(CLIENTS * 2)))
 
-        def client(number: int) -> list[tuple[float, bool]]:
-            answers = []
-            for i in range(ROLLS_EACH):
-                start = time.perf_counter()
-                answer = post_roll(site, scene, f"bench-{number}-{i}", timeout=60)
-                answers.append((time.perf_counter() - start, getattr(answer, "status", 0) == 201))
-            return answers
-
-        start = time.perf_counter()
-        with ThreadPoolExecutor(CLIENTS) as pool:
-            answers = [a for answers in pool.map(client, range(CLIENTS)) for a in answers]
-        elapsed = time.perf_counter() - start
-        latencies = [seconds for seconds, _ in answers]
-        failures = sum(1 for _, ok in answers if not ok)
+        rolls, latencies, failures = _throughput(site, scene, post_roll, "bench")
         peak_kib = max(_vm_hwm_kib(pid) for pid in site.worker_pids)
+        narrations, narration_latencies, narration_failures = _throughput(
+            site, scene, post_narration, "narration"
+        )
+        delays = doorbell_delays(site, scene)
         chain = site.verify_rolls().strip().splitlines()[-1]
     total = CLIENTS * ROLLS_EACH
     row(
         f"rolls/s, {CLIENTS} clients, gunicorn {WORKERS} workers, {backend}",
-        f"{total / elapsed:,.0f} /s ({total} rolls, {failures} not 201)",
+        f"{rolls:,.0f} /s ({total} rolls; not 201: {failures})",
     )
     row(f"roll latency p50 / p95, {backend}", f"{ms(latencies)} / {ms(latencies, 0.95)}")
+    row(
+        f"narrations/s (plain inserts), {CLIENTS} clients, {backend}",
+        f"{narrations:,.0f} /s ({total} narrations; not 201: {narration_failures}), "
+        f"p50 {ms(narration_latencies)}",
+    )
+    row(f"rolls/s ÷ narrations/s, {backend}", f"{rolls / narrations:.2f}")
+    row(
+        f"doorbell: roll committed → event on a stream, p50 / p95, {backend}",
+        f"{ms(delays)} / {ms(delays, 0.95)} ({len(delays)} rolls)",
+    )
     row(f"peak memory of a worker (VmHWM), {backend}", f"{peak_kib / 1024:.0f} MiB")
     row(f"chain after the load, {backend}", chain)
 
 
 def _vm_hwm_kib(pid: int) -> int:
+    return _vm_kib(pid, "VmHWM:")
+
+
+def _vm_kib(pid: int, field: str) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(field):
             return int(line.split()[1])
     return 0
+
+
+def week_calls() -> None:
+    """Child process (``--week``): the demo week played through MCP, then through REST, on a
+    fresh database; prints the two call counts for the parent."""
+    import anyio
+
+    from tests.mcp.week import McpTable, RestTable, play_week
+
+    call_command("migrate", verbosity=0)
+    demo_seed()
+    people = ("mestre", "arbitro", "jogador", "jogadora", "rastreadora")
+    tokens = {
+        name: api_token_create(user=get_user_model().objects.get(username=name)) for name in people
+    }
+
+    async def play(door):
+        async with door(tokens) as table:
+            await play_week(table)
+        return table.counts.calls
+
+    print(f"WEEK {anyio.run(play, McpTable)} {anyio.run(play, RestTable)}")
+
+
+def week_figures() -> None:
+    import subprocess
+
+    env = {**os.environ, "DATABASE_URL": ""}
+    answer = subprocess.run(
+        [sys.executable, __file__, "--week"], env=env, capture_output=True, text=True, cwd=ROOT
+    )
+    line = next((x for x in answer.stdout.splitlines() if x.startswith("WEEK ")), "")
+    if not line:
+        row("demo week: MCP tool calls / REST calls", f"failed: {answer.stderr[-300:]}")
+        return
+    mcp_calls, rest_calls = (int(x) for x in line.split()[1:])
+    row(
+        "demo week: MCP tool calls / REST calls",
+        f"{mcp_calls} / {rest_calls} ({mcp_calls / rest_calls:.2f})",
+    )
 
 
 def engine_figures() -> None:
@@ -204,10 +352,31 @@ def page_figures(client, user, jurado) -> None:
     for _ in range(300):  # interleaved, so a busy moment weighs on both alike
         trivial.extend(timed(lambda: client.get("/entrar/"), 1))
         sheet.extend(timed(lambda: client.get(sheet_url), 1))
+    api = Client(HTTP_HOST="127.0.0.1", HTTP_AUTHORIZATION=f"Bearer {api_token_create(user=user)}")
+    odds_url, sheet_api_url = "/api/v1/rules/odds?level=12", f"/api/v1/sheets/{jurado.code}"
+    api.get(sheet_api_url)
+    odds, sheet_api = [], []
+    for _ in range(300):
+        odds.extend(timed(lambda: api.get(odds_url), 1))
+        sheet_api.extend(timed(lambda: api.get(sheet_api_url), 1))
     row("trivial view (login page, logged in) p50", ms(trivial))
     row("sheet page (Jurado) p50 / p95", f"{ms(sheet)} / {ms(sheet, 0.95)}")
     row(
-        "sheet page ÷ trivial view", f"{statistics.median(sheet) / statistics.median(trivial):.1f}×"
+        "sheet page ÷ trivial view", f"{statistics.median(sheet) / statistics.median(trivial):.2f}×"
+    )
+    row("trivial API (odds of one level) p50", ms(odds))
+    row("sheets API (Jurado) p50 / p95", f"{ms(sheet_api)} / {ms(sheet_api, 0.95)}")
+    row(
+        "sheets API ÷ trivial API",
+        f"{statistics.median(sheet_api) / statistics.median(odds):.2f}×",
+    )
+    row(
+        "sheets API ÷ sheet page",
+        f"{statistics.median(sheet_api) / statistics.median(sheet):.2f}×",
+    )
+    row(
+        "sheet page / sheets API: queries warm",
+        f"{count_queries(client, sheet_url)} / {count_queries(api, sheet_api_url)}",
     )
     for label, character in (("5", small_sheet), ("60", large_sheet)):
         url = f"/fichas/{character.code}/"
@@ -240,6 +409,39 @@ def combat_figures(mestre) -> None:
     row("combat panel (demo, 5 combatants, htmx) p50, queries", f"{ms(samples)}, {queries}")
 
 
+def scene_size_figures(mestre) -> None:
+    """The scene page as the Mestre and the log API's default page, with 100 and with 5,000
+    entries in the scene (half rolls, half narrations), side by side."""
+    week = Week.objects.order_by("-number").first()
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(mestre)
+    api = Client(
+        HTTP_HOST="127.0.0.1", HTTP_AUTHORIZATION=f"Bearer {api_token_create(user=mestre)}"
+    )
+    medians = {}
+    for size in (100, 5000):
+        scene = scene_create(week=week, user=mestre, title=f"Bancada {size}")
+        for i in range(size // 2):
+            roll_create(scene=scene, user=mestre, label=f"bancada {i}", base_level=12, kind="skill")
+            narration_create(scene=scene, user=mestre, text=f"O que os dados fizeram, {i}.")
+        page, log = f"/cenas/{scene.code}/", f"/api/v1/scenes/{scene.code}/log"
+        client.get(page), api.get(log)
+        pages, logs = [], []
+        for _ in range(30 if size <= 100 else 10):  # a 5,000-entry page is slow today
+            pages.extend(timed(lambda page=page: client.get(page), 1))
+            logs.extend(timed(lambda log=log: api.get(log), 1))
+        medians[size] = (statistics.median(pages), statistics.median(logs))
+        row(
+            f"scene with {size:,} entries: page (Mestre) / log API p50, queries",
+            f"{ms(pages)} / {ms(logs)}, {count_queries(client, page)} / {count_queries(api, log)}",
+        )
+    (page_small, log_small), (page_large, log_large) = medians[100], medians[5000]
+    row(
+        "scene 5,000 ÷ 100 entries: page / log API",
+        f"{page_large / page_small:.2f}× / {log_large / log_small:.2f}×",
+    )
+
+
 def roll_figures(mestre) -> None:
     scene = Scene.objects.first()
     start = time.perf_counter()
@@ -253,6 +455,9 @@ def roll_figures(mestre) -> None:
 
 
 def main() -> None:
+    if WEEK_MODE:
+        week_calls()
+        return
     call_command("migrate", verbosity=0)
     demo_seed()
     call_command("demo_week", stdout=open(os.devnull, "w"))
@@ -265,8 +470,11 @@ def main() -> None:
     page_figures(client, user, jurado)
     combat_figures(mestre)
     roll_figures(mestre)
+    scene_size_figures(mestre)
+    week_figures()
     for backend in ("sqlite", "postgresql") if POSTGRES_URL else ("sqlite",):
         rolls_under_load(backend)
+        streams_memory(backend)
     row(
         "peak memory (max RSS) of this process",
         f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB",

@@ -129,6 +129,23 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 
+# The cache keeps what is computed again only when its inputs change (the sheet page's blocks
+# and the sheets API's answer, by the sheet's fingerprint; a homologated version's facts). One
+# process, one machine: local memory, each worker its own. More than one worker or machine:
+# REDIS_URL (redis://host:6379/0) and they all share one Redis. Sessions and django-axes keep
+# to the database either way.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("GARGANTA_CACHE_PREFIX", "garganta"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 from uuid import UUID
 
+from django.core.cache import cache
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
@@ -130,19 +131,24 @@ def _owner(character: Character) -> str | None:
     return character.owner.get_username() if character.owner_id else None
 
 
-def _readings(view) -> list[dict]:
-    """The readings the sheet's numbers rest on, each with the Árbitro's pendência (1 query)."""
-    found = {r.key: r for r in READINGS}
-    pairs = [
+def _reading_pairs(view) -> list[tuple[str, str]]:
+    """(number, reading key) of each number of the sheet that rests on an open reading."""
+    found = {r.key for r in READINGS}
+    return [
         (value, key)
         for value, how in view.derived.explanations.items()
         for key in (how.readings if how else ())
         if key in found
     ]
+
+
+def _readings_out(campaign_id: int, pairs: list[tuple[str, str]]) -> list[dict]:
+    """The readings the sheet's numbers rest on, each with the Árbitro's pendência (1 query)."""
+    found = {r.key: r for r in READINGS}
     divergences = {
         d.source_key: d
         for d in Divergence.objects.filter(
-            campaign_id=view.character.campaign_id,
+            campaign_id=campaign_id,
             source_key__in={READING_KEY_PREFIX + key for _, key in pairs},
         )
     }
@@ -196,14 +202,37 @@ def sheet_list(request):
     summary="A ficha homologada e o estado em jogo",
 )
 def sheet_detail(request, code: UUID):
+    """The numbers come from ``services.sheet_view`` (so from ``gurps``); they are kept in
+    the cache by the sheet's fingerprint (``services.sheet_revision``: the character, its
+    state, versions and possessions, and the owner), so they are computed again only when one
+    of those changed. The Árbitro's pendências of the readings move on their own: read fresh
+    each time (1 query)."""
     character = get_object_or_404(
-        Character.objects.select_related("owner"),
+        Character.objects.select_related("state", "owner"),
         code=code,
         campaign_id__in=_campaign_ids(request.user),
     )
-    view = services.sheet_view(character)
+    state = services.state_of(character)
+    revision = services.sheet_revision(character, state, _owner(character))
+    if revision is None:
+        answer = _sheet_out(character, state)
+    elif revision.homologated is None:
+        raise HttpError(404, NO_SHEET)
+    else:
+        answer = cache.get_or_set(
+            f"sheet-api:{revision.key}", lambda: _sheet_out(character, state), timeout=3600
+        )
+    readings = _readings_out(character.campaign_id, answer["reading_pairs"])
+    return {**{k: v for k, v in answer.items() if k != "reading_pairs"}, "readings": readings}
+
+
+NO_SHEET = "Esta personagem ainda não tem ficha homologada."
+
+
+def _sheet_out(character: Character, state) -> dict:
+    view = services.sheet_view(character, state=state)
     if view is None:
-        raise HttpError(404, "Esta personagem ainda não tem ficha homologada.")
+        raise HttpError(404, NO_SHEET)
     damage_now = {w.name: w.expression for w in view.weapons}
     return {
         "id": character.code,
@@ -252,7 +281,7 @@ def sheet_detail(request, code: UUID):
             {"key": c.key, "name": c.name, "text": c.text, "section": c.section}
             for c in view.conditions
         ],
-        "readings": _readings(view),
+        "reading_pairs": _reading_pairs(view),
     }
 
 
@@ -330,7 +359,7 @@ def sheet_defaults(request, code: UUID, skill: str | None = Query(None, max_leng
     character = get_object_or_404(Character, code=code, campaign_id__in=_campaign_ids(request.user))
     view = checks.character_defaults(character)
     if view is None:
-        raise HttpError(404, "Esta personagem ainda não tem ficha homologada.")
+        raise HttpError(404, NO_SHEET)
     answers = [
         a for a in view.answers if skill is None or a.skill.name.casefold() == skill.casefold()
     ]

@@ -8,9 +8,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
@@ -108,22 +109,70 @@ def state_of(character: Character) -> CharacterState:
     return state
 
 
-def sheet_revision(
-    version: SheetVersion, state: CharacterState, possessions: list[Possession], *rows
-) -> str:
-    """A fingerprint (hex SHA-256) of everything the sheet's numbers are computed from: the
-    version (immutable, by its code, with its lines — the items possessions point at among
-    them), every column of the state and of each possession, and of any further ``rows``
-    (model instances) a block also shows. Equal fingerprints mean equal numbers, so a
-    rendering may be reused by it; nothing has to remember to invalidate anything."""
+def _rows_sql(vendor: str) -> str | None:
+    """One statement reading every column of the character's versions and of its possessions
+    as two strings (columns joined by the unit separator, rows by the record separator), and
+    the number of its newest homologated version; ``%s`` three times, the character's pk.
+    Written out, not built by the ORM: the sheet page and the API ask it on every request,
+    and compiling querysets cost more than running them. ``None`` on a database other than
+    SQLite and PostgreSQL (nothing is reused there)."""
+    parts = []
+    for model in (SheetVersion, Possession):
+        table = model._meta.db_table
+        columns = [f'"{f.column}"' for f in model._meta.concrete_fields]
+        if vendor == "postgresql":
+            row = " || chr(31) || ".join(f"coalesce({c}::text, '~')" for c in columns)
+            parts.append(
+                f"(SELECT string_agg({row}, chr(30) ORDER BY id) FROM {table} "
+                "WHERE character_id = %s)"
+            )
+        elif vendor == "sqlite":
+            row = " || char(31) || ".join(f"coalesce({c}, '~')" for c in columns)
+            parts.append(
+                f"(SELECT group_concat({row}, char(30)) FROM "
+                f"(SELECT * FROM {table} WHERE character_id = %s ORDER BY id))"
+            )
+        else:
+            return None
+    homologated = (
+        f"(SELECT max(number) FROM {SheetVersion._meta.db_table} "
+        f"WHERE character_id = %s AND status = '{SheetVersion.Status.HOMOLOGATED}')"
+    )
+    return "SELECT " + ", ".join([*parts, homologated])
+
+
+_ROWS_SQL: dict[str, str | None] = {}
+
+
+class SheetRevision(NamedTuple):
+    key: str
+    homologated: int | None  # the number of the newest homologated version, if any
+
+
+def sheet_revision(character: Character, state: CharacterState, *extra) -> SheetRevision | None:
+    """A fingerprint (hex SHA-256) of everything the sheet's numbers and its page are computed
+    from: every column of the character, of its state, of each of its versions (a homologated
+    version's lines never change: a correction is a new version, so its code stands for them)
+    and of each possession, and any ``extra`` values. One query (the character and its state
+    came already). Equal fingerprints mean equal numbers, so a rendering or an answer may be
+    reused by it; a change made anywhere — a service, the admin, straight to the table —
+    changes it, and nothing has to remember to invalidate anything. ``None``: not knowable
+    here (another database), so nothing is reused."""
+    vendor = connection.vendor
+    if vendor not in _ROWS_SQL:
+        _ROWS_SQL[vendor] = _rows_sql(vendor)
+    sql = _ROWS_SQL[vendor]
+    if sql is None:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [character.pk] * 3)
+        versions, possessions, homologated = cursor.fetchone()
 
     def columns(row) -> tuple:
         return tuple(getattr(row, f.attname) for f in row._meta.concrete_fields)
 
-    parts = [str(version.code), columns(state)]
-    parts.extend(columns(possession) for possession in possessions)
-    parts.extend(columns(row) for row in rows)
-    return hashlib.sha256(repr(parts).encode()).hexdigest()
+    parts = [columns(character), columns(state), versions, possessions, extra]
+    return SheetRevision(hashlib.sha256(repr(parts).encode()).hexdigest(), homologated)
 
 
 def carried_kg(possessions: list[Possession]) -> Decimal:

@@ -65,57 +65,80 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _sheet_context(request, character, membership, *, loot_form=None, errors=None) -> dict:
-    homologated, not_homologated = services.sheet_versions(character)
-    own_versions = []
-    if character.is_owned_by(request.user) or membership.role != Membership.Role.JOGADOR:
-        own_versions = not_homologated
+    """What the sheet page draws. Warm, it costs one query beyond the character's: the
+    fingerprint (``services.sheet_revision``) keys the page's blocks, and the versions,
+    possessions and the numbers are read and computed only for a block the cache lacks."""
+    state = services.state_of(character)
+    is_owner = character.is_owned_by(request.user)
+    can_change = _can_change_state(character, membership, request.user)
+    # The owner's name is in the head; the character came with it (sheets.access).
+    revision = services.sheet_revision(character, state, getattr(character, "owner_username", ""))
+    versions = SimpleLazyObject(lambda: services.sheet_versions(character))
+    homologated = SimpleLazyObject(lambda: versions[0])
+    possessions = SimpleLazyObject(
+        lambda: services.possessions_of(character, with_items=False) if versions[0] else []
+    )
+    sees_pending = is_owner or membership.role != Membership.Role.JOGADOR
     context = {
         "character": character,
         "membership": membership,
         "version": homologated,
-        "view": None,
-        "can_change_state": _can_change_state(character, membership, request.user),
-        "is_owner": character.is_owned_by(request.user),
-        "loot_form": loot_form or LootForm(initial={"quantity": 1}),
+        # Computed only if a block below is drawn, not when every block comes from the cache.
+        "view": SimpleLazyObject(
+            lambda: (
+                services.sheet_view(
+                    character, versions[0], state=state, possessions=list(possessions)
+                )
+                if versions[0]
+                else None
+            )
+        ),
+        "can_change_state": can_change,
+        "is_owner": is_owner,
+        "loot_form": loot_form or SimpleLazyObject(lambda: LootForm(initial={"quantity": 1})),
         # A new one-time key per render: a second post of the same form adds nothing.
         "loot_request_key": uuid.uuid4().hex,
-        "pending_versions": own_versions,
+        "pending_versions": SimpleLazyObject(lambda: versions[1] if sees_pending else []),
         "errors": errors or {},
         "rules_url": reverse("rules"),  # once, not once per §-link
     }
-    if homologated is None:
+    if revision is None:
+        context["has_version"] = bool(homologated)
         return context
-    state = services.state_of(character)
-    possessions = services.possessions_of(character, with_items=False)
-    revision = services.sheet_revision(homologated, state, possessions)
     context.update(
-        # Computed only if a block below is drawn, not when every block comes from the cache.
-        view=SimpleLazyObject(
-            lambda: services.sheet_view(
-                character, homologated, state=state, possessions=possessions
-            )
-        ),
-        # Blocks are reused while nothing they are computed from changed (the revision); the
-        # play block's key holds the CSRF secret too, as its forms carry this session's token.
-        head_cache_key=services.sheet_revision(
-            homologated, state, possessions, character, *own_versions
-        )
-        + f":{character.owner_username}",
+        # The play block's key holds the CSRF secret too, as its forms carry this session's
+        # token; the head's, who asks (the owner's offer, the pending versions he sees).
+        has_version=revision.homologated is not None,
+        head_cache_key=f"{revision.key}:{is_owner}:{sees_pending}",
         play_cache_key=(
-            f"{revision}:{request.META.get('CSRF_COOKIE', '')}"
+            f"{revision.key}:{request.META.get('CSRF_COOKIE', '')}"
             if not errors and not (loot_form and loot_form.is_bound)
             else None
         ),
-        tail_cache_key=f"{revision}:{membership.role}",
+        tail_cache_key=f"{revision.key}:{membership.role}",
     )
+    if context["play_cache_key"]:
+        context["page_cache_key"] = (
+            f"{context['play_cache_key']}:{is_owner}:{sees_pending}:{membership.role}:{can_change}"
+        )
+        context["loot_request_key"] = LOOT_KEY_SLOT
     return context
+
+
+# Where the page kept whole in the cache takes its one-time loot key (a fresh one per render).
+LOOT_KEY_SLOT = "loot-request-key-slot"
 
 
 @login_required
 def sheet_detail(request: HtmxHttpRequest, code) -> HttpResponse:
     character, membership = _get_character(request, code)
     context = _sheet_context(request, character, membership)
-    return render(request, "sheets/sheet.html", context)
+    response = render(request, "sheets/sheet.html", context)
+    if context["loot_request_key"] == LOOT_KEY_SLOT:
+        response.content = response.content.replace(
+            LOOT_KEY_SLOT.encode(), uuid.uuid4().hex.encode(), 1
+        )
+    return response
 
 
 def _play_response(request, character, membership, **extra) -> HttpResponse:

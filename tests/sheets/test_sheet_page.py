@@ -7,6 +7,7 @@ Block 7 and, with PD 5, Block 12 (canon §4.6: 7 + 2 + 3 = 12).
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -98,13 +99,24 @@ def test_it_shows_drafts_and_submitted_versions_only_to_the_owner_and_the_table(
     assert "Versão 2" not in content(client_for(jogador).get(_url(hoplita)))
 
 
-def test_its_query_count_is_pinned(client_for, jogador, jurado, django_assert_max_num_queries):
+def test_its_query_count_is_pinned(client_for, jogador, jurado, django_assert_num_queries):
     client = client_for(jogador)
-    # 12 today: session, user, character (+campaign, owner), membership, homologated
-    # version, its traits, skills and items (prefetch), state, possessions (+items), the
-    # versions not homologated, the user who homologated. A little headroom for the layout.
-    with django_assert_max_num_queries(14):
+    client.get(_url(jurado))  # sets the CSRF cookie, which the kept page's forms carry
+    client.get(_url(jurado))
+    # Warm: session, user, the character (with the reader's membership and the state), and
+    # the fingerprint of its versions and possessions (sheets.services.sheet_revision).
+    with django_assert_num_queries(4):
         assert client.get(_url(jurado)).status_code == 200
+
+
+def test_a_kept_page_still_gets_a_fresh_loot_key_each_time(client_for, jogador, jurado):
+    client = client_for(jogador)
+    keys = set()
+    for _ in range(3):
+        html = content(client.get(_url(jurado)))
+        (key,) = re.findall(r'name="request_key" value="([0-9a-f]{32})"', html)
+        keys.add(key)
+    assert len(keys) == 3
 
 
 def test_its_query_count_does_not_grow_with_the_items(
