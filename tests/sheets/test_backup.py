@@ -45,7 +45,7 @@ from sessions.combat import turns as combat_turns
 from sessions.demo import demo_combat_start, demo_week_play
 from sessions.exploration import journey
 from sessions.exploration import services as exploration_services
-from sessions.log import chain
+from sessions.log import chain, scene_ops
 from sessions.log import services as log_services
 from sessions.models import Combatant, Roll, Scene, Week
 from sessions.procedure.services import procedure_tables_seed_all, random_table_row_edit
@@ -135,6 +135,9 @@ def play(monkeypatch, *, full: bool = True) -> Campaign:
         exploration_services.exploration_end(exploration=descent, user=mestre)
         monkeypatch.undo()
         jurado = Character.objects.get(campaign=campaign, name="Jurado de Gapheim")
+        scene_ops.state_change_create(
+            scene=scene, user=mestre, character=jurado, hp=-1, reason="Pânico", roll=rolled
+        )
         loot_add(character=jurado, name="Dente de cavador", weight_kg="0.050", user=mestre)
         api_token_create(user=mestre)
         row = campaign.random_tables.filter(kind="reference").first().rows.first()
