@@ -298,9 +298,9 @@ def test_a_dry_run_shows_an_attack_that_could_not_be_rolled_and_why(client, figh
     assert {"name": "às cegas, pendurado", "value": -20} in [
         {"name": m["name"], "value": m["value"]} for m in attack["modifiers"]
     ]
-    assert attack["skill"] + sum(m["value"] for m in attack["modifiers"]) == attack[
-        "effective_level"
-    ]
+    assert (
+        attack["skill"] + sum(m["value"] for m in attack["modifiers"]) == attack["effective_level"]
+    )
     real = act(client, fight, "Hoplita de Ônfalos", maneuver="move_and_attack", attack=heavy)
     assert real.status_code == 422
     assert real.json()["code"] == "no_roll_at_3_or_less"

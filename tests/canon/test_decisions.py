@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from canon import services
 from canon.models import Decision
+from garganta_site.confirm import CONFIRMED
 from tests.sheets.pages import content, row, text
 
 NEW = "/console/decisoes/nova/"
@@ -20,6 +21,7 @@ def _form(**extra) -> dict:
         "title": "Nível Tecnológico 3",
         "text": "A campanha é NT 3.",
         "section": "9",
+        **CONFIRMED,
         **extra,
     }
 

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from canon import services
 from canon.models import Correction
+from garganta_site.confirm import CONFIRMED
 from sheets import services as sheet_services
 from sheets.models import SheetVersion
 from tests.sheets.pages import content, row, section
@@ -89,6 +90,7 @@ def test_the_page_issues_the_correction_and_shows_the_diff(client_for, arbitro, 
         "skills-INITIAL_FORMS": len(skills),
         "skills-MIN_NUM_FORMS": 0,
         "skills-MAX_NUM_FORMS": 200,
+        **CONFIRMED,
     }
     for i, line in enumerate(skills):
         for key, value in line.items():
