@@ -81,7 +81,8 @@
   /* Before the answer is swapped in (and restore() sees the new, empty text area). */
   document.addEventListener("htmx:beforeSwap", function (event) {
     var xhr = event.detail.xhr;
-    var form = event.detail.elt.closest ? event.detail.elt.closest("form") : null;
+    var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var form = elt && elt.closest ? elt.closest("form") : null;
     if (!form || !xhr) return;
     if (xhr.status >= 200 && xhr.status < 300 && !xhr.getResponseHeader("HX-Redirect")) forget(form, false);
   });
