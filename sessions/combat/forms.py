@@ -75,7 +75,7 @@ class CreatureForm(_Form):
         max_length=12, required=False, label="Peso da arma (kg, para a quebra ao aparar)"
     )
     weapon_unarmed = forms.BooleanField(required=False, label="Ataque de mão limpa")
-    flees = forms.BooleanField(required=False, label="A espécie foge (o `06` diz)")
+    flees = forms.BooleanField(required=False, label="A espécie foge (o documento 06 diz)")
     combat_reflexes = forms.BooleanField(required=False, label="Reflexos em Combate")
     surprise = forms.ChoiceField(
         choices=Combatant.Surprise.choices, required=False, label="Surpresa (§5e)"
