@@ -27,7 +27,7 @@ _HIDDEN = re.compile(r"<(script|style|code|pre|textarea)\b.*?</\1>", re.S | re.I
 _TAG = re.compile(r"<[^>]+>")
 
 # A hyphen used as a minus: after a space, a bracket or punctuation, or in dice ("1d-1").
-MINUS = re.compile(r"(?:^|[\s(\[,;:=/])-\d|\b\d+d-\d")
+MINUS = re.compile(r"(?:^|[\s(\[,;:=/])-\d+|\b\d+d-\d+")
 # A quantity of 4+ digits with no thousands dot.
 BARE_THOUSANDS = re.compile(
     r"(?<![\d.,])\d{4,}(?:,\d+)?\s?(?:kg\b|pontos\b|pts\b|PV\b|m\b)|\$\s?\d{4,}"
@@ -96,4 +96,28 @@ def test_every_page_reads_as_written_for_people(world, schema_once):
             else:
                 text = visible_text(body)
             problems += [f"{row.label} as {actor}: {f}" for f in findings(text)]
+    assert not problems, "\n".join(sorted(set(problems)))
+
+
+WOUNDED_PAGES = ("/fichas/{char}/", "/cenas/{scene}/", "/cenas/{scene}/combate/")
+
+
+def test_a_character_past_minus_5_times_ht_reads_with_the_minus_sign(world):
+    """The Jurado (12 PV) down 79: PV −67/12, as the issue saw it, on the sheet, the scene
+    and the combat card, with the fight's wounds and the Carga that costs Dodge."""
+    from sessions.models import Combatant
+    from sheets.models import CharacterState, Possession
+
+    place = world.demo
+    state = CharacterState.objects.get(character__code=place.char)
+    CharacterState.objects.filter(pk=state.pk).update(hp_lost=79, fatigue_lost=3)
+    Combatant.objects.filter(character__code=place.char).update(hp_lost=79, hp_before=12)
+    Possession.objects.filter(character__code=place.char).update(carried=True)
+    problems = []
+    for path in WOUNDED_PAGES:
+        for actor in ACTORS:
+            response = world.page_client(actor).get(place.fill(path))
+            assert response.status_code == 200, path
+            text = visible_text(response.content.decode())
+            problems += [f"{path} as {actor}: {f}" for f in findings(text)]
     assert not problems, "\n".join(sorted(set(problems)))
