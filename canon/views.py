@@ -542,7 +542,8 @@ def _skill_initial(version: SheetVersion) -> list[dict]:
             "attribute": s.attribute,
             "difficulty": s.difficulty,
             "level": s.level,
-            "points": s.points,
+            # 8, not the column's 8.0; ½ stays 0.5, which the field reads.
+            "points": s.points.quantize(1) if s.points == s.points.to_integral() else s.points,
         }
         for s in version.skills.all()
     ]

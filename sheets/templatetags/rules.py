@@ -8,6 +8,7 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from gurps.checks import OUTCOME_NAMES, Outcome
 from gurps.derived import format_number
 from gurps.readings import READINGS
 
@@ -52,6 +53,15 @@ def prose(text) -> str:
     canon's Markdown) shown as code, not as raw backticks; the minus sign for a hyphen."""
     html = _CODE_SPAN.sub(r"<code>\1</code>", str(escape(minus(text or ""))))
     return mark_safe(html)  # noqa: S308 - escaped above; only <code> is added
+
+
+@register.filter
+def outcome_name(code: str) -> str:
+    """ "critical_success" → "Sucesso decisivo" (§1.2): a roll's outcome as people read it."""
+    try:
+        return OUTCOME_NAMES[Outcome(code)]
+    except ValueError:
+        return code or ""
 
 
 @register.filter

@@ -3,6 +3,8 @@ version with the reason. A homologated version never changes; the Correction kee
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -155,3 +157,9 @@ def test_an_open_draft_moves_after_the_correction(arbitro, jogador, jurado):
     sheet_services.sheet_submit(version=draft, user=jogador)
     sheet_services.sheet_homologate(version=draft, user=arbitro)
     assert sheet_services.homologated_version(jurado).number == 3
+
+
+def test_the_form_shows_points_as_the_sheet_writes_them(client_for, arbitro, jurado):
+    html = content(client_for(arbitro).get(reverse("sheet-correct", args=[jurado.code])))
+    values = re.findall(r'name="skills-\d+-points" value="([^"]*)"', html)
+    assert values and not [v for v in values if v.endswith(".0")]

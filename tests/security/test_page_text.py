@@ -32,12 +32,16 @@ MINUS = re.compile(r"(?:^|[\s(\[,;:=/])-\d+|\b\d+d-\d+")
 BARE_THOUSANDS = re.compile(
     r"(?<![\d.,])\d{4,}(?:,\d+)?\s?(?:kg\b|pontos\b|pts\b|PV\b|m\b)|\$\s?\d{4,}"
 )
+# A decimal point where the site writes a comma: "8.0" is "8", "2.5 kg" is "2,5 kg" (§4.11
+# and the other section numbers keep their dot).
+DECIMAL_POINT = re.compile(r"(?<![\d.§])\d+\.(?:0(?![\d.])|\d{1,2}(?=\s?(?:kg|pontos?|pts)\b))")
 BACKTICK = re.compile(r"`")
 CODE_KEY = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
 
 CHECKS = {
     "hyphen as minus": MINUS,
     "thousands without a dot": BARE_THOUSANDS,
+    "decimal point": DECIMAL_POINT,
     "raw backtick": BACKTICK,
     "code key": CODE_KEY,
 }
@@ -58,13 +62,14 @@ def findings(text: str) -> list[str]:
 
 
 def test_the_readers_catch_what_the_issue_saw():
-    seen = "Esquiva -2; PV -67/12; 10034 kg; (o `06` diz); critical_success, margem +9; 1d-1"
+    seen = "Esquiva -2; PV -67/12; 10034 kg; (o `06` diz); critical_success, margem +9; 1d-1; 8.0"
     matched = [line.split(" in ")[0] for line in findings(seen)]
     assert matched == [
         "hyphen as minus: '-2'",
         "hyphen as minus: '-67'",
         "hyphen as minus: '1d-1'",
         "thousands without a dot: '10034 kg'",
+        "decimal point: '8.0'",
         "raw backtick: '`'",
         "raw backtick: '`'",
         "code key: 'critical_success'",
