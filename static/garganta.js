@@ -24,6 +24,31 @@
     form.appendChild(yes);
   }, true);
 
+  /* 3. "Apara com": a select whose options are grouped by combatant (data-follows names the
+     defender's select) shows only the chosen defender's group; the server checks it too. */
+  function follow(root) {
+    root.querySelectorAll("select[data-follows]").forEach(function (select) {
+      var leader = document.getElementById(select.dataset.follows);
+      if (!leader || select.dataset.following) return;
+      select.dataset.following = "1";
+      function update() {
+        var chosen = leader.selectedOptions[0];
+        var name = chosen && chosen.value ? chosen.textContent.trim() : "";
+        select.querySelectorAll("optgroup").forEach(function (group) {
+          var mine = group.label === name;
+          group.hidden = !mine;
+          group.disabled = !mine;
+        });
+        var picked = select.selectedOptions[0];
+        if (picked && picked.parentElement.tagName === "OPTGROUP" && picked.parentElement.hidden) select.value = "";
+      }
+      leader.addEventListener("change", update);
+      update();
+    });
+  }
+  document.addEventListener("htmx:load", function (event) { follow(event.target); });
+  document.addEventListener("DOMContentLoaded", function () { follow(document); });
+
   /* 2. What the user types in a text area is kept as a draft (localStorage) until the form
      that holds it is accepted, so a session that lapsed (the login, then back here) or a
      closed tab loses nothing: an empty text area gets its draft back, with a note. */

@@ -92,16 +92,18 @@ def _weapon_choices(now: Combatant | None, waiting: list[Combatant]) -> list[tup
     ]
 
 
-def _parry_choices(combatants: list[Combatant]) -> list[tuple[int, str]]:
-    most = max((len(c.weapons) for c in combatants), default=0)
+def _parry_choices(combatants: list[Combatant]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Each combatant's own weapons, grouped under his name (``<code>:<line index>``): the
+    defender parries with his, never with another's (static/garganta.js shows only the
+    chosen defender's group)."""
     return [
-        (
-            i,
-            f"{i + 1}ª arma ("
-            + " / ".join(c.weapon_lines()[i].name for c in combatants if len(c.weapons) > i)
-            + ")",
+        (c.name, lines)
+        for c in combatants
+        if (
+            lines := [
+                (f"{c.code}:{i}", w.name) for i, w in enumerate(c.weapon_lines()) if w.parries
+            ]
         )
-        for i in range(most)
     ]
 
 
