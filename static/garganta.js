@@ -1,4 +1,4 @@
-/* Garganta: two small things the pages do when JavaScript is on; without it the pages work
+/* Garganta: three small things the pages do when JavaScript is on; without it the pages work
    the same (the server's confirmation step; the text typed is what the form posts). */
 (function () {
   "use strict";
@@ -24,7 +24,7 @@
     form.appendChild(yes);
   }, true);
 
-  /* 3. "Apara com": a select whose options are grouped by combatant (data-follows names the
+  /* 2. "Apara com": a select whose options are grouped by combatant (data-follows names the
      defender's select) shows only the chosen defender's group; the server checks it too. */
   function follow(root) {
     root.querySelectorAll("select[data-follows]").forEach(function (select) {
@@ -49,7 +49,7 @@
   document.addEventListener("htmx:load", function (event) { follow(event.target); });
   document.addEventListener("DOMContentLoaded", function () { follow(document); });
 
-  /* 2. What the user types in a text area is kept as a draft (localStorage) until the form
+  /* 3. What the user types in a text area is kept as a draft (localStorage) until the form
      that holds it is accepted, so a session that lapsed (the login, then back here) or a
      closed tab loses nothing: an empty text area gets its draft back, with a note. */
   var PREFIX = "garganta-rascunho:";
