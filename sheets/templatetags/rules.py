@@ -6,7 +6,7 @@ import re
 
 from django import template
 from django.utils.html import escape
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeData, mark_safe
 
 from gurps.checks import OUTCOME_NAMES, Outcome
 from gurps.derived import format_number
@@ -51,6 +51,8 @@ def minus(text) -> str:
 def prose(text) -> str:
     """Text written for people, as the canon writes it: `06` (a canon document, in the
     canon's Markdown) shown as code, not as raw backticks; the minus sign for a hyphen."""
+    if isinstance(text, SafeData):  # already HTML (its code already marked): as it is
+        return text
     html = _CODE_SPAN.sub(r"<code>\1</code>", str(escape(minus(text or ""))))
     return mark_safe(html)  # noqa: S308 - escaped above; only <code> is added
 
