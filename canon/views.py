@@ -27,6 +27,7 @@ from canon.forms import (
     SheetCorrectionForm,
 )
 from canon.models import Correction, Decision, Divergence
+from garganta_site.confirm import confirmation_step
 from garganta_site.http import HtmxHttpRequest
 from sheets import services as sheet_services
 from sheets.forms import ReturnForm, SkillFormSet
@@ -140,6 +141,8 @@ def homologate(request: HtmxHttpRequest, code) -> HttpResponse:
     version = _get_version_for_arbitro(request, code)
     form = HomologateForm(request.POST, prefix=str(version.code))
     form.is_valid()
+    if step := confirmation_step(request, "version_homologate", back=reverse("queue")):
+        return step
     try:
         checks.version_homologate(
             version=version,
@@ -165,6 +168,8 @@ def return_version(request: HtmxHttpRequest, code) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, sheet_services.RETURN_NEEDS_REASON)
         return redirect("queue")
+    if step := confirmation_step(request, "version_return", back=reverse("queue")):
+        return step
     try:
         sheet_services.sheet_return(
             version=version, user=request.user, reason=form.cleaned_data["reason"]
@@ -319,6 +324,9 @@ def divergence_resolve(request: HtmxHttpRequest, code) -> HttpResponse:
     )
     form = ResolveForm(request.POST, decisions=decisions)
     if form.is_valid():
+        back = reverse("divergence", kwargs={"code": divergence.code})
+        if step := confirmation_step(request, "divergence_resolve", back=back):
+            return step
         try:
             services.divergence_resolve(
                 divergence=divergence,
@@ -343,6 +351,9 @@ def divergence_correct(request: HtmxHttpRequest, code) -> HttpResponse:
         return _forbidden(request, services.ONLY_ARBITRO)
     form = CorrectionForm(request.POST, fields=Divergence.CORRECTABLE)
     if form.is_valid():
+        back = reverse("divergence", kwargs={"code": divergence.code})
+        if step := confirmation_step(request, "correction", back=back):
+            return step
         try:
             services.correction_create(
                 entry=divergence,
@@ -407,6 +418,8 @@ def decision_new(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = _decision_form(campaigns, data=request.POST)
         if form.is_valid():
+            if step := confirmation_step(request, "decision_create", back=reverse("decisions")):
+                return step
             try:
                 decision = services.decision_create(
                     campaign=form.chosen_campaign(),
@@ -461,6 +474,9 @@ def decision_correct(request: HtmxHttpRequest, code) -> HttpResponse:
         return _forbidden(request, services.ONLY_ARBITRO)
     form = CorrectionForm(request.POST, fields=Decision.CORRECTABLE)
     if form.is_valid():
+        back = reverse("decision", kwargs={"code": decision.code})
+        if step := confirmation_step(request, "correction", back=back):
+            return step
         try:
             services.correction_create(
                 entry=decision,
@@ -526,7 +542,8 @@ def _skill_initial(version: SheetVersion) -> list[dict]:
             "attribute": s.attribute,
             "difficulty": s.difficulty,
             "level": s.level,
-            "points": s.points,
+            # 8, not the column's 8.0; ½ stays 0.5, which the field reads.
+            "points": s.points.quantize(1) if s.points == s.points.to_integral() else s.points,
         }
         for s in version.skills.all()
     ]
@@ -550,6 +567,9 @@ def sheet_correct(request: HtmxHttpRequest, code) -> HttpResponse:
         form = SheetCorrectionForm(request.POST)
         formset = SkillFormSet(request.POST, prefix="skills")
         if form.is_valid() and formset.is_valid():
+            back = reverse("sheet-history", kwargs={"code": character.code})
+            if step := confirmation_step(request, "sheet_correct", back=back):
+                return step
             skills = [
                 {k: v for k, v in f.cleaned_data.items() if k != "DELETE"}
                 for f in formset.forms

@@ -1,13 +1,16 @@
 """What every page shares about its requests: the request type of the site's views (Django's
-request with django-htmx's ``htmx``) and the one answer to a form posted from a region."""
+request with django-htmx's ``htmx``), the one answer to a form posted from a region, and the
+answer to an htmx request whose session lapsed."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from urllib.parse import urlencode
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django_htmx.http import trigger_client_event
+from django.shortcuts import redirect, render, resolve_url
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 from django_htmx.middleware import HtmxDetails
 
 
@@ -41,3 +44,22 @@ def region_response(
     if failed:
         return render(request, template, context(), status=422)
     return redirect(redirect_to)
+
+
+def lapsed_session_redirect(get_response: Callable) -> Callable:
+    """Middleware, after django-htmx's: an htmx request whose answer is the redirect to the
+    login (a session that lapsed in another tab) gets ``HX-Redirect`` to the login instead, with
+    ``?next=`` the page the user was on (``HX-Current-URL``), so the whole page goes to the
+    login and comes back there — not a login form swapped into a panel."""
+
+    def middleware(request: HtmxHttpRequest) -> HttpResponse:
+        response = get_response(request)
+        if not (getattr(request, "htmx", False) and response.status_code == 302):
+            return response
+        login_url = resolve_url(settings.LOGIN_URL)
+        if not response["Location"].startswith(login_url):
+            return response
+        back = request.htmx.current_url_abs_path or request.get_full_path()
+        return HttpResponseClientRedirect(f"{login_url}?{urlencode({'next': back})}")
+
+    return middleware

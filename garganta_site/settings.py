@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A lapsed session answers htmx with a whole-page redirect to the login, not a panel.
+    "garganta_site.http.lapsed_session_redirect",
     # An API request that was refused leaves its Idempotency-Key free for the corrected one.
     "garganta_site.auth.release_refused_keys",
     # Last, as django-axes asks: it turns a locked-out login into its lockout response.
@@ -99,6 +101,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "garganta_site.context_processors.nav",
+                "garganta_site.confirm.confirmations",
             ],
         },
     },

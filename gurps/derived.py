@@ -107,23 +107,29 @@ class Derived:
     move_halved: bool = False
 
 
+def _grouped(digits: str) -> str:
+    """10034 → "10.034": the canon's thousands dot (§4.11 writes "1.000 m")."""
+    return f"{int(digits):,}".replace(",", ".")
+
+
 def format_number(value: Fraction | int) -> str:
-    """A number the Brazilian way, exact: 27/4 → "6,75", −3 → "−3"; a fraction with no
-    finite decimal stays a fraction ("1/3")."""
+    """A number the Brazilian way, exact: 27/4 → "6,75", −3 → "−3", 10034 → "10.034"; a
+    fraction with no finite decimal stays a fraction ("1/3")."""
     value = Fraction(value)
     sign = "\u2212" if value < 0 else ""
     value = abs(value)
     if value.denominator == 1:
-        return f"{sign}{value.numerator}"
+        return f"{sign}{_grouped(str(value.numerator))}"
     rest = value.denominator
     for prime in (2, 5):
         while rest % prime == 0:
             rest //= prime
     if rest != 1:
         return f"{sign}{value.numerator}/{value.denominator}"
-    return sign + format(Decimal(value.numerator) / Decimal(value.denominator), "f").replace(
-        ".", ","
-    )
+    whole, _, decimals = format(
+        Decimal(value.numerator) / Decimal(value.denominator), "f"
+    ).partition(".")
+    return f"{sign}{_grouped(whole)},{decimals}"
 
 
 def _formula(text: str, total: int, adjustments: Iterable[tuple[int, str]]) -> str:

@@ -53,6 +53,10 @@ WEIGHT_TOO_LARGE = "Peso acima de 10.000 kg: confira o número."
 QUANTITY_AT_LEAST_1 = "A quantidade mínima é 1; para deixar o item, use o botão «largar»."
 QUANTITY_TOO_LARGE = "Quantidade acima de 10.000: confira o número."
 MAX_WEIGHT_KG = Decimal("10000")
+CANNOT_LIFT = (
+    "Não se ergue: seriam {total} kg carregados, acima de 15 × ST = {limit} kg, o maior peso "
+    "que se ergue (§2.2)."
+)
 MAX_QUANTITY = 10000
 
 
@@ -458,7 +462,39 @@ def _clean_quantity(value) -> int:
     return quantity
 
 
+def _refuse_what_cannot_be_lifted(
+    character: Character, *, adding_kg: Decimal, leaving: Possession | None, field: str
+) -> None:
+    """Refuse a change that would leave the character carrying more than 15 × ST, which
+    cannot be lifted (§2.2, p. 76): ``adding_kg`` carried besides what is carried now (minus
+    ``leaving``, the row the change replaces). Without a homologated sheet there is no ST."""
+    version = homologated_version(character)
+    if version is None:
+        return
+    others = [p for p in possessions_of(character) if leaving is None or p.pk != leaving.pk]
+    total = carried_kg(others) + adding_kg
+    if not encumbrance.encumbrance(version.st, total).can_lift:
+        limit = encumbrance.lift_max_kg(version.st)
+        raise ServiceError(
+            CANNOT_LIFT.format(
+                total=derived.format_number(encumbrance.to_kg(total)),
+                limit=derived.format_number(limit),
+            ),
+            field=field,
+            code="cannot_lift",
+        )
+
+
 def possession_set_carried(*, possession: Possession, carried: bool) -> Possession:
+    """Pick up (``carried``) or put down; picking up more than 15 × ST in all is refused
+    (``CANNOT_LIFT``, field ``carried``)."""
+    if carried and not possession.carried:
+        _refuse_what_cannot_be_lifted(
+            possession.character,
+            adding_kg=possession.total_weight_kg,
+            leaving=possession,
+            field="carried",
+        )
     Possession.objects.filter(pk=possession.pk).update(carried=carried)
     possession.carried = carried
     return possession
@@ -466,6 +502,13 @@ def possession_set_carried(*, possession: Possession, carried: bool) -> Possessi
 
 def possession_set_quantity(*, possession: Possession, quantity) -> Possession:
     quantity = _clean_quantity(quantity)
+    if possession.carried and quantity > possession.quantity:
+        _refuse_what_cannot_be_lifted(
+            possession.character,
+            adding_kg=possession.unit_weight_kg * quantity,
+            leaving=possession,
+            field="quantity",
+        )
     Possession.objects.filter(pk=possession.pk).update(quantity=quantity)
     possession.quantity = quantity
     return possession
@@ -474,7 +517,8 @@ def possession_set_quantity(*, possession: Possession, quantity) -> Possession:
 def loot_add(
     *, character: Character, name: str, weight_kg, quantity=1, user, request_key: str = ""
 ) -> Possession:
-    """Add loot picked up in play; it is carried at once. The same ``request_key`` twice (the
+    """Add loot picked up in play; it is carried at once, so more than 15 × ST in all is
+    refused (``CANNOT_LIFT``, field ``weight_kg``, §2.2). The same ``request_key`` twice (the
     form posted twice) adds it once: a doubled weight would change Carga, Move and Dodge."""
     name = (name or "").strip()
     if not name:
@@ -485,6 +529,9 @@ def loot_add(
     earlier = Possession.objects.filter(character=character, request_key=request_key)
     if request_key and earlier.exists():
         return earlier.get()
+    _refuse_what_cannot_be_lifted(
+        character, adding_kg=weight * quantity, leaving=None, field="weight_kg"
+    )
     try:
         with transaction.atomic():
             return Possession.objects.create(

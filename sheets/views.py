@@ -156,7 +156,9 @@ def _get_possession(request, code, possession_code) -> tuple[Character, Membersh
     if not _can_change_state(character, membership, request.user):
         raise PermissionDenied
     possession = get_object_or_404(
-        Possession.objects.select_related("item"), code=possession_code, character=character
+        Possession.objects.select_related("item", "character"),
+        code=possession_code,
+        character=character,
     )
     return character, membership, possession
 
@@ -166,7 +168,11 @@ def _get_possession(request, code, possession_code) -> tuple[Character, Membersh
 def possession_carry(request: HtmxHttpRequest, code, possession_code) -> HttpResponse:
     character, membership, possession = _get_possession(request, code, possession_code)
     carried = request.POST.get("carried") == "1"
-    services.possession_set_carried(possession=possession, carried=carried)
+    try:
+        services.possession_set_carried(possession=possession, carried=carried)
+    except ServiceError as error:
+        errors = {f"{possession.code}-carried": error.message}
+        return _play_response(request, character, membership, errors=errors)
     return _play_response(request, character, membership)
 
 
@@ -178,7 +184,13 @@ def possession_quantity(request: HtmxHttpRequest, code, possession_code) -> Http
     if not form.is_valid():
         errors = {str(possession.code): form.errors["quantity"][0]}
         return _play_response(request, character, membership, errors=errors)
-    services.possession_set_quantity(possession=possession, quantity=form.cleaned_data["quantity"])
+    try:
+        services.possession_set_quantity(
+            possession=possession, quantity=form.cleaned_data["quantity"]
+        )
+    except ServiceError as error:
+        errors = {str(possession.code): error.message}
+        return _play_response(request, character, membership, errors=errors)
     return _play_response(request, character, membership)
 
 

@@ -75,7 +75,7 @@ class CreatureForm(_Form):
         max_length=12, required=False, label="Peso da arma (kg, para a quebra ao aparar)"
     )
     weapon_unarmed = forms.BooleanField(required=False, label="Ataque de mão limpa")
-    flees = forms.BooleanField(required=False, label="A espécie foge (o `06` diz)")
+    flees = forms.BooleanField(required=False, label="A espécie foge (o documento 06 diz)")
     combat_reflexes = forms.BooleanField(required=False, label="Reflexos em Combate")
     surprise = forms.ChoiceField(
         choices=Combatant.Surprise.choices, required=False, label="Surpresa (§5e)"
@@ -121,6 +121,23 @@ class ManeuverForm(_Form):
         self.fields["target"].choices = [("", "—")] + list(target_choices)
 
 
+PARRY_NOT_THE_DEFENDERS = "Essa arma não é do alvo: ele apara só com as armas dele."
+
+
+def _clean_parry_weapon(form: forms.Form, data: dict) -> None:
+    """``parry_weapon`` is posted as ``<defender code>:<line index>`` (the choices are grouped
+    by combatant, so each lists only his own weapons): the index, if the weapon is the
+    defender's."""
+    code, _, index = (data.get("parry_weapon") or "").partition(":")
+    data["parry_weapon"] = None
+    if not code:
+        return
+    if code != data.get("defender"):
+        form.add_error("parry_weapon", PARRY_NOT_THE_DEFENDERS)
+        return
+    data["parry_weapon"] = int(index)
+
+
 class AttackForm(_Form):
     attacker = forms.ChoiceField(
         choices=[], required=False, label="Quem ataca (o do turno, ou quem Aguarda)"
@@ -147,9 +164,7 @@ class AttackForm(_Form):
     second_defence = forms.ChoiceField(
         choices=DEFENCE_CHOICES, required=False, label="Segunda defesa (Defesa Total)"
     )
-    parry_weapon = forms.TypedChoiceField(
-        choices=[], required=False, coerce=int, empty_value=None, label="Apara com"
-    )
+    parry_weapon = forms.ChoiceField(choices=[], required=False, label="Apara com")
     retreat = forms.BooleanField(required=False, label="Recua (+3, uma vez por rodada)")
     dagger = forms.BooleanField(required=False, label="Apara com a adaga (§4.14)")
 
@@ -167,6 +182,7 @@ class AttackForm(_Form):
         self.fields["weapon"].choices = list(weapon_choices)
         self.fields["defender"].choices = [("", "— escolha o alvo —")] + list(defender_choices)
         self.fields["parry_weapon"].choices = [("", "a primeira que apara")] + list(parry_choices)
+        self.fields["parry_weapon"].widget.attrs["data-follows"] = self["defender"].auto_id
 
     def clean(self):
         data = super().clean()
@@ -175,6 +191,7 @@ class AttackForm(_Form):
         if data.get("mod_value") not in (None, 0) and not (data.get("mod_label") or "").strip():
             # A value without its reason would be dropped; say so before any die (§1.4).
             self.add_error("mod_label", "Diga o motivo do modificador, antes dos dados (§1.4).")
+        _clean_parry_weapon(self, data)
         return data
 
 
@@ -270,9 +287,7 @@ class TurnActForm(_Form):
     second_defence = forms.ChoiceField(
         choices=DEFENCE_CHOICES, required=False, label="Segunda defesa do alvo (Defesa Total)"
     )
-    parry_weapon = forms.TypedChoiceField(
-        choices=[], required=False, coerce=int, empty_value=None, label="O alvo apara com"
-    )
+    parry_weapon = forms.ChoiceField(choices=[], required=False, label="O alvo apara com")
     retreat = forms.BooleanField(required=False, label="O alvo recua (+3)")
     dagger = forms.BooleanField(required=False, label="O alvo apara com a adaga (§4.14)")
     dry_run = forms.BooleanField(required=False, widget=forms.HiddenInput)
@@ -295,6 +310,7 @@ class TurnActForm(_Form):
         self.fields["target"].choices = [("", "—")] + list(target_choices)
         self.fields["defender"].choices = [("", "— não ataca —")] + list(target_choices)
         self.fields["parry_weapon"].choices = [("", "a primeira que apara")] + list(parry_choices)
+        self.fields["parry_weapon"].widget.attrs["data-follows"] = self["defender"].auto_id
 
     def clean(self):
         data = super().clean()
@@ -306,6 +322,7 @@ class TurnActForm(_Form):
             for name in ("all_out_option", "posture", "weapon", "reloading", "target"):
                 if data.get(name) not in (None, "", False):
                     self.add_error(name, OPTION_WITHOUT_MANEUVER)
+        _clean_parry_weapon(self, data)
         return data
 
 

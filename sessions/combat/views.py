@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from garganta_site.confirm import confirmation_step
 from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest, region_response
 from gurps.errors import GurpsError
@@ -91,16 +92,18 @@ def _weapon_choices(now: Combatant | None, waiting: list[Combatant]) -> list[tup
     ]
 
 
-def _parry_choices(combatants: list[Combatant]) -> list[tuple[int, str]]:
-    most = max((len(c.weapons) for c in combatants), default=0)
+def _parry_choices(combatants: list[Combatant]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Each combatant's own weapons, grouped under his name (``<code>:<line index>``): the
+    defender parries with his, never with another's (static/garganta.js shows only the
+    chosen defender's group)."""
     return [
-        (
-            i,
-            f"{i + 1}ª arma ("
-            + " / ".join(c.weapon_lines()[i].name for c in combatants if len(c.weapons) > i)
-            + ")",
+        (c.name, lines)
+        for c in combatants
+        if (
+            lines := [
+                (f"{c.code}:{i}", w.name) for i, w in enumerate(c.weapon_lines()) if w.parries
+            ]
         )
-        for i in range(most)
     ]
 
 
@@ -286,7 +289,7 @@ def _attach(form, error) -> None:
     form.add_error(name if name in form.fields else None, error.message)
 
 
-def _action(request, code, key: str, act: Callable) -> HttpResponse:
+def _action(request, code, key: str, act: Callable, confirm: str = "") -> HttpResponse:
     scene, membership = get_scene(request, code)
     if not membership.runs_the_table:
         raise PermissionDenied
@@ -301,6 +304,8 @@ def _action(request, code, key: str, act: Callable) -> HttpResponse:
         raise PermissionDenied
     if not form.is_valid():
         return _respond(request, scene, membership, forms={key: form}, failed=True)
+    if confirm and (step := confirmation_step(request, confirm, back=scene.get_absolute_url())):
+        return step
     try:
         act(scene, combat, view, form.cleaned_data)
     except (ServiceError, GurpsError) as error:
@@ -620,4 +625,4 @@ def combat_end(request: HtmxHttpRequest, code) -> HttpResponse:
             combat=combat, user=request.user, spoils=data["spoils"], request_key=data["request_key"]
         )
 
-    return _action(request, code, "end", act)
+    return _action(request, code, "end", act, confirm="combat_end")

@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from gurps.dice import RandomSource
+from gurps.tabular import signed as signed_text
 from sessions.exploration.steps import roll_ref
 from sessions.models import Exploration, ExplorationTest, RandomTable, Roll
 from sessions.procedure import data as procedure_data
@@ -279,7 +280,7 @@ def craft(r: Round, names: list[str]) -> None:
     row = r.region.craft
     cell = r.cell("craft_ammunition", row)
     modifier = procedure_data.table_modifier(cell)
-    shown = f"{modifier:+d}" if modifier is not None else f"«{cell}» (não é um número)"
+    shown = signed_text(modifier) if modifier is not None else f"«{cell}» (não é um número)"
     for name in names:
         r.say(
             f"{name}: Criar — 1. O texto pede um Teste de DES modificado pela Tabela G: {shown} "

@@ -17,6 +17,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from garganta_site.confirm import confirmation_step
 from garganta_site.errors import ServiceError
 from garganta_site.forms import one_time_key
 from garganta_site.http import HtmxHttpRequest, region_response
@@ -127,7 +128,7 @@ def _respond(request, scene, membership, *, forms=None, failed=False) -> HttpRes
     )
 
 
-def _action(request, code, key: str, act: Callable) -> HttpResponse:
+def _action(request, code, key: str, act: Callable, confirm: str = "") -> HttpResponse:
     """Bind the Mestre's form ``key``, run ``act``; errors go next to the field."""
     scene, membership = get_scene(request, code)
     if not membership.runs_the_table:
@@ -136,6 +137,8 @@ def _action(request, code, key: str, act: Callable) -> HttpResponse:
     form = _forms(scene, exploration, request.POST, only=key)[key]
     if not form.is_valid():
         return _respond(request, scene, membership, forms={key: form}, failed=True)
+    if confirm and (step := confirmation_step(request, confirm, back=scene.get_absolute_url())):
+        return step
     try:
         if key != "start" and exploration is None:
             raise ServiceError(services.EXPLORATION_ENDED, code="exploration_ended")
@@ -344,4 +347,4 @@ def exploration_end(request: HtmxHttpRequest, code) -> HttpResponse:
             exploration=exploration, user=request.user, request_key=data["request_key"]
         )
 
-    return _action(request, code, "end", act)
+    return _action(request, code, "end", act, confirm="exploration_end")

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from garganta_site.errors import ServiceError
 from gurps.dice import RandomSource
+from gurps.tabular import signed as signed_text
 from sessions import entries
 from sessions.entries import ensure_scene_accepts_entries as _ensure_scene_accepts_entries
 from sessions.entries import require_arbitro as _require_arbitro
@@ -37,7 +38,7 @@ UNKNOWN_COLUMN = "A {name} não tem a coluna «{column}» ({columns})."
 UNKNOWN_ROW = "A {name} não tem a linha «{row}» ({rows})."
 UNKNOWN_DIE = "A {name} se rola com {dice}, não com {die}."
 MODIFIER_LEAVES_THE_TABLE = (
-    "Com modificador {modifier:+d}, a {name} poderia dar {total}, que não tem linha: "
+    "Com modificador {modifier}, a {name} poderia dar {total}, que não tem linha: "
     "nada foi rolado. Use um modificador que mantenha todo resultado na tabela."
 )
 NO_ROW_FOR_TOTAL = (
@@ -242,7 +243,7 @@ def procedure_roll(
         if not any(r.covers(possible) for r in rows):
             raise ServiceError(
                 MODIFIER_LEAVES_THE_TABLE.format(
-                    name=table.name, total=possible, modifier=modifier
+                    name=table.name, total=possible, modifier=signed_text(modifier)
                 ),
                 field="modifier",
             )

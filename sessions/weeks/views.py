@@ -15,8 +15,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from garganta_site.confirm import confirmation_step
 from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest
 from sessions.access import deny_unless_arbitro, deny_unless_table, get_campaign, get_week
@@ -224,6 +226,8 @@ def bulletin_publish(request: HtmxHttpRequest, campaign, number) -> HttpResponse
     deny_unless_table(membership)
     form = BulletinForm(request.POST)
     if form.is_valid():
+        if step := confirmation_step(request, "bulletin_publish", back=week.get_absolute_url()):
+            return step
         try:
             services.week_publish_bulletin(
                 week=week, user=request.user, text=form.cleaned_data["text"]
@@ -292,11 +296,17 @@ def week_report(request: HtmxHttpRequest, campaign, number) -> HttpResponse:
     return render(request, "weeks/report.html", _report_context(week, membership))
 
 
+def _report_url(week: Week) -> str:
+    return reverse("week-report", kwargs={"campaign": week.campaign.slug, "number": week.number})
+
+
 def _report_decision(
-    request, campaign, number, check: Callable[[Membership], None], act: Callable
+    request, campaign, number, check: Callable[[Membership], None], act: Callable, confirm: str
 ) -> HttpResponse:
     week, membership = get_week(request, campaign, number)
     check(membership)
+    if step := confirmation_step(request, confirm, back=_report_url(week)):
+        return step
     try:
         act(week)
     except ServiceError as error:
@@ -314,6 +324,7 @@ def report_submit(request: HtmxHttpRequest, campaign, number) -> HttpResponse:
         number,
         deny_unless_table,
         lambda week: services.report_submit(week=week, user=request.user),
+        "report_submit",
     )
 
 
@@ -326,6 +337,7 @@ def report_homologate(request: HtmxHttpRequest, campaign, number) -> HttpRespons
         number,
         deny_unless_arbitro,
         lambda week: services.report_homologate(week=week, user=request.user),
+        "report_homologate",
     )
 
 
@@ -336,6 +348,8 @@ def report_return(request: HtmxHttpRequest, campaign, number) -> HttpResponse:
     deny_unless_arbitro(membership)
     form = ReportReturnForm(request.POST)
     if form.is_valid():
+        if step := confirmation_step(request, "report_return", back=_report_url(week)):
+            return step
         try:
             services.report_return(week=week, user=request.user, reason=form.cleaned_data["reason"])
         except ServiceError as error:
@@ -354,6 +368,8 @@ def report_correct(request: HtmxHttpRequest, campaign, number) -> HttpResponse:
     deny_unless_arbitro(membership)
     form = ReportCorrectionForm(request.POST)
     if form.is_valid():
+        if step := confirmation_step(request, "report_correct", back=_report_url(week)):
+            return step
         try:
             services.report_correct(
                 week=week,

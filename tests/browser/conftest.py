@@ -133,3 +133,9 @@ def screenshot(page, name: str) -> Path | None:
     path = SHOTS_DIR / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def accept_dialogs(page) -> None:
+    """Say yes to every "Tem certeza?" dialog of this page (garganta_site/confirm.py);
+    Playwright would otherwise dismiss it, and the action would not be sent."""
+    page.on("dialog", lambda dialog: dialog.accept())

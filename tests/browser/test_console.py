@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from sheets.models import Character, SheetVersion
-from tests.browser.conftest import login, screenshot
+from tests.browser.conftest import accept_dialogs, login, screenshot
 
 REASON = "NH 11 em Observação (IQ/Média, IQ 10) custa 4 pontos, não 2."
 
@@ -41,6 +41,7 @@ def test_a_change_is_returned_fixed_and_homologated_and_the_history_shows_it(new
 
     # 2. The Árbitro sees only what changes, against the homologated version 1.
     arbitro = new_page()
+    accept_dialogs(arbitro)
     login(arbitro, "arbitro")
     item = _queue_item(arbitro, 2)
     expect(item.locator("table.diff tbody tr:not(.group)")).to_have_count(1)

@@ -7,7 +7,13 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from sheets.models import Character, SheetVersion
-from tests.browser.conftest import assert_not_reloaded, login, screenshot, set_marker
+from tests.browser.conftest import (
+    accept_dialogs,
+    assert_not_reloaded,
+    login,
+    screenshot,
+    set_marker,
+)
 from tests.sheets.proposals import submit_three_problems
 
 PHONE = {"width": 390, "height": 844}
@@ -64,6 +70,7 @@ def test_the_queue_shows_three_problems_and_homologating_anyway_needs_a_note(new
     jurado = Character.objects.get(name="Jurado de Gapheim")
     version = submit_three_problems(jurado, get_user_model().objects.get(username="jogador"))
     page = new_page()
+    accept_dialogs(page)
     login(page, "arbitro")
     page.goto("/homologacao/")
     item = page.locator("article.queue-item", has_text="Jurado de Gapheim — versão 2")

@@ -11,7 +11,13 @@ from playwright.sync_api import expect
 
 from sessions.models import Declaration
 from sheets.models import Character, Skill
-from tests.browser.conftest import assert_not_reloaded, login, screenshot, set_marker
+from tests.browser.conftest import (
+    accept_dialogs,
+    assert_not_reloaded,
+    login,
+    screenshot,
+    set_marker,
+)
 
 SCENE = "A galeria do andar 3"
 RASTREADOR = "Rastreador de Uruk-Kalam"
@@ -37,6 +43,8 @@ def observation_target() -> str:
 
 def test_a_short_week(new_page):
     player, mestre, arbitro = new_page(), new_page(), new_page()
+    accept_dialogs(mestre)
+    accept_dialogs(arbitro)
     player_log = open_scene(player, "rastreadora")
     mestre_log = open_scene(mestre, "mestre")
     set_marker(player)

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from canon import services
 from canon.models import Correction, Decision
+from garganta_site.confirm import CONFIRMED
 from tests.sheets.pages import content, text
 
 
@@ -32,6 +33,7 @@ def test_a_correction_never_alters_the_decision_it_corrects(client_for, arbitro,
             "field": "text",
             "after": decision.text + " Teto em 45 m também para quem escorrega.",
             "reason": "Faltava a frase do escorregão.",
+            **CONFIRMED,
         },
     )
     assert response.status_code == 302
@@ -87,7 +89,8 @@ def test_the_resolution_of_an_open_divergence_is_not_corrected(arbitro, demo):
 def test_a_correction_that_changes_nothing_is_refused(client_for, arbitro, demo):
     decision = demo.decisions.get(source_key="canon:4.12")
     response = client_for(arbitro).post(
-        _correct_url(decision), {"field": "title", "after": "Quedas", "reason": "nenhuma"}
+        _correct_url(decision),
+        {"field": "title", "after": "Quedas", "reason": "nenhuma", **CONFIRMED},
     )
     assert response.status_code == 422
     assert services.NOTHING_CHANGES in content(response)
@@ -105,7 +108,13 @@ def test_a_correction_needs_a_reason(client_for, arbitro, demo):
 
 def test_the_same_correction_posted_twice_makes_one_row(client_for, arbitro, demo):
     decision = demo.decisions.get(source_key="canon:4.12")
-    form = {"request_key": "c-2", "field": "title", "after": "Quedas!", "reason": "ênfase"}
+    form = {
+        "request_key": "c-2",
+        "field": "title",
+        "after": "Quedas!",
+        "reason": "ênfase",
+        **CONFIRMED,
+    }
     client = client_for(arbitro)
     client.post(_correct_url(decision), form)
     client.post(_correct_url(decision), form)

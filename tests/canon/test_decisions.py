@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 
 from canon import services
-from canon.models import Decision
+from canon.models import Decision, Divergence
+from garganta_site.confirm import CONFIRMED
 from tests.sheets.pages import content, row, text
 
 NEW = "/console/decisoes/nova/"
@@ -20,6 +21,7 @@ def _form(**extra) -> dict:
         "title": "Nível Tecnológico 3",
         "text": "A campanha é NT 3.",
         "section": "9",
+        **CONFIRMED,
         **extra,
     }
 
@@ -150,3 +152,19 @@ def test_a_decision_that_cannot_resolve_what_it_names_is_not_half_saved(arbitro,
     assert Decision.objects.count() == before
     still_open.refresh_from_db()
     assert still_open.is_open
+
+
+def test_the_pendencia_the_link_came_from_is_ticked_first_not_lost_in_the_list(
+    client_for, arbitro, demo
+):
+    divergence = demo.divergences.get(source_key="canon:9.3")
+    html = content(client_for(arbitro).get(f"{NEW}?pendencia={divergence.code}"))
+    chosen = html.split('data-testid="resolves-chosen"')[1].split("</div>")[0]
+    assert f'value="{divergence.code}"' in chosen and "checked" in chosen
+    assert chosen.count('type="checkbox"') == 1
+    others = html.split('class="more-resolves"')[1].split("</details>")[0]
+    assert f'value="{divergence.code}"' not in others
+    assert (
+        others.count('type="checkbox"')
+        == Divergence.objects.filter(campaign=demo, status=Divergence.Status.OPEN).count() - 1
+    )

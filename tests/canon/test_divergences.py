@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from canon import services
 from canon.models import Divergence
+from garganta_site.confirm import CONFIRMED
 from garganta_site.errors import ServiceError
 from tests.sheets.pages import content, text
 
@@ -144,7 +145,9 @@ def _resolve_url(divergence) -> str:
 def test_the_arbitro_resolves_and_the_text_stays(client_for, arbitro, demo):
     divergence = _divergence(demo)
     text_before = (divergence.title, divergence.description, divergence.side_a, divergence.side_b)
-    response = client_for(arbitro).post(_resolve_url(divergence), {"resolution": "NT 3."})
+    response = client_for(arbitro).post(
+        _resolve_url(divergence), {"resolution": "NT 3.", **CONFIRMED}
+    )
     assert response.status_code == 302
     divergence.refresh_from_db()
     assert divergence.status == "resolved"
@@ -159,7 +162,8 @@ def test_a_decision_may_resolve_it(client_for, arbitro, demo):
     divergence = _divergence(demo)
     decision = demo.decisions.get(source_key="canon:4.12")
     client_for(arbitro).post(
-        _resolve_url(divergence), {"resolution": "Pela 27.", "decision": str(decision.code)}
+        _resolve_url(divergence),
+        {"resolution": "Pela 27.", "decision": str(decision.code), **CONFIRMED},
     )
     divergence.refresh_from_db()
     assert divergence.decision == decision
@@ -169,7 +173,7 @@ def test_a_decision_may_resolve_it(client_for, arbitro, demo):
 def test_only_the_arbitro_resolves(client_for, django_user_model, demo, username):
     user = django_user_model.objects.get(username=username)
     divergence = _divergence(demo)
-    response = client_for(user).post(_resolve_url(divergence), {"resolution": "NT 3."})
+    response = client_for(user).post(_resolve_url(divergence), {"resolution": "NT 3.", **CONFIRMED})
     assert response.status_code == 403
     assert services.ONLY_ARBITRO in content(response)
     divergence.refresh_from_db()
@@ -178,7 +182,7 @@ def test_only_the_arbitro_resolves(client_for, django_user_model, demo, username
 
 def test_an_empty_resolution_is_refused_next_to_the_field(client_for, arbitro, demo):
     divergence = _divergence(demo)
-    response = client_for(arbitro).post(_resolve_url(divergence), {"resolution": " "})
+    response = client_for(arbitro).post(_resolve_url(divergence), {"resolution": " ", **CONFIRMED})
     assert response.status_code == 422
     assert services.RESOLUTION_REQUIRED in content(response)
     divergence.refresh_from_db()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from garganta_site.confirm import CONFIRMED
 from sheets.models import Possession, SheetVersion
 from sheets.services import NOT_SUBMITTED
 from tests.sheets.pages import content, row, section
@@ -20,7 +21,7 @@ def _sheet(client, character) -> str:
 
 
 def test_it_works(client_for, arbitro, jogadora, submitted, hoplita):
-    response = client_for(arbitro).post(_url(submitted))
+    response = client_for(arbitro).post(_url(submitted), CONFIRMED)
     assert response.status_code == 302
     assert response.url == reverse("queue")
     submitted.refresh_from_db()
@@ -34,13 +35,13 @@ def test_it_works(client_for, arbitro, jogadora, submitted, hoplita):
 
 
 def test_it_leaves_the_queue_empty_and_says_so(client_for, arbitro, submitted):
-    html = content(client_for(arbitro).post(_url(submitted), follow=True))
+    html = content(client_for(arbitro).post(_url(submitted), CONFIRMED, follow=True))
     assert "Hoplita de Ônfalos: versão 2 homologada." in html
     assert "Nenhuma ficha esperando homologação." in html
 
 
 def test_it_requires_login(client, submitted):
-    assert client.post(_url(submitted)).url.startswith("/entrar/")
+    assert client.post(_url(submitted), CONFIRMED).url.startswith("/entrar/")
     submitted.refresh_from_db()
     assert submitted.status == SheetVersion.Status.SUBMITTED
 
@@ -48,13 +49,13 @@ def test_it_requires_login(client, submitted):
 @pytest.mark.parametrize("username", ["mestre", "jogadora", "jogador"])
 def test_it_checks_the_role(client_for, django_user_model, submitted, username):
     user = django_user_model.objects.get(username=username)
-    assert client_for(user).post(_url(submitted)).status_code == 403
+    assert client_for(user).post(_url(submitted), CONFIRMED).status_code == 403
     submitted.refresh_from_db()
     assert submitted.status == SheetVersion.Status.SUBMITTED
 
 
 def test_it_checks_membership(client_for, outsider, submitted):
-    assert client_for(outsider).post(_url(submitted)).status_code == 404
+    assert client_for(outsider).post(_url(submitted), CONFIRMED).status_code == 404
     submitted.refresh_from_db()
     assert submitted.status == SheetVersion.Status.SUBMITTED
 
@@ -65,11 +66,11 @@ def test_it_refuses_get(client_for, arbitro, submitted):
 
 def test_homologating_twice_is_refused_and_changes_nothing(client_for, arbitro, submitted):
     client = client_for(arbitro)
-    client.post(_url(submitted))
+    client.post(_url(submitted), CONFIRMED)
     submitted.refresh_from_db()
     decided = (submitted.status, submitted.decided_at, submitted.decided_by_id)
 
-    html = content(client.post(_url(submitted), follow=True))
+    html = content(client.post(_url(submitted), CONFIRMED, follow=True))
 
     assert NOT_SUBMITTED in html
     submitted.refresh_from_db()
@@ -80,9 +81,9 @@ def test_a_returned_version_cannot_be_homologated(client_for, arbitro, submitted
     client = client_for(arbitro)
     client.post(
         reverse("return-version", kwargs={"code": submitted.code}),
-        {f"{submitted.code}-reason": "Faltou justificar o ponto."},
+        {f"{submitted.code}-reason": "Faltou justificar o ponto.", **CONFIRMED},
     )
-    html = content(client.post(_url(submitted), follow=True))
+    html = content(client.post(_url(submitted), CONFIRMED, follow=True))
     assert NOT_SUBMITTED in html
     submitted.refresh_from_db()
     assert submitted.status == SheetVersion.Status.RETURNED
@@ -90,7 +91,7 @@ def test_a_returned_version_cannot_be_homologated(client_for, arbitro, submitted
 
 def test_it_keeps_what_the_character_carries(client_for, arbitro, hoplita, submitted):
     Possession.objects.filter(character=hoplita, item__name="Aspis").update(carried=False)
-    client_for(arbitro).post(_url(submitted))
+    client_for(arbitro).post(_url(submitted), CONFIRMED)
     aspis = Possession.objects.get(character=hoplita, item__name="Aspis")
     assert aspis.item.version == submitted
     assert not aspis.carried
@@ -105,7 +106,7 @@ def test_the_version_it_replaces_stays_as_it_was(client_for, arbitro, hoplita, s
         first.attributes(),
         first.skills.get(name="Espada Curta").level,
     )
-    client_for(arbitro).post(_url(submitted))
+    client_for(arbitro).post(_url(submitted), CONFIRMED)
     first.refresh_from_db()
     after = (
         first.status,

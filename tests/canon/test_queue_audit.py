@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from canon import checks
 from canon.forms import HomologateForm
+from garganta_site.confirm import CONFIRMED
 from gurps.audit import ATTRIBUTE_ABOVE_20, FindingCode
 from sheets.models import SheetVersion
 from tests.sheets.pages import content, text
@@ -24,7 +25,8 @@ def troubled(jogador, jurado) -> SheetVersion:
 def _homologate(client, version, **data):
     prefix = str(version.code)
     return client.post(
-        reverse("homologate", args=[version.code]), {f"{prefix}-{k}": v for k, v in data.items()}
+        reverse("homologate", args=[version.code]),
+        {**{f"{prefix}-{k}": v for k, v in data.items()}, **CONFIRMED},
     )
 
 
@@ -109,7 +111,7 @@ def test_the_arbitro_homologates_anyway_and_the_decision_says_so(
 
 
 def test_a_sheet_without_warnings_homologates_with_one_click(client_for, arbitro, submitted):
-    response = client_for(arbitro).post(reverse("homologate", args=[submitted.code]))
+    response = client_for(arbitro).post(reverse("homologate", args=[submitted.code]), CONFIRMED)
     assert response.status_code == 302
     submitted.refresh_from_db()
     assert (submitted.status, submitted.decision_warning_count) == ("homologated", 0)

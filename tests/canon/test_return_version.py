@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+from garganta_site.confirm import CONFIRMED
 from sheets.models import SheetVersion
 from sheets.services import RETURN_NEEDS_REASON
 from tests.sheets.pages import content
@@ -18,7 +19,7 @@ def _url(version) -> str:
 
 
 def _data(version, reason=REASON) -> dict:
-    return {f"{version.code}-reason": reason}
+    return {f"{version.code}-reason": reason, **CONFIRMED}
 
 
 def test_it_works(client_for, arbitro, submitted):

@@ -182,7 +182,8 @@ def test_the_index_shows_exactly_each_tables_columns_and_rows(index, table):
     assert table.key in shown, f"table {table.key!r} is not on /regras/"
     columns, rows = shown[table.key]
     assert columns == [" ".join(c.split()) for c in table.columns]
-    assert rows == [[" ".join(cell.split()) for cell in row] for row in table.rows]
+    # `06` (a canon document) is shown as code, not as raw backticks.
+    assert rows == [[" ".join(cell.replace("`", "").split()) for cell in row] for row in table.rows]
 
 
 def test_the_index_shows_every_table_and_nothing_else(index):

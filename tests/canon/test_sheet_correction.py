@@ -3,11 +3,14 @@ version with the reason. A homologated version never changes; the Correction kee
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from canon import services
 from canon.models import Correction
+from garganta_site.confirm import CONFIRMED
 from sheets import services as sheet_services
 from sheets.models import SheetVersion
 from tests.sheets.pages import content, row, section
@@ -89,6 +92,7 @@ def test_the_page_issues_the_correction_and_shows_the_diff(client_for, arbitro, 
         "skills-INITIAL_FORMS": len(skills),
         "skills-MIN_NUM_FORMS": 0,
         "skills-MAX_NUM_FORMS": 200,
+        **CONFIRMED,
     }
     for i, line in enumerate(skills):
         for key, value in line.items():
@@ -153,3 +157,9 @@ def test_an_open_draft_moves_after_the_correction(arbitro, jogador, jurado):
     sheet_services.sheet_submit(version=draft, user=jogador)
     sheet_services.sheet_homologate(version=draft, user=arbitro)
     assert sheet_services.homologated_version(jurado).number == 3
+
+
+def test_the_form_shows_points_as_the_sheet_writes_them(client_for, arbitro, jurado):
+    html = content(client_for(arbitro).get(reverse("sheet-correct", args=[jurado.code])))
+    values = re.findall(r'name="skills-\d+-points" value="([^"]*)"', html)
+    assert values and not [v for v in values if v.endswith(".0")]

@@ -25,7 +25,7 @@ What a cell says:
 - ``4xx``: allowed: the permission layer let it pass and the service or form refused the body
   or the state (400, 409 or 422): the minimal body proves the permission. (The report of the
   demo week is refused so: its fight and its descent are still running.) Pages are POSTed
-  with no data; API operations get the schema-valid bodies of ``BODIES`` (a schema error, 422,
+  with only ``confirm=1`` (past the confirmation step of an irreversible action); API operations get the schema-valid bodies of ``BODIES`` (a schema error, 422,
   would come before the permission check and prove nothing).
 
 Each request runs in a savepoint that is rolled back, so every cell sees the same database.
@@ -393,7 +393,10 @@ def request(world: World, row: Row, actor: str, place: Place, clients: dict, bod
         return send(client, row.method, url, json_body=body)
     if ("page", actor) not in clients:
         clients["page", actor] = world.page_client(actor)
-    return send(clients["page", actor], row.method, url)
+    # ``confirm=1``: past the confirmation step of an irreversible action, to the permission
+    # and the service (the step itself: tests/test_confirmations.py).
+    data = {"confirm": "1"} if row.method == "POST" else None
+    return send(clients["page", actor], row.method, url, data=data)
 
 
 def describe(row: Row, actor: str, expected: str, sent: Sent) -> str:
@@ -709,7 +712,9 @@ def test_a_link_to_another_campaigns_object_is_refused(world):
             elif method == "GET":
                 sent = send(clients[key], "GET", url)
             else:
-                sent = send(clients[key], method, url, data=_link_form(path, d, other))
+                sent = send(
+                    clients[key], method, url, data={**_link_form(path, d, other), "confirm": "1"}
+                )
             answers.append(sent)
         sent, unknown = answers
         outcome.requests += 2

@@ -182,10 +182,14 @@ def test_the_service_refuses_a_weight_that_is_not_a_number(jogador, jurado, weig
     assert "Pedra" not in _loot_names(jurado)
 
 
-def test_the_service_accepts_the_bounds(jogador, jurado):
+def test_the_service_accepts_the_bounds(jogador, jurado, hoplita):
     services.loot_add(character=jurado, user=jogador, name="Pena", weight_kg="0")
-    services.loot_add(character=jurado, user=jogador, name="Rocha", weight_kg="10000")
-    assert _loot_names(jurado)[-2:] == ["Pena", "Rocha"]
+    assert _loot_names(jurado)[-1] == "Pena"
+    # 10.000 kg is a weight the form takes; no one lifts it (15 × ST, §2.2): test_lifting.py.
+    Possession.objects.filter(character=hoplita).update(carried=False)
+    with pytest.raises(ServiceError) as refused:
+        services.loot_add(character=hoplita, user=jogador, name="Rocha", weight_kg="10000")
+    assert refused.value.code == "cannot_lift"
 
 
 def test_the_same_loot_form_posted_twice_adds_the_loot_once(client_for, jogador, jurado):
@@ -205,7 +209,11 @@ def test_the_same_loot_form_posted_twice_adds_the_loot_once(client_for, jogador,
 
 
 def test_above_15_times_st_the_table_marks_that_row_and_only_it(client_for, jogador, jurado):
-    services.loot_add(character=jurado, name="a grade", weight_kg=Decimal("10000"), user=jogador)
+    # Picking it up is refused (test_lifting.py); the state still gets there when a correction
+    # lowers ST under what is carried.
+    Possession.objects.create(
+        character=jurado, loot_name="a grade", loot_weight_kg=Decimal("10000"), carried=True
+    )
     html = content(client_for(jogador).get(reverse("sheet", kwargs={"code": jurado.code})))
     rows = [row for row in html.split("<tr") if 'class="current"' in row.split(">")[0]]
     assert len(rows) == 1

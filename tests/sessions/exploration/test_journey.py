@@ -315,7 +315,7 @@ def yield_checks(number: int, exploration: Exploration, event) -> None:
     if number == 11:
         lines = " ".join(event.lines)
         assert (
-            f"{JURADO}: Criar — 1. O texto pede um Teste de DES modificado pela Tabela G: -10"
+            f"{JURADO}: Criar — 1. O texto pede um Teste de DES modificado pela Tabela G: \u221210"
             in lines
         )
         assert "procedure:craft-ammunition-des" in keys

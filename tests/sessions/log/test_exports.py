@@ -97,8 +97,12 @@ def test_the_scene_as_markdown_reads_the_timeline(client_for, rastreadora, playe
         "rolagem #2: Dano 1d** — dano 1d: dados 5 = 5",
         "vence Hoplita de Ônfalos",
         "mestre narra:** A sombra cai.",
+        # Both sides of the contest in words, not the codes (critical_failure).
+        "= 9 contra 12 (Sucesso, margem +3)",
+        "= 18 contra 13 (Falha crítica, margem −5)",
     ):
         assert line in md, line
+    assert "critical_failure" not in md
 
 
 def test_the_week_as_json_and_markdown(client_for, mestre, played):

@@ -346,7 +346,7 @@ def test_the_modifier_moves_the_total_and_a_total_off_the_table_is_refused_befor
             scene=scene, user=mestre, key="camp_mishaps", modifier=1, source=unused
         )
     assert refused.value.message == procedure_services.MODIFIER_LEAVES_THE_TABLE.format(
-        name="Tabela H: Percalços", total=11, modifier=1
+        name="Tabela H: Percalços", total=11, modifier="+1"
     )
     assert unused.values == [10] and Roll.objects.count() == before
 

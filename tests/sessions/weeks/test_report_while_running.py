@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from garganta_site.confirm import CONFIRMED
 from garganta_site.errors import ServiceError
 from sessions.combat import services as combat_services
 from sessions.exploration import services as exploration_services
@@ -38,6 +39,6 @@ def test_the_page_says_it_next_to_the_button(scene, mestre, jurado, client_for):
     weeks_services.report_write(week=scene.week, user=mestre, text="A semana.")
     week = scene.week
     url = f"/campanhas/{week.campaign.slug}/semanas/{week.number}/relatorio/enviar/"
-    answer = client_for(mestre).post(url, {"confirmed": "1"})
+    answer = client_for(mestre).post(url, CONFIRMED)
     assert answer.status_code == 422
     assert "em andamento" in answer.content.decode()

@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+from garganta_site.confirm import CONFIRMED
 from garganta_site.errors import ServiceError
 from sessions.entries import WEEK_CLOSED_FOR_ENTRIES
 from sessions.log import services as log_services
@@ -206,7 +207,7 @@ def test_it_checks_membership(client_for, outsider, week):
 def test_the_mestre_writes_and_submits_from_the_page(client_for, week, mestre):
     client = client_for(mestre)
     assert client.post(_url("week-report", week), {"text": TEXT}).status_code == 302
-    assert client.post(_url("report-submit", week)).status_code == 302
+    assert client.post(_url("report-submit", week), CONFIRMED).status_code == 302
     assert WeeklyReport.objects.get().status == "submitted"
 
 
@@ -232,7 +233,7 @@ def test_the_arbitro_homologates_from_the_page(client_for, week, mestre, arbitro
     _submitted(week, mestre)
     client = client_for(arbitro)
     assert "Homologar o relatório" in content(client.get(_url("week-report", week)))
-    assert client.post(_url("report-homologate", week)).status_code == 302
+    assert client.post(_url("report-homologate", week), CONFIRMED).status_code == 302
     assert WeeklyReport.objects.get().status == "homologated"
 
 
@@ -241,11 +242,14 @@ def test_the_arbitro_returns_from_the_page_and_a_reason_is_required(
 ):
     _submitted(week, mestre)
     client = client_for(arbitro)
-    response = client.post(_url("report-return", week), {"reason": ""})
+    response = client.post(_url("report-return", week), {"reason": "", **CONFIRMED})
     assert response.status_code == 422
     assert f'<span class="error">{escape(REPORT_RETURN_NEEDS_REASON)}</span>' in content(response)
     assert (
-        client.post(_url("report-return", week), {"reason": "Falta o mercado."}).status_code == 302
+        client.post(
+            _url("report-return", week), {"reason": "Falta o mercado.", **CONFIRMED}
+        ).status_code
+        == 302
     )
     html = content(client_for(mestre).get(_url("week-report", week)))
     assert "Devolvido pelo Árbitro: “Falta o mercado.”" in html
@@ -273,7 +277,8 @@ def test_the_arbitro_corrects_from_the_page_and_the_old_text_stays(
 ):
     homologate_week(week, mestre=mestre, arbitro=arbitro, text=TEXT)
     response = client_for(arbitro).post(
-        _url("report-correct", week), {"new_text": "Andar 4, não 3.", "reason": "Erro de andar."}
+        _url("report-correct", week),
+        {"new_text": "Andar 4, não 3.", "reason": "Erro de andar.", **CONFIRMED},
     )
     assert response.status_code == 302
     html = content(client_for(jogador).get(_url("week-report", week)))
@@ -293,17 +298,24 @@ def test_every_step_posted_twice_happens_once(client_for, week, mestre, arbitro)
     mestre_client = client_for(mestre)
     mestre_client.post(_url("week-report", week), {"text": TEXT})
     for _ in range(2):
-        assert mestre_client.post(_url("report-submit", week)).status_code == 302
+        assert mestre_client.post(_url("report-submit", week), CONFIRMED).status_code == 302
     arbitro_client = client_for(arbitro)
     for _ in range(2):
-        assert arbitro_client.post(_url("report-homologate", week)).status_code == 302
+        assert arbitro_client.post(_url("report-homologate", week), CONFIRMED).status_code == 302
     correction = {"new_text": "Corrigido.", "reason": "Erro."}
     for _ in range(2):
-        assert arbitro_client.post(_url("report-correct", week), correction).status_code == 302
+        assert (
+            arbitro_client.post(
+                _url("report-correct", week), {**correction, **CONFIRMED}
+            ).status_code
+            == 302
+        )
     assert ReportCorrection.objects.count() == 1
     mestre_client = client_for(mestre)
     for _ in range(2):
-        response = mestre_client.post(_url("bulletin-publish", week), {"text": "Boletim."})
+        response = mestre_client.post(
+            _url("bulletin-publish", week), {"text": "Boletim.", **CONFIRMED}
+        )
         assert response.status_code == 302
     open_url = reverse("week-open", kwargs={"campaign": week.campaign.slug})
     for _ in range(2):

@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+from garganta_site.confirm import CONFIRMED
 from garganta_site.errors import ServiceError
 from sessions.entries import WEEK_CLOSED_FOR_ENTRIES
 from sessions.log import services as log_services
@@ -124,7 +125,9 @@ def test_the_boletim_is_published_once_and_closes_the_week(week, scene, mestre, 
 def test_the_boletim_form_publishes_it(client_for, week, mestre, arbitro):
     homologate_week(week, mestre=mestre, arbitro=arbitro)
     url = reverse("bulletin-publish", kwargs={"campaign": week.campaign.slug, "number": 1})
-    response = client_for(mestre).post(url, {"text": "Boletim da Semana 1: a galeria caiu."})
+    response = client_for(mestre).post(
+        url, {"text": "Boletim da Semana 1: a galeria caiu.", **CONFIRMED}
+    )
     assert response.status_code == 302
     html = content(client_for(mestre).get(_week_url(week)))
     assert "Boletim da Semana 1: a galeria caiu." in html
