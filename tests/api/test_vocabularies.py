@@ -35,6 +35,7 @@ FREE_TEXT = {
     "source",
     "fixes",
     "after",
+    "before",
     "new_text",
     "notes",
     "spoils",

@@ -17,6 +17,7 @@ from html import unescape
 
 from tests.security.test_permission_matrix import page_rows
 from tests.security.test_permission_matrix import schema_once as schema_once
+from tests.sheets.pages import content
 
 ACTORS = ("owner", "mestre", "arbitro")
 NOT_FOR_PEOPLE = {"openapi-json", "openapi-view", "api-root", "scene-export-json"}
@@ -95,7 +96,7 @@ def test_every_page_reads_as_written_for_people(world, schema_once):
             client = world.page_client(actor)
             response = client.get(world.demo.fill(row.path))
             assert response.status_code == 200, f"{row.label} as {actor}"
-            body = response.content.decode()
+            body = content(response)
             if row.path.endswith(".md"):
                 text = _CODE_SPAN.sub(" ", body)
             else:
@@ -123,6 +124,6 @@ def test_a_character_past_minus_5_times_ht_reads_with_the_minus_sign(world):
         for actor in ACTORS:
             response = world.page_client(actor).get(place.fill(path))
             assert response.status_code == 200, path
-            text = visible_text(response.content.decode())
+            text = visible_text(content(response))
             problems += [f"{path} as {actor}: {f}" for f in findings(text)]
     assert not problems, "\n".join(sorted(set(problems)))
