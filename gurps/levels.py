@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from gurps import skill_costs
 from gurps.attributes import will
 from gurps.audit import CatalogueSkill
 from gurps.checks import RollKind
@@ -44,11 +45,9 @@ class CheckAttribute(StrEnum):
     WILL = "will"
 
 
+# The four attributes' names are the skill tables' (gurps.skill_costs); Vontade is §7.1's.
 ATTRIBUTE_NAMES: dict[CheckAttribute, str] = {
-    CheckAttribute.ST: "ST",
-    CheckAttribute.DX: "DX",
-    CheckAttribute.IQ: "IQ",
-    CheckAttribute.HT: "HT",
+    **{CheckAttribute(key): name for key, name in skill_costs.ATTRIBUTE_NAMES.items()},
     CheckAttribute.WILL: "Vontade",
 }
 
