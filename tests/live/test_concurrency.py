@@ -160,7 +160,7 @@ def test_two_arbitros_homologate_the_same_version_at_once(site):
 
         def homologate(name, version=version, together=together):
             together.wait(timeout=30)
-            return name, arbitros[name].post(f"/homologacao/{version}/homologar/", {})
+            return name, arbitros[name].post(f"/homologacao/{version}/homologar/", {"confirm": "1"})
 
         with ThreadPoolExecutor(len(arbitros)) as pool:
             answers = dict(pool.map(homologate, arbitros))
