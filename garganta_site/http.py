@@ -8,6 +8,7 @@ from collections.abc import Callable
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
@@ -61,5 +62,27 @@ def lapsed_session_redirect(get_response: Callable) -> Callable:
             return response
         back = request.htmx.current_url_abs_path or request.get_full_path()
         return HttpResponseClientRedirect(f"{login_url}?{urlencode({'next': back})}")
+
+    return middleware
+
+
+DRY_RUN_HEADER = "X-Dry-Run"
+
+
+def dry_run_requests(get_response: Callable) -> Callable:
+    """Middleware: an API request with ``X-Dry-Run: 1`` runs whole — the same checks, the same
+    answer, the same refusal — inside a transaction that is then rolled back, so nothing it
+    would write is kept (no row, no roll, no spent Idempotency-Key, no doorbell: pg_notify is
+    transactional). The MCP tools that make several API calls try each one this way first, so
+    a refusal on the third leaves nothing of the first two behind."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if request.headers.get(DRY_RUN_HEADER) != "1" or not request.path.startswith("/api/"):
+            return get_response(request)
+        with transaction.atomic():
+            response = get_response(request)
+            transaction.set_rollback(True)
+        response[DRY_RUN_HEADER] = "1"
+        return response
 
     return middleware

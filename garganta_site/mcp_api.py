@@ -22,6 +22,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
+from garganta_site.http import DRY_RUN_HEADER
+
 API = "/api/v1"
 
 # The tool argument every writing tool takes: the REST API's Idempotency-Key header. Capped
@@ -83,10 +85,13 @@ async def api_call(
     body: Any = None,
     query: dict[str, Any] | None = None,
     key: str = "",
+    dry_run: bool = False,
 ) -> Any:
     """Send one API operation as the MCP caller: ``method`` and ``path`` under ``/api/v1``
     (``"/scenes/<uuid>/rolls"``), a JSON ``body``, ``query`` parameters (None values left
-    out) and the ``Idempotency-Key``. Returns the answer's JSON (a dict or a list).
+    out) and the ``Idempotency-Key``. Returns the answer's JSON (a dict or a list). With
+    ``dry_run``, the API runs it and keeps nothing (``garganta_site.http.dry_run_requests``):
+    a tool of several calls tries them first, so a refusal leaves nothing half-written.
 
     Raises ToolError with the API's Portuguese refusal (``refusal_text``) for any answer of 400
     or more, and with NO_TOKEN when the MCP request carried no bearer token."""
@@ -98,6 +103,8 @@ async def api_call(
     headers |= {name: incoming[name] for name in FORWARDED if name in incoming}
     if key:
         headers["idempotency-key"] = key
+    if dry_run:
+        headers[DRY_RUN_HEADER.lower()] = "1"
     host = incoming.get("host", "localhost")
     params = {k: v for k, v in (query or {}).items() if v is not None}
     transport = httpx2.ASGITransport(app=_django())

@@ -79,6 +79,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # A lapsed session answers htmx with a whole-page redirect to the login, not a panel.
     "garganta_site.http.lapsed_session_redirect",
+    # An API request sent as a trial (X-Dry-Run: 1) is rolled back whole, its key with it.
+    "garganta_site.http.dry_run_requests",
     # An API request that was refused leaves its Idempotency-Key free for the corrected one.
     "garganta_site.auth.release_refused_keys",
     # Last, as django-axes asks: it turns a locked-out login into its lockout response.

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ConfigDict, Field
 
 from garganta_site.mcp_api import IdempotencyKey, api_call, payload, step_key, tool
@@ -59,28 +60,40 @@ async def combat_start(
         body={"scene": str(scene), "characters": characters and [str(c) for c in characters]},
         key=step_key(idempotency_key, "combate"),
     )
-    added = []
-    for index, creature in enumerate(creatures):
-        answer = await api_call(
+    try:
+        added = []
+        for index, creature in enumerate(creatures):
+            answer = await api_call(
+                ctx,
+                "POST",
+                f"/combats/{combat['id']}/combatants",
+                body=payload(creature),
+                key=step_key(idempotency_key, f"criatura-{index}"),
+            )
+            added.append(answer["id"])
+            combat = answer["combat"]
+        if terrain is not None or boss is not None:
+            declared = {"terrain": terrain}
+            if boss is not None and boss < len(added):
+                declared["boss"] = added[boss]
+            combat = await api_call(
+                ctx,
+                "POST",
+                f"/combats/{combat['id']}/declarations",
+                body=declared,
+                key=step_key(idempotency_key, "declaracao"),
+            )
+    except ToolError as refusal:
+        # Nothing is rolled before the first turn: the combat this call began ends at once,
+        # so a refused creature leaves no half-made fight holding the scene.
+        await api_call(
             ctx,
             "POST",
-            f"/combats/{combat['id']}/combatants",
-            body=payload(creature),
-            key=step_key(idempotency_key, f"criatura-{index}"),
+            f"/combats/{combat['id']}/end",
+            body={"spoils": ""},
+            key=step_key(idempotency_key, "desfeito"),
         )
-        added.append(answer["id"])
-        combat = answer["combat"]
-    if terrain is not None or boss is not None:
-        declared = {"terrain": terrain}
-        if boss is not None and boss < len(added):
-            declared["boss"] = added[boss]
-        combat = await api_call(
-            ctx,
-            "POST",
-            f"/combats/{combat['id']}/declarations",
-            body=declared,
-            key=step_key(idempotency_key, "declaracao"),
-        )
+        raise ToolError(f"{refusal} {UNDONE}") from None
     return combat
 
 
@@ -162,6 +175,11 @@ CombatAct = Annotated[
 ]
 
 # Each act: its method and path under the combat, and the field of the act that is the body.
+UNDONE = (
+    "O combate que esta chamada começou foi encerrado antes de qualquer dado; corrija e chame "
+    "combat_start de novo com outra idempotency_key."
+)
+
 ACTS = {
     "turn": ("POST", "/act", "turn"),
     "change_maneuver": ("PUT", "/maneuvers", "maneuver"),

@@ -89,3 +89,20 @@ def test_a_refused_request_leaves_its_key_free(client, bearer, mestre, scene):
     again = _roll(client, scene, headers, "k-6")
     assert again.json()["id"] == corrected.json()["id"]
     assert _roll(client, scene, headers, "k-6", base_level=14).status_code == 409
+
+
+def test_a_dry_run_answers_as_the_request_would_and_keeps_nothing(client, bearer, mestre, scene):
+    """X-Dry-Run: 1 (garganta_site.http.dry_run_requests): the same answer, no roll stored, no
+    die in the chain, and the key still free for the real request."""
+    headers = bearer(mestre)
+    count = Roll.objects.count()
+    trial = _roll(client, scene, {**headers, "HTTP_X_DRY_RUN": "1"}, "k-dry")
+    assert trial.status_code == 201, trial.content
+    assert trial["X-Dry-Run"] == "1"
+    assert trial.json()["effective_level"] == 12
+    assert Roll.objects.count() == count
+    real = _roll(client, scene, headers, "k-dry")
+    assert real.status_code == 201 and Roll.objects.count() == count + 1
+    assert real.json()["sequence"] == trial.json()["sequence"]
+    refused = _roll(client, scene, {**headers, "HTTP_X_DRY_RUN": "1"}, "k-dry-2", base_level=2)
+    assert refused.status_code == 422 and Roll.objects.count() == count + 1

@@ -103,3 +103,64 @@ async def test_a_jogador_may_not_close_the_scene(tokens, scene):
     async with connect(tokens["jogador"]) as client:
         result = await client.call_tool("scene_close", {"scene": str(scene.code)})
     assert "HTTP 403" in error_text(result)
+
+
+def _scene_writes(scene_pk) -> tuple[int, int, int]:
+    from sessions.models import Combat, Narration, StateChange
+
+    return (
+        Narration.objects.filter(scene_id=scene_pk).count(),
+        StateChange.objects.filter(scene_id=scene_pk).count(),
+        Combat.objects.filter(scene_id=scene_pk, ended_at__isnull=True).count(),
+    )
+
+
+async def test_a_refused_change_leaves_nothing_of_the_narration_behind(tokens, scene):
+    """The second change recovers PV the Jurado never lost: the whole call is refused, the
+    narration and the first change are not written, and the key is free for the corrected call."""
+    jurado = await orm(_jurado_code)()
+    before = await orm(_scene_writes)(scene.pk)
+    call = {
+        "scene": str(scene.code),
+        "narration": {"text": "A rocha cede."},
+        "state_changes": [
+            {"character": jurado, "hp": -1, "reason": "Pânico"},
+            {"character": jurado, "hp": 5, "reason": "Cura"},
+        ],
+        "idempotency_key": "n-refused",
+    }
+    async with connect(tokens["mestre"]) as client:
+        refused = await client.call_tool("narrate", call)
+        assert "recupera" in error_text(refused).lower() or "perdeu" in error_text(refused)
+        assert await orm(_scene_writes)(scene.pk) == before
+        assert await orm(_hp_lost)() == 0
+        corrected = await client.call_tool(
+            "narrate", {**call, "state_changes": call["state_changes"][:1]}
+        )
+    assert data(corrected)["state_changes"][0]["text"] == "Jurado de Gapheim: −1 PV (Pânico)"
+    assert await orm(_hp_lost)() == 1
+
+
+async def test_a_refused_creature_leaves_no_running_combat(tokens, scene):
+    """A weapon without its kind of damage is refused after the combat began: the combat this
+    call began is ended before any die, so the scene is free for the corrected call."""
+    creature = {
+        "name": "Rato gigante",
+        "kind": "creature",
+        "st": 6, "dx": 12, "iq": 3, "ht": 12, "hp": 6, "move": 6, "dodge": 6,
+        "passive_defense": 0, "damage_resistance": 0,
+        "weapons": [{"name": "Mordida", "skill": 10, "damage": "1d-2", "weapon_class": "bite"}],
+    }  # fmt: skip
+    async with connect(tokens["mestre"]) as client:
+        refused = await client.call_tool(
+            "combat_start",
+            {"scene": str(scene.code), "creatures": [creature], "idempotency_key": "c-refused"},
+        )
+        assert "encerrado antes de qualquer dado" in error_text(refused)
+        assert (await orm(_scene_writes)(scene.pk))[2] == 0
+        fixed = {**creature, "weapons": [{**creature["weapons"][0], "damage": "1d-2 cort"}]}
+        started = await client.call_tool(
+            "combat_start",
+            {"scene": str(scene.code), "creatures": [fixed], "idempotency_key": "c-fixed"},
+        )
+    assert "Rato gigante" in {c["name"] for c in data(started)["combatants"]}
