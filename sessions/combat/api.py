@@ -88,7 +88,9 @@ class CombatWeaponIn(Schema, extra="forbid"):
 
 
 class CombatantIn(Schema, extra="forbid"):
-    """A character of the scene (``character``), or a creature/NPC with its numbers."""
+    """Uma personagem da cena (``character``, só o id: os números vêm da ficha homologada e do
+    estado), ou uma criatura ou PdM com os seus números. O dano de cada arma diz o tipo:
+    «1d-2 cort», «2d+1 perf», «1d cont» (§4.9)."""
 
     character: UUID | None = None
     name: str = Field(default="", max_length=200)
@@ -133,8 +135,8 @@ class AdjustIn(Schema, extra="forbid"):
 
 
 class TurnAttackIn(Schema, extra="forbid"):
-    """The attack of a turn: the same fields as an attack's, without the attacker (the
-    combatant whose turn it is)."""
+    """O ataque do turno: os mesmos campos de um ataque, sem o atacante (é o combatente do
+    turno)."""
 
     defender: UUID
     weapon: int = Field(default=0, ge=0, le=20)
@@ -161,14 +163,15 @@ class AttackIn(TurnAttackIn, extra="forbid"):
 
 
 class TurnIn(Schema, extra="forbid"):
-    """A combatant's whole turn in one call: the turn passed to him (if it is not his yet),
-    his maneuver with its options (the same fields as a maneuver's), and his attack. With
-    ``dry_run`` nothing is rolled or written: the answer (200) says the effective level with
-    every modifier and the defences the defender could use; no Idempotency-Key is spent."""
+    """O turno inteiro de um combatente numa chamada: o turno passa a ele (se ainda não é o
+    dele), a manobra com as suas opções (os mesmos campos de uma manobra) e o ataque. Com
+    ``dry_run`` nada se rola nem se grava: a resposta (200) diz o NH efetivo com cada
+    modificador e as defesas que o defensor poderia usar; nenhuma Idempotency-Key se gasta."""
 
     combatant: UUID
     maneuver: ManeuverKey | None = Field(
-        default=None, description="None: the maneuver declared this turn stands (§4.1)"
+        default=None,
+        description="Sem manobra (null): vale a manobra já declarada neste turno (§4.1)",
     )
     all_out_option: AllOutOptionKey = ""
     posture: PostureKey = ""
@@ -187,7 +190,7 @@ class TurnIn(Schema, extra="forbid"):
 
 
 class DefenceChoiceIn(Schema, extra="forbid"):
-    """The defender's own choice (§4.1, §4.6), kept until he changes it."""
+    """A escolha do próprio defensor (§4.1, §4.6), que vale até ele a mudar."""
 
     first: DefenceKey
     then: OptionalDefenceKey = ""

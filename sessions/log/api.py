@@ -55,7 +55,7 @@ BASE_LEVEL_HELP = (
     "uma personagem com ficha, omita: se vier, tem de conferir com a ficha."
 )
 
-ONLY_THE_TABLE_ROLLS = "Só o Mestre de Cena ou o Árbitro pedem rolagem."
+ONLY_THE_TABLE_ROLLS = "Só o Mestre de Cena ou o Árbitro conduzem a cena: anunciam, rolam e narram."
 
 
 # --- schemas ----------------------------------------------------------------------------------

@@ -137,7 +137,7 @@ async def test_a_jogador_token_may_not_roll_and_nothing_is_written(tokens, scene
     before = await _rolls(scene.code)
     async with connect(tokens["jogador"]) as client:
         result = await client.call_tool("roll_check", {"scene": str(scene.code), "roll": _roll()})
-    assert error_text(result).startswith("Só o Mestre de Cena ou o Árbitro pedem rolagem.")
+    assert error_text(result).startswith("Só o Mestre de Cena ou o Árbitro conduzem a cena")
     assert "HTTP 403" in error_text(result)
     assert await _rolls(scene.code) == before
 
