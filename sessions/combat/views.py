@@ -290,6 +290,9 @@ def _attach(form, error) -> None:
 
 
 def _action(request, code, key: str, act: Callable, confirm: str = "") -> HttpResponse:
+    """A Mestre's form ``key`` posted: checked, confirmed if ``confirm`` names a step, then
+    ``act(scene, combat, view, data)``. Without a running combat only the start and end forms
+    exist (``_forms``): any other key is refused before ``act``, so no act checks for it."""
     scene, membership = get_scene(request, code)
     if not membership.runs_the_table:
         raise PermissionDenied
@@ -557,8 +560,6 @@ def combatant_flee(request: HtmxHttpRequest, code) -> HttpResponse:
     """The table confirms that a combatant fled (the «Fugiu…» link asked first)."""
 
     def act(scene, combat, view, data):
-        if combat is None:
-            raise ServiceError(combat_messages.COMBAT_ENDED, code="combat_ended")
         services.combatant_flee(
             combat=combat,
             combatant=_combatant(combat, data["combatant"]),
@@ -601,8 +602,6 @@ def defence_choose(request: HtmxHttpRequest, code) -> HttpResponse:
 @login_required
 def combatant_adjust(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, combat, view, data):
-        if combat is None:
-            raise ServiceError(combat_messages.COMBAT_ENDED, code="combat_ended")
         services.combatant_adjust(
             combat=combat,
             combatant=_combatant(combat, data["combatant"]),
