@@ -16,6 +16,8 @@ COPIES = {
     "docs/canon/sessao-do-mestre.txt": "canon/sessao-do-mestre.txt",
     "docs/canon/custo-de-pericias.md": "canon/custo-de-pericias.md",
     "docs/canon/README.md": "canon/README.md",
+    "docs/canon/xuleta-5e-ca.txt": "canon/xuleta-5e-ca.txt",
+    "docs/canon/outro-sistema-combate.txt": "canon/outro-sistema-combate.txt",
     "docs/cases/canon-examples.json": "cases/canon-examples.json",
 }
 
