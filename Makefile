@@ -37,16 +37,21 @@ run: install  ## Migrate, load the demo campaign and serve http://127.0.0.1:8000
 	@echo "Site em http://127.0.0.1:8000 (MCP em /mcp) — entre com um dos logins acima."
 	$(BIN)/uvicorn garganta_site.asgi:application --host 127.0.0.1 --port 8000
 
-# The SQLite run has no Redis (the cache in local memory); the PostgreSQL run has a throwaway
-# Redis too (REDIS_URL), as a site on more than one machine would.
-test: install chromium axe  ## Run every test twice: on SQLite, then on a throwaway PostgreSQL and Redis
+# Two passes, each on every core (pytest-xdist, whole files per worker). The SQLite pass has no
+# Redis (the cache in local memory) and leaves out the tests marked `once` (browser, live
+# servers, fuzzing, the production stack: tests/conftest.py), which tell the same on either
+# database; the PostgreSQL pass, with a throwaway Redis as a site on more than one machine
+# would have, runs everything, and then, alone, the one test that restarts its PostgreSQL.
+PYTEST_PARALLEL := -n auto --dist loadfile
+test: install chromium axe  ## Run the tests: on SQLite, then everything on a throwaway PostgreSQL and Redis
 	$(BIN)/python manage.py check --fail-level WARNING
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	@sqlite=0; postgres=0; \
-	echo "== SQLite =="; \
-	env -u DATABASE_URL -u REDIS_URL $(BIN)/pytest || sqlite=$$?; \
+	echo "== SQLite (the tests marked once run in the PostgreSQL pass) =="; \
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/pytest $(PYTEST_PARALLEL) -m "not once and not serial" || sqlite=$$?; \
 	echo "== PostgreSQL and Redis =="; \
-	scripts/test-postgres scripts/test-redis $(BIN)/pytest || postgres=$$?; \
+	scripts/test-postgres scripts/test-redis sh -c \
+		'$(BIN)/pytest $(PYTEST_PARALLEL) -m "not serial" && $(BIN)/pytest -m serial' || postgres=$$?; \
 	echo "== SQLite: pytest exit $$sqlite; PostgreSQL: pytest exit $$postgres =="; \
 	[ "$$sqlite" -eq 0 ] || exit "$$sqlite"; \
 	exit "$$postgres"

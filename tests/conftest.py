@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -105,3 +107,18 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("what the tests tried")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+# Tests that tell the same thing on either database, each costing seconds to minutes: the
+# browser, the live servers, the fuzzing, the production stack, the scan for secrets. They
+# carry the ``once`` marker, and ``make test`` runs them in the PostgreSQL pass only (the
+# SQLite pass takes ``-m "not once"``). Paths relative to tests/.
+TESTS = Path(__file__).parent
+ONCE = ("browser/", "live/", "api/test_schemathesis.py", "test_production.py", "test_no_secrets.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        where = Path(item.path).relative_to(TESTS).as_posix()
+        if where.startswith(ONCE):
+            item.add_marker(pytest.mark.once)

@@ -29,6 +29,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN = Path(sys.executable).with_name("gunicorn")
+# A ceiling only a hang reaches: a loaded two-core CI took over 20 s to start gunicorn.
+HANG_SECONDS = 180
 
 
 def production_env(tmp_path: Path, **extra: str) -> dict[str, str]:
@@ -110,7 +112,7 @@ class Client:
         self.set_cookies: list[SimpleCookie] = []
 
     def request(self, method: str, path: str, body: dict | None = None, **headers: str):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=HANG_SECONDS)
         all_headers = {
             "Host": f"127.0.0.1:{self.port}",
             "X-Forwarded-Proto": "https",
@@ -137,7 +139,7 @@ class Client:
         return response, content.decode("utf-8", "replace")
 
     def request_json(self, method: str, path: str, body, **headers: str):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=HANG_SECONDS)
         all_headers = {"Host": f"127.0.0.1:{self.port}", "X-Forwarded-Proto": "https", **headers}
         conn.request(method, path, body=json.dumps(body), headers=all_headers)
         response = conn.getresponse()
@@ -187,20 +189,21 @@ def gunicorn_site(tmp_path):
             stderr=stderr,
         )
     try:
-        deadline = time.monotonic() + 20
+        # Waits for the socket to listen; the ceiling is for a hang, not for a slow machine.
+        deadline = time.monotonic() + HANG_SECONDS
         while True:
             assert server.poll() is None, f"gunicorn exited: {stderr_path.read_text()}"
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break
             except OSError:
-                assert time.monotonic() < deadline, "gunicorn did not listen in 20 s"
+                assert time.monotonic() < deadline, f"gunicorn did not listen in {HANG_SECONDS} s"
                 time.sleep(0.1)
         yield port, stdout_path, stderr_path, server
     finally:
         server.send_signal(signal.SIGTERM)
         try:
-            server.wait(timeout=20)
+            server.wait(timeout=HANG_SECONDS)
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
@@ -217,7 +220,7 @@ def test_the_production_stack_serves_the_site(gunicorn_site, tmp_path):
     mcp_token = made.stdout.strip()
 
     # Without the proxy's header the site insists on HTTPS.
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG_SECONDS)
     conn.request("GET", "/entrar/", headers={"Host": f"127.0.0.1:{port}"})
     plain = conn.getresponse()
     plain.read()
@@ -275,7 +278,7 @@ def test_the_production_stack_serves_the_site(gunicorn_site, tmp_path):
     assert "Traceback" not in missing and "URLconf" not in missing
 
     server.send_signal(signal.SIGTERM)
-    server.wait(timeout=20)
+    server.wait(timeout=HANG_SECONDS)
     stdout = stdout_path.read_text()
     stderr = stderr_path.read_text()
     print(

@@ -29,6 +29,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 VIEWPORT = {"width": 1280, "height": 900}
+# Every wait in the browser tests waits for what it needs (an element, a text, a request);
+# these ceilings are only reached by a hang, never by a slow or loaded machine.
+HANG_MS = 60_000
 SHOTS_DIR = Path("/tmp/garganta-shots")
 PASSWORD = "garganta"
 HERE = Path(__file__).parent
@@ -90,12 +93,12 @@ def new_page(chromium_browser, site):
     """
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=5_000)
+    expect.set_options(timeout=HANG_MS)
     contexts = []
 
     def make():
         context = chromium_browser.new_context(base_url=site.url, viewport=VIEWPORT, locale="pt-BR")
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(HANG_MS)
         contexts.append(context)
         return context.new_page()
 

@@ -13,12 +13,12 @@ from sessions import entries
 from sessions.log import chain
 from sessions.models import Combat, Roll
 from sheets.models import Campaign
-from tests.browser.conftest import login, screenshot
+from tests.browser.conftest import HANG_MS, login, screenshot
 from tests.gurps.helpers import ScriptedSource
 from tests.sessions.combat.helpers import B_WOUNDS_JURADO, CAVADOR, HOPLITA_FELLS_A
 
 SCENE = "A galeria do andar 3"
-LIVE_MS = 8_000  # the fallback poll runs every 2 s here (conftest); a loaded CI needs a margin
+LIVE_MS = HANG_MS  # the live server polls every 2 s (conftest); the ceiling is for a hang
 
 
 def open_scene(page, username):

@@ -59,9 +59,15 @@ def test_ending_the_combat_asks_over_htmx(new_page):
     panel.get_by_text("Encerrar o combate", exact=True).click()
     end = panel.get_by_role("button", name="Encerrar", exact=True)
 
-    page.once("dialog", lambda dialog: dialog.dismiss())
+    posts = []
+    page.on(
+        "request", lambda request: posts.append(request.url) if request.method == "POST" else None
+    )
+    dismissed = []
+    page.once("dialog", lambda dialog: (dismissed.append(dialog.message), dialog.dismiss()))
     end.click()
-    page.wait_for_timeout(500)
+    # The dialog is answered inside the click: by now a dismissed one has sent nothing.
+    assert dismissed and posts == []
     combat.refresh_from_db()
     assert combat.status == Combat.Status.ACTIVE
 
@@ -70,6 +76,7 @@ def test_ending_the_combat_asks_over_htmx(new_page):
     expect(panel).to_contain_text("Encerrado")
     combat.refresh_from_db()
     assert combat.status == Combat.Status.ENDED
+    assert len(posts) == 1, posts  # only the accepted click ended the combat
 
 
 def test_a_lapsed_session_goes_to_the_login_and_back_with_the_draft(new_page):

@@ -12,11 +12,11 @@ from sessions import entries
 from sessions.log import chain
 from sessions.models import Exploration, Roll
 from sheets.models import Campaign
-from tests.browser.conftest import login, screenshot
+from tests.browser.conftest import HANG_MS, login, screenshot
 from tests.gurps.helpers import ScriptedSource
 
 SCENE = "A galeria do andar 3"
-LIVE_MS = 8_000  # the fallback poll runs every 2 s here (conftest); a loaded CI needs a margin
+LIVE_MS = HANG_MS  # the live server polls every 2 s (conftest); the ceiling is for a hang
 # turn 2's check (1: an encounter), its arrival (5: an adjacent room); the night: the mishap
 # (7 on 1d10: ticks and leeches), four rest checks of Arriscado in 8 hours (6: nothing).
 DICE = (1, 5, 7, 6, 6, 6, 6)

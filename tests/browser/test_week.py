@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from sessions.models import Declaration
 from sheets.models import Character
 from tests.browser.conftest import (
+    HANG_MS,
     accept_dialogs,
     assert_not_reloaded,
     login,
@@ -22,7 +23,7 @@ from tests.browser.conftest import (
 SCENE = "A galeria do andar 3"
 RASTREADOR = "Rastreador de Uruk-Kalam"
 DECLARATION = "Procuro marcas de mordida na rocha, com a tocha baixa"
-LIVE_MS = 8_000  # the tests' live server polls every 2 s (conftest): a loaded CI needs a margin
+LIVE_MS = HANG_MS  # the live server polls every 2 s (conftest); the ceiling is for a hang
 WEEK_1 = "/campanhas/a-garganta/semanas/1/"
 
 

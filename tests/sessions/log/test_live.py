@@ -70,8 +70,9 @@ async def test_the_stream_rings_when_the_mestre_narrates(scene, mestre, jogador)
     assert response["Content-Type"] == "text/event-stream"
     stream = response.streaming_content.__aiter__()
     assert (await asyncio.wait_for(stream.__anext__(), 5)).decode().startswith("retry:")
+    # No pause before writing: the stream took its token before it answered, and the doorbell
+    # looks once more after its LISTEN (garganta_site.doorbell.watch).
     waiting = asyncio.ensure_future(_next_event(stream))
-    await asyncio.sleep(0.3)
     await orm(services.narration_create)(scene=scene, user=mestre, text="Um estalo.")
     event = await waiting
     assert event.startswith("event: log\ndata: ")
