@@ -41,7 +41,10 @@ run: install  ## Migrate, load the demo campaign and serve http://127.0.0.1:8000
 # Redis (the cache in local memory) and leaves out the tests marked `once` (browser, live
 # servers, fuzzing, the production stack: tests/conftest.py), which tell the same on either
 # database; the PostgreSQL pass, with a throwaway Redis as a site on more than one machine
-# would have, runs everything, and then, alone, the one test that restarts its PostgreSQL.
+# would have, runs everything: the browser tests in a run of their own (Playwright keeps an event
+# loop running in each worker's main thread, which the tests that run or cross into async code
+# cannot share, and xdist does not keep them last), then, alone, the one test that restarts
+# its PostgreSQL.
 PYTEST_PARALLEL := -n auto --dist loadfile
 test: install chromium axe  ## Run the tests: on SQLite, then everything on a throwaway PostgreSQL and Redis
 	$(BIN)/python manage.py check --fail-level WARNING
@@ -51,7 +54,9 @@ test: install chromium axe  ## Run the tests: on SQLite, then everything on a th
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/pytest $(PYTEST_PARALLEL) -m "not once and not serial" || sqlite=$$?; \
 	echo "== PostgreSQL and Redis =="; \
 	scripts/test-postgres scripts/test-redis sh -c \
-		'$(BIN)/pytest $(PYTEST_PARALLEL) -m "not serial" && $(BIN)/pytest -m serial' || postgres=$$?; \
+		'rc=0; $(BIN)/pytest $(PYTEST_PARALLEL) -m "not serial and not browser" || rc=$$?; \
+		 $(BIN)/pytest $(PYTEST_PARALLEL) -m browser || rc=$$?; \
+		 $(BIN)/pytest -m serial || rc=$$?; exit $$rc' || postgres=$$?; \
 	echo "== SQLite: pytest exit $$sqlite; PostgreSQL: pytest exit $$postgres =="; \
 	[ "$$sqlite" -eq 0 ] || exit "$$sqlite"; \
 	exit "$$postgres"
