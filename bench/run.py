@@ -414,9 +414,12 @@ def many_writers(backend: str) -> None:
         ):
             rate, failed = _rate(send, 201, f"many-{label}", MANY_CLIENTS, MANY_EACH)
             figures[label] = (rate, failed)
-        rolls = site.query("SELECT count(*) FROM mesa_roll WHERE request_key LIKE 'many-rolls-%'")
+        rolls = site.query(
+            "SELECT count(*) FROM mesa_roll WHERE request_key LIKE %s", ("many-rolls-%",)
+        )
         narrations = site.query(
-            "SELECT count(*) FROM mesa_narration WHERE text LIKE 'Narração many-narrations-%'"
+            "SELECT count(*) FROM mesa_narration WHERE text LIKE %s",
+            ("Narração many-narrations-%",),
         )
         numbers = sequences(site)
         gapless = numbers == list(range(1, len(numbers) + 1))
