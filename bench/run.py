@@ -366,7 +366,7 @@ def asgi_wsgi_table(backend: str) -> None:
         )[0]
         calls = _table_calls(site, scene, str(uuid.UUID(str(code))))
         rates: dict[tuple[str, str], list[float]] = {}
-        wrong: dict[str, list] = {}
+        wrong: dict[str, list] = {}  # name → "WSGI 503" …
         for number, server in enumerate(TABLE_ORDER):
             if site.server != server:
                 site.stop()
@@ -377,7 +377,7 @@ def asgi_wsgi_table(backend: str) -> None:
             for name, (send, expected) in calls.items():
                 rate, failed = _rate(send, expected, f"t{number}", TABLE_CLIENTS, TABLE_CALLS)
                 rates.setdefault((name, server), []).append(rate)
-                wrong.setdefault(name, []).extend(failed)
+                wrong.setdefault(name, []).extend(f"{server.upper()} {w}" for w in failed)
     for name in calls:
         wsgi, asgi = (statistics.mean(rates[name, server]) for server in ("wsgi", "asgi"))
         failed = wrong[name]
