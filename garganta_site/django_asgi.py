@@ -4,7 +4,7 @@ a worker thread, an async view's (the scene's event stream) whole on the event l
 Django's own ASGI handler runs every request on the event loop and hops to a thread for each
 piece of sync code: a new thread per request (asgiref's ThreadSensitiveContext), and a hop for
 each of Django's middlewares (their process_request and process_response are sync), for the
-request signals and for the sync view — sixteen hops and two thread starts for one trivial API
+request signals and for the sync view — a dozen hops and two thread starts for one trivial API
 request, measured (bench/profile_requests.py). Almost every view of the site is sync (the ORM
 is), so the hops bought nothing and cost a third to half of what the same code answers under
 WSGI. Here:

@@ -54,9 +54,9 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    # ServeStatic's checks of its settings. Its files are served in front of Django, not by a
-    # middleware (garganta_site.static_files): the chain below is wholly sync under WSGI and
-    # wholly async under ASGI, so no request crosses between the two modes.
+    # ServeStatic's checks of its settings. Its files are served in front of Django, not by its
+    # async-only middleware (garganta_site.static_files), so no request of the chain below
+    # crosses between sync and async: each runs in its view's mode (garganta_site.django_asgi).
     "servestatic",
     "django.contrib.staticfiles",
     "django_htmx",
