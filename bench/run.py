@@ -31,6 +31,9 @@ WEEK_MODE = "--week" in sys.argv
 bench_db = ROOT / "var" / ("bench-week.sqlite3" if WEEK_MODE else "bench.sqlite3")
 bench_db.unlink(missing_ok=True)
 os.environ["DATABASE_URL"] = f"sqlite:///{bench_db}"
+# The fixed floors (garganta_site.bench_anchors): a bare view and a bare API endpoint.
+ANCHORS = {"GARGANTA_BENCH_ANCHORS": "1"}
+os.environ.update(ANCHORS)
 
 import django  # noqa: E402
 
@@ -40,7 +43,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
+from django.test import Client, override_settings  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from garganta_site.auth import api_token_create  # noqa: E402
@@ -260,6 +263,181 @@ def _vm_kib(pid: int, field: str) -> int:
     return 0
 
 
+def anchor_figures(client, user, jurado) -> None:
+    """The fixed floors in process, interleaved with what is read against them: a bare view
+    through a handler with no middleware and through the site's chain, a bare ninja endpoint
+    (no auth), the trivial API (odds of one level, a Bearer token), the sheet page and the
+    sheets API. Only the floors cannot move: the goals are trivial API ≤ 1.5× the bare ninja
+    endpoint, sheet page and sheets API ≤ 1.5× the bare view."""
+    bare = Client(HTTP_HOST="127.0.0.1")
+    with override_settings(MIDDLEWARE=[]):
+        bare.handler.load_middleware()
+    api = Client(HTTP_HOST="127.0.0.1", HTTP_AUTHORIZATION=f"Bearer {api_token_create(user=user)}")
+    sheet_url, sheet_api_url = f"/fichas/{jurado.code}/", f"/api/v1/sheets/{jurado.code}"
+    calls = {
+        "bare view, no middleware": lambda: bare.get("/bench/vista/"),
+        "bare view, the site's middleware": lambda: api.get("/bench/vista/"),
+        "bare ninja endpoint": lambda: api.get("/api/bench/ninja"),
+        "trivial API (odds of one level)": lambda: api.get("/api/v1/rules/odds?level=12"),
+        "sheet page (Jurado)": lambda: client.get(sheet_url),
+        "sheets API (Jurado)": lambda: api.get(sheet_api_url),
+    }
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    for call in calls.values():
+        call()
+    for _ in range(300):  # interleaved, so a busy moment weighs on all alike
+        for name, call in calls.items():
+            samples[name].extend(timed(call, 1))
+    p50 = {name: statistics.median(values) for name, values in samples.items()}
+    for name, value in p50.items():
+        row(f"anchor: {name} p50", f"{value * 1000:.2f} ms")
+    floor_view, floor_api = p50["bare view, no middleware"], p50["bare ninja endpoint"]
+    chain_view = p50["bare view, the site's middleware"]
+    row(
+        "anchor: trivial API ÷ bare ninja endpoint (goal ≤ 1.5×)",
+        f"{p50['trivial API (odds of one level)'] / floor_api:.2f}×",
+    )
+    for name in ("sheet page (Jurado)", "sheets API (Jurado)"):
+        row(
+            f"anchor: {name} ÷ bare view, no middleware (goal ≤ 1.5×) / ÷ with the middleware",
+            f"{p50[name] / floor_view:.2f}× / {p50[name] / chain_view:.2f}×",
+        )
+    row(
+        "anchor: the site's middleware on a bare view (with ÷ without)",
+        f"{chain_view / floor_view:.2f}×",
+    )
+
+
+TABLE_CLIENTS, TABLE_CALLS, TABLE_ORDER = 16, 25, ("wsgi", "asgi", "asgi", "wsgi")
+
+
+def _table_calls(site, scene: str, sheet: str) -> dict:
+    """The calls of the ASGI ÷ WSGI table: name → (send one, the status that is a success)."""
+    from tests.live.helpers import post_roll
+
+    def get(path):
+        return lambda key: site.request("GET", path, user="mestre", timeout=60)
+
+    return {
+        "bare ninja endpoint": (get("/api/bench/ninja"), 200),
+        "trivial API GET (odds of one level)": (get("/api/v1/rules/odds?level=12"), 200),
+        "sheets API GET (Jurado)": (get(f"/api/v1/sheets/{sheet}"), 200),
+        "narration POST": (lambda key: post_narration(site, scene, key), 201),
+        "roll POST": (lambda key: post_roll(site, scene, key, timeout=60), 201),
+    }
+
+
+def _rate(send, expected: int, label: str, clients: int, calls: int) -> tuple[float, list]:
+    """``clients`` at once, ``calls`` each: the calls a second, and every answer that was not
+    ``expected`` (a status, or the exception's name)."""
+
+    def client(number: int) -> list:
+        wrong = []
+        for i in range(calls):
+            answer = send(f"{label}-{number}-{i}-{secrets.token_hex(3)}")
+            status = getattr(answer, "status", None)
+            if status != expected:
+                wrong.append(str(status) if status is not None else type(answer).__name__)
+        return wrong
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(clients) as pool:
+        wrong = [w for answers in pool.map(client, range(clients)) for w in answers]
+    return clients * calls / (time.perf_counter() - start), wrong
+
+
+def asgi_wsgi_table(backend: str) -> None:
+    """The same fresh database served by gunicorn with sync workers over garganta_site.wsgi,
+    then with uvicorn workers over garganta_site.asgi (as `make serve`), 4 workers each, in
+    the order WSGI, ASGI, ASGI, WSGI; 16 clients × 25 calls of each kind. Goal: ASGI ÷ WSGI
+    ≥ 0.9 for every call."""
+    import uuid
+
+    from tests.live.helpers import scene_id
+    from tests.live.server import running_site
+
+    with running_site(
+        workers=WORKERS, backend=backend, database_url=POSTGRES_URL, server="wsgi", env=ANCHORS
+    ) as site:
+        scene = scene_id(site)
+        (code,) = site.query(
+            "SELECT code FROM sheets_character WHERE name = %s", ("Jurado de Gapheim",)
+        )[0]
+        calls = _table_calls(site, scene, str(uuid.UUID(str(code))))
+        rates: dict[tuple[str, str], list[float]] = {}
+        wrong: dict[str, list] = {}  # name → "WSGI 503" …
+        for number, server in enumerate(TABLE_ORDER):
+            if site.server != server:
+                site.stop()
+                site.server = server
+                site.start()
+            warm, _ = calls["trivial API GET (odds of one level)"]
+            _rate(warm, 200, "warm", TABLE_CLIENTS, 2)  # every worker answers before timing
+            for name, (send, expected) in calls.items():
+                rate, failed = _rate(send, expected, f"t{number}", TABLE_CLIENTS, TABLE_CALLS)
+                rates.setdefault((name, server), []).append(rate)
+                wrong.setdefault(name, []).extend(f"{server.upper()} {w}" for w in failed)
+    for name in calls:
+        wsgi, asgi = (statistics.mean(rates[name, server]) for server in ("wsgi", "asgi"))
+        failed = wrong[name]
+        row(
+            f"WSGI / ASGI /s, ASGI ÷ WSGI (goal ≥ 0.9): {name}, {backend}",
+            f"{wsgi:,.0f} / {asgi:,.0f} /s, {asgi / wsgi:.2f}"
+            + (f" (not {calls[name][1]}: {_counted(failed)})" if failed else ""),
+        )
+
+
+def _counted(names: list[str]) -> str:
+    seen: dict[str, int] = {}
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+    return ", ".join(f"{n}× {name}" for name, n in sorted(seen.items()))
+
+
+MANY_CLIENTS, MANY_EACH = 64, 5  # 320 rolls, then 320 narrations: the bench stays bounded
+
+
+def many_writers(backend: str) -> None:
+    """64 clients at once writing rolls, then narrations, through the ASGI server (4 workers):
+    every answer a 201 (no 503), every write stored (none lost), the roll chain gapless."""
+    from tests.live.helpers import post_roll, scene_id, sequences
+    from tests.live.server import running_site
+
+    with running_site(workers=WORKERS, backend=backend, database_url=POSTGRES_URL) as site:
+        scene = scene_id(site)
+        before = len(sequences(site))
+        figures = {}
+        for label, send in (
+            ("rolls", lambda key: post_roll(site, scene, key, timeout=60)),
+            ("narrations", lambda key: post_narration(site, scene, key)),
+        ):
+            rate, failed = _rate(send, 201, f"many-{label}", MANY_CLIENTS, MANY_EACH)
+            figures[label] = (rate, failed)
+        rolls = site.query(
+            "SELECT count(*) FROM mesa_roll WHERE request_key LIKE %s", ("many-rolls-%",)
+        )
+        narrations = site.query(
+            "SELECT count(*) FROM mesa_narration WHERE text LIKE %s",
+            ("Narração many-narrations-%",),
+        )
+        numbers = sequences(site)
+        gapless = numbers == list(range(1, len(numbers) + 1))
+        chain = site.verify_rolls().strip().splitlines()[-1]
+    sent = MANY_CLIENTS * MANY_EACH
+    for label, stored in (("rolls", rolls[0][0]), ("narrations", narrations[0][0])):
+        rate, failed = figures[label]
+        row(
+            f"{MANY_CLIENTS} clients writing {label}, ASGI, {backend}",
+            f"{rate:,.0f} /s; not 201: {_counted(failed) or 'none'}; "
+            f"stored {stored} of {sent} (lost {sent - stored})",
+        )
+    row(
+        f"{MANY_CLIENTS} clients: roll chain, {backend}",
+        f"{'gapless' if gapless else 'GAPS'} 1..{len(numbers)} ({len(numbers) - before} new); "
+        f"{chain}",
+    )
+
+
 def week_calls() -> None:
     """Child process (``--week``): the demo week played through MCP, then through REST, on a
     fresh database; prints the two call counts for the parent."""
@@ -468,6 +646,7 @@ def main() -> None:
     client.force_login(user)
     engine_figures()
     page_figures(client, user, jurado)
+    anchor_figures(client, user, jurado)
     combat_figures(mestre)
     roll_figures(mestre)
     scene_size_figures(mestre)
@@ -475,6 +654,9 @@ def main() -> None:
     for backend in ("sqlite", "postgresql") if POSTGRES_URL else ("sqlite",):
         rolls_under_load(backend)
         streams_memory(backend)
+        asgi_wsgi_table(backend)
+    if POSTGRES_URL:
+        many_writers("postgresql")
     row(
         "peak memory (max RSS) of this process",
         f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB",

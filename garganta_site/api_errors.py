@@ -4,6 +4,8 @@ garganta_site.api."""
 
 from __future__ import annotations
 
+from asgiref.sync import iscoroutinefunction
+from django.utils.decorators import sync_and_async_middleware
 from ninja import Schema
 
 
@@ -117,21 +119,31 @@ def validation_message(error: dict) -> str:
         return template.split(":")[0].rstrip(".") + "."
 
 
+@sync_and_async_middleware
 def api_error_bodies(get_response):
     """Middleware: under /api/, a 4xx answer that is not already the API's JSON body (Django's
     own 404 page under DEBUG, a plain-text 405 for a wrong method, a 413…) becomes it, in
-    Portuguese: every refusal of the API has one shape."""
+    Portuguese: every refusal of the API has one shape. Sync and async alike, no thread hop."""
+    if iscoroutinefunction(get_response):
+
+        async def async_middleware(request):
+            return _api_error_body(request, await get_response(request))
+
+        return async_middleware
 
     def middleware(request):
-        response = get_response(request)
-        is_api = request.path.startswith("/api/")
-        if not is_api or not 400 <= response.status_code < 500:
-            return response
-        if response.get("Content-Type", "").startswith("application/json"):
-            return response
-        return _json_error(response)
+        return _api_error_body(request, get_response(request))
 
     return middleware
+
+
+def _api_error_body(request, response):
+    is_api = request.path.startswith("/api/")
+    if not is_api or not 400 <= response.status_code < 500:
+        return response
+    if response.get("Content-Type", "").startswith("application/json"):
+        return response
+    return _json_error(response)
 
 
 def _json_error(response):

@@ -3,7 +3,9 @@ see gunicorn.conf.py) serve, on one host and port:
 
 - ``/mcp`` and its protected-resource metadata (``/.well-known/oauth-protected-resource/…``):
   the MCP server of garganta_site.mcp;
-- everything else: Django (pages, ``/api/v1/``, static files through ServeStatic).
+- ``/static/``: the static files, answered by ServeStatic in front of Django
+  (garganta_site.static_files);
+- everything else: Django (pages, ``/api/v1/``).
 
 The lifespan runs the MCP SDK's session manager (Django's ASGI handler has none of its own).
 The URLconf is loaded at import, as in garganta_site.wsgi, so a fresh worker answers at once.
@@ -11,12 +13,18 @@ The URLconf is loaded at import, as in garganta_site.wsgi, so a fresh worker ans
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 from django.urls import get_resolver
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "garganta_site.settings")
-django_application = get_asgi_application()
+django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
 get_resolver().url_patterns  # noqa: B018 - imports every urls module, views and API included
+
+from garganta_site import static_files  # noqa: E402 - after Django is set up
+from garganta_site.django_asgi import DjangoByViewMode  # noqa: E402
+
+# Each request in its view's one mode: sync views whole in a thread, async ones on the loop.
+django_application = DjangoByViewMode()
 
 from starlette.applications import Starlette  # noqa: E402 - after Django is set up
 from starlette.routing import Mount, Route  # noqa: E402
@@ -32,7 +40,7 @@ def build_application(server: mcp.GargantaMCP) -> Starlette:
         routes=[
             Route("/mcp", endpoint=mcp_application),
             Route("/.well-known/oauth-protected-resource{rest:path}", endpoint=mcp_application),
-            Mount("/", app=django_application),
+            Mount("/", app=static_files.asgi(django_application)),
         ],
         lifespan=lambda app: server.session_manager.run(),
     )

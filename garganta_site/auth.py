@@ -11,8 +11,10 @@ import hashlib
 import json
 import secrets
 
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.decorators import sync_and_async_middleware
 from ninja.security import HttpBearer, SessionAuth
 
 from garganta_site.errors import ServiceError
@@ -140,8 +142,21 @@ def claim_idempotency_key(request, user) -> None:
         request.idempotency_claim = idempotency_claim(user=user, key=key, fingerprint=fingerprint)
 
 
+@sync_and_async_middleware
 def release_refused_keys(get_response):
-    """Middleware: an API request that was refused (4xx or 5xx) releases the key it took."""
+    """Middleware: an API request that was refused (4xx or 5xx) releases the key it took.
+    Sync and async alike; the async one reaches the database (in the request's thread for
+    sync code) only for a refused request that had taken a key."""
+    if iscoroutinefunction(get_response):
+
+        async def async_middleware(request):
+            response = await get_response(request)
+            claim = getattr(request, "idempotency_claim", None)
+            if response.status_code >= 400 and claim is not None:
+                await sync_to_async(idempotency_release, thread_sensitive=True)(claim)
+            return response
+
+        return async_middleware
 
     def middleware(request):
         response = get_response(request)

@@ -55,9 +55,10 @@ _django_app = None
 def _django():
     global _django_app
     if _django_app is None:
-        from django.core.asgi import get_asgi_application
+        # Each API call in its view's one mode, as the site serves it (garganta_site.django_asgi).
+        from garganta_site.django_asgi import DjangoByViewMode
 
-        _django_app = get_asgi_application()
+        _django_app = DjangoByViewMode()
     return _django_app
 
 

@@ -54,7 +54,10 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "servestatic.runserver_nostatic",
+    # ServeStatic's checks of its settings. Its files are served in front of Django, not by its
+    # async-only middleware (garganta_site.static_files), so no request of the chain below
+    # crosses between sync and async: each runs in its view's mode (garganta_site.django_asgi).
+    "servestatic",
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
@@ -69,7 +72,6 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Every refusal under /api/ in the API's JSON body (a 404 page, a 405 …).
     "garganta_site.api_errors.api_error_bodies",
-    "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -111,6 +113,20 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "garganta_site.wsgi.application"
 
+
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = minimum - 1
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name} must be a whole number ≥ {minimum}, not {raw!r}")
+    return value
+
+
 (BASE_DIR / "var").mkdir(exist_ok=True)
 DATABASES = {
     "default": dj_database_url.config(
@@ -121,6 +137,29 @@ DATABASES = {
 # A connection kept between requests is checked first, so a restarted PostgreSQL costs the
 # requests that were in flight, not every request of every worker until CONN_MAX_AGE ends.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Requests of sync views a worker process runs at once, each in a thread of its own
+# (garganta_site.django_asgi): each holds one database connection while it runs. A request's
+# work is mostly Python, one thread at a time in a process: the workers use the cores, and a
+# second thread runs while the first waits on the database (measured: 2 served writes on
+# PostgreSQL at least as fast as WSGI; 4 fell to 0.83 of it).
+GARGANTA_THREADS = env_int("GARGANTA_THREADS", 2, minimum=1)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "GARGANTA_DB_POOL", True
+):
+    # PostgreSQL: each worker process keeps a pool of connections (psycopg's, built into
+    # Django), lent to a request for its length and then taken back, so a worker holds at most
+    # GARGANTA_DB_POOL_MAX connections however many requests come (Django asks CONN_MAX_AGE 0
+    # with a pool). The default: one per thread of sync views, and two for the async views'
+    # database calls (the event streams' change tokens). A request that finds the pool empty
+    # waits GARGANTA_DB_POOL_TIMEOUT seconds for a connection, then is answered 503. The README
+    # (Produção) sizes it against PostgreSQL's max_connections.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # the pool checks a connection it lends
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env_int("GARGANTA_DB_POOL_MIN", 1),
+        "max_size": env_int("GARGANTA_DB_POOL_MAX", GARGANTA_THREADS + 2, minimum=1),
+        "timeout": env_int("GARGANTA_DB_POOL_TIMEOUT", 10, minimum=1),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
@@ -236,6 +275,10 @@ LOGGING = {
     # server's access log already has the /mcp request.
     "loggers": {"httpx2": {"level": "WARNING"}},
 }
+
+# The benchmark's fixed floors, a bare view and a bare API endpoint (garganta_site.bench_anchors):
+# mounted only when bench/run.py turns this on, never in production.
+GARGANTA_BENCH_ANCHORS = env_bool("GARGANTA_BENCH_ANCHORS", False)
 
 # The site's public address: the MCP server names itself by it (garganta_site.mcp).
 GARGANTA_SITE_URL = os.environ.get("GARGANTA_SITE_URL", "http://127.0.0.1:8000")

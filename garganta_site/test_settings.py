@@ -25,3 +25,6 @@ LOGGING = {
 # Tests run requests in worker threads (the ASGI app, the MCP tools, the event streams): each
 # closes its connection when it ends, so none is still open when the test database is dropped.
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+# In-process tests open and drop the test database with connections of their own: no pool (the
+# live tests' servers run the production settings, pool included).
+DATABASES["default"].get("OPTIONS", {}).pop("pool", None)  # noqa: F405

@@ -1,5 +1,6 @@
 """URLs: the pages of each app, the login, the admin and the API under /api/v1/."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -20,6 +21,11 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
 ]
+
+if settings.GARGANTA_BENCH_ANCHORS:  # the benchmark's floors (bench/run.py), off in production
+    from garganta_site.bench_anchors import urlpatterns as bench_anchors
+
+    urlpatterns += bench_anchors
 
 handler404 = page_not_found
 handler500 = server_error

@@ -50,6 +50,11 @@ GUNICORN = str(Path(PYTHON).with_name("gunicorn"))
 DB_PREFIX = "garganta_live_"
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"
+# What gunicorn serves, and with which workers.
+SERVERS = {
+    "asgi": ("garganta_site.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker"),
+    "wsgi": ("garganta_site.wsgi:application", "--worker-class", "sync"),
+}
 
 
 class SiteError(RuntimeError):
@@ -365,8 +370,10 @@ class Site:
         threads: int,
         timeout: int,
         preload: bool = True,
+        server: str = "asgi",
     ):
         self.database = database
+        self.server = server
         self.backend: str = database.backend
         self.database_url: str = database.url
         self.folder = folder
@@ -503,14 +510,15 @@ class Site:
 
     def start(self, ready_timeout: float = 60) -> None:
         log = open(self.log_path, "ab")  # handed to the child
+        if self.server not in SERVERS:
+            raise ValueError(f"server must be one of {sorted(SERVERS)}, not {self.server!r}")
         command = [
             GUNICORN,
             # As in production (gunicorn.conf.py): ASGI, uvicorn workers. garganta_site.asgi
             # loads the URLconf at import: with --preload the master holds it, so a worker
-            # forked after a kill answers at once.
-            "garganta_site.asgi:application",
-            "--worker-class",
-            "uvicorn_worker.UvicornWorker",
+            # forked after a kill answers at once. server="wsgi": the same code under
+            # gunicorn's sync workers, to compare (the benchmark).
+            *SERVERS[self.server],
             "--bind",
             f"{self.host}:{self.port}",
             "--workers",
@@ -605,6 +613,7 @@ class Site:
             threads=self.threads,
             timeout=self.worker_timeout,
             preload=self.preload,
+            server=self.server,
         )
         other.tokens = dict(self.tokens)
         other.env["DJANGO_STATIC_ROOT"] = self.env.get("DJANGO_STATIC_ROOT", "")
@@ -663,6 +672,8 @@ def running_site(
     timeout: int = 30,
     preload: bool = True,
     database_url: str | None = None,
+    server: str = "asgi",
+    env: dict[str, str] | None = None,
 ) -> Iterator[Site]:
     """A fresh database with the demo campaign and gunicorn serving it; see the module.
 
@@ -673,6 +684,9 @@ def running_site(
     replaced at once by a fork (as a production server is usually run).
     ``database_url``: the PostgreSQL server to make the database on, instead of the current
     one (the benchmark measures in-process on SQLite and serves from PostgreSQL).
+    ``server``: ``"asgi"`` as in production, or ``"wsgi"`` (gunicorn's sync workers over
+    garganta_site.wsgi; ``site.server`` may change between ``stop()`` and ``start()``).
+    ``env``: more environment for the site's processes.
     """
     backend = backend or current_backend()
     folder = Path(tempfile.mkdtemp(prefix=DB_PREFIX))
@@ -690,8 +704,15 @@ def running_site(
     else:
         raise ValueError(f"backend must be {SQLITE!r} or {POSTGRESQL!r}, not {backend!r}")
     site = Site(
-        database, folder, workers=workers, threads=threads, timeout=timeout, preload=preload
+        database,
+        folder,
+        workers=workers,
+        threads=threads,
+        timeout=timeout,
+        preload=preload,
+        server=server,
     )
+    site.env.update(env or {})
     # The first site of a process migrates and seeds; the next ones start from a copy of it.
     template_key = (backend, database.server)
     template = _TEMPLATES.get(template_key)
