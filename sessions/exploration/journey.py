@@ -103,6 +103,10 @@ NO_REGIONAL_TABLE = (
     "{region} não tem Tabela de Encontros: o texto não a traz e o Árbitro ainda não a criou "
     "(Tabelas do procedimento). O encontro é do Mestre, dito na cena."
 )
+REGIONAL_TABLE_INCOMPLETE = (
+    "A {name} ainda não cobre todas as faces do {die}: não se rola nela até o Árbitro "
+    "completá-la. O encontro é do Mestre, dito na cena."
+)
 SURPRISE_OFFERED = (
     "«Quando aplicável, cada lado rola 1d6 para conferir se está surpreso»: a surpresa (2:6 "
     "cada lado) está na jornada."
@@ -307,6 +311,8 @@ def _encounter(r: Round) -> None:
     table = regional_table(r.exploration, r.region.key)
     if table is None:
         r.say(NO_REGIONAL_TABLE.format(region=r.region.label))
+    elif not procedure_services.table_complete(table):
+        r.say(REGIONAL_TABLE_INCOMPLETE.format(name=table.name, die=table.die))
     else:
         met_roll = r.roll(table.key)
         r.regional = table.key
@@ -319,9 +325,11 @@ def _encounter(r: Round) -> None:
 
 def regional_table(exploration: Exploration, region: str) -> RandomTable | None:
     """The Árbitro's Tabela de Encontros of ``region`` in this campaign, if he made one."""
-    return RandomTable.objects.filter(
-        campaign=exploration.scene.week.campaign, region=region
-    ).first()
+    return (
+        RandomTable.objects.filter(campaign=exploration.scene.week.campaign, region=region)
+        .prefetch_related("rows")
+        .first()
+    )
 
 
 def _rest_owed(r: Round, plan: Plan) -> None:
@@ -567,6 +575,13 @@ def _apply(
         return _craft_made(books, test, passed, made)
     if not passed:
         return [f"{name} não recebe os benefícios do descanso."]
+    # A rest may ask several tests of one character (a mishap row, each interruption): the
+    # benefits come with the last, when every one passed.
+    others = exploration.tests.filter(asked_in=test.asked_in, character=name).exclude(pk=test.pk)
+    if others.filter(roll__isnull=True).exists():
+        return [f"{name} passou; os benefícios esperam os outros testes deste descanso."]
+    if others.filter(passed=False).exists():
+        return [f"{name} passou, mas falhou outro teste deste descanso: sem os benefícios."]
     before = member["exhaustion"]
     member["exhaustion"] = max(0, before - 1)
     return [
@@ -630,6 +645,25 @@ class JourneyView:
     tests: list[ExplorationTest]
     pendencies: dict[str, Pendency]
     next_advance_dc: int | None
+    supplies: dict[str, dict[str, int]] | None = None
+    encounter_now: bool = False  # the last round met an encounter: the surprise is offered
+
+    @property
+    def next_advance_modifier(self) -> int | None:
+        """The GURPS modifier the reading gives the next Avançar's DC (HT −1 for DC 15)."""
+        if self.next_advance_dc is None:
+            return None
+        return activities.dc_modifier(self.next_advance_dc)
+
+    @property
+    def common_stock(self) -> dict[str, int]:
+        return (self.supplies or {}).get(supplies.COMMON, {k.value: 0 for k in supplies.KINDS})
+
+    @property
+    def member_supplies(self) -> list[tuple[str, dict[str, int]]]:
+        counts = self.supplies or {}
+        zero = {k.value: 0 for k in supplies.KINDS}
+        return [(n, counts.get(n, zero)) for n in self.exploration.party_names]
 
     @property
     def season_label(self) -> str:
@@ -676,9 +710,10 @@ class JourneyView:
         return self.exploration.advance_streak + 1 > procedure_data.FREE_ADVANCE_ROUNDS
 
 
-def journey_view(exploration: Exploration) -> JourneyView | None:
+def journey_view(exploration: Exploration, events=None) -> JourneyView | None:
     """None before the journey starts (1 query for its tests; 2 more for the pendências of
-    open tests, 2 for Tabela B when the next Avançar is forced)."""
+    open tests, 2 for Tabela B when the next Avançar is forced; 1 for the supplies; 1 for the
+    last round unless ``events``, newest first, are given)."""
     if not exploration.journey_started:
         return None
     tests = list(exploration.tests.select_related("roll").order_by("created_at", "pk"))
@@ -693,4 +728,14 @@ def journey_view(exploration: Exploration) -> JourneyView | None:
             cells.get(procedure_data.FORCED_MARCH_FIRST, ""),
             cells.get(procedure_data.FORCED_MARCH_STEP, ""),
         )
-    return JourneyView(exploration=exploration, tests=tests, pendencies=held, next_advance_dc=dc)
+    if events is None:  # the tracker's view passes the events it read, newest first
+        events = exploration.events.order_by("-pk")
+    last = next((ev for ev in events if ev.kind == ExplorationEvent.Kind.TRAVEL), None)
+    return JourneyView(
+        exploration=exploration,
+        tests=tests,
+        pendencies=held,
+        next_advance_dc=dc,
+        supplies=supplies.supply_counts(exploration),
+        encounter_now=bool(last and last.data.get("encounter")),
+    )

@@ -42,10 +42,12 @@ from sessions.exploration.journey import (
 )
 from sessions.exploration.steps import (
     DARKNESS_LIFTED,
+    Pendency,
     action_begin,
     action_event,
     darkness_held,
     dice,
+    pendencies,
     pendency_data,
     roll_ref,
     timers_tick,
@@ -847,6 +849,39 @@ def exploration_tally(exploration: Exploration) -> Tally:
 # --- what the page and the API show -------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ExhaustionLevel:
+    """A character's exhaustion (one count, the journey's and the dungeon's) and Tabela I's
+    effect for that level, as the campaign's table writes it ("" at 0; past the last row the
+    text says nothing)."""
+
+    name: str
+    level: int
+    effect: str
+
+
+EXHAUSTION_PAST_TABLE = "além da Tabela I: o texto não diz"
+
+
+def exhaustion_levels(exploration: Exploration) -> list[ExhaustionLevel]:
+    """Each character of the marching order with his level and Tabela I's row (2 queries, none
+    while every level is 0)."""
+    levels = {
+        name: exploration.party.get(name, activities.fresh_member())["exhaustion"]
+        for name in exploration.party_names
+    }
+    rows = []
+    if any(levels.values()):
+        campaign = exploration.scene.week.campaign
+        rows = list(procedure_services.procedure_table("exhaustion", campaign).rows.all())
+    found = []
+    for name, level in levels.items():
+        row = next((r for r in rows if r.covers(level)), None)
+        effect = row.cells[0] if row else (EXHAUSTION_PAST_TABLE if level else "")
+        found.append(ExhaustionLevel(name=name, level=level, effect=effect))
+    return found
+
+
 @dataclass
 class ExplorationView:
     exploration: Exploration
@@ -857,6 +892,8 @@ class ExplorationView:
     check_due: bool
     rest_due: bool
     journey: JourneyView | None = None
+    exhaustion: list[ExhaustionLevel] = field(default_factory=list)
+    exhaustion_reading: Pendency | None = None
 
     @property
     def elapsed(self) -> str:
@@ -880,6 +917,14 @@ def exploration_view(exploration: Exploration) -> ExplorationView:
     events = list(
         exploration.events.select_related("author").prefetch_related("rolls").order_by("-pk")
     )
+    levels = exhaustion_levels(exploration)
+    key = activities.P_EXHAUSTION_EFFECTS
+    reading = (
+        pendencies(exploration.scene.week.campaign, [key])[key]
+        if any(x.level for x in levels)
+        else Pendency(key=key)
+    )
+    journey = journey_view(exploration, events=events)
     return ExplorationView(
         exploration=exploration,
         timers=timers,
@@ -888,5 +933,7 @@ def exploration_view(exploration: Exploration) -> ExplorationView:
         check_every=every,
         check_due=check_due(exploration, every) if every else False,
         rest_due=exploration.turns_since_rest >= TURNS_PER_HOUR,
-        journey=journey_view(exploration),
+        journey=journey,
+        exhaustion=levels,
+        exhaustion_reading=reading,
     )

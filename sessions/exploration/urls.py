@@ -23,6 +23,7 @@ urlpatterns = [
         views.exploration_journey_test,
         name="exploration-journey-test",
     ),
+    path(EXPLORATION + "provisoes/", views.exploration_supply, name="exploration-supply"),
     path(EXPLORATION + "exaustao/", views.exploration_consequence, name="exploration-consequence"),
     path(EXPLORATION + "achados/", views.exploration_loot, name="exploration-loot"),
     path(EXPLORATION + "encerrar/", views.exploration_end, name="exploration-end"),

@@ -10,8 +10,9 @@ from sessions.models import Exploration, ExplorationEvent, Roll
 
 # A jogador's poll of the panel with a journey under way: session, user, scene, its characters,
 # the membership; the exploration; Tabela A (its rows) for the encounter cadence; the timers;
-# the events and their rolls; the tally's rolls, combatants and loot; the journey's tests.
-PANEL_QUERIES = 15
+# the events and their rolls; the tally's rolls, combatants and loot; the journey's tests; the
+# journey's food, water and ammunition (the sums of their changes).
+PANEL_QUERIES = 16
 
 
 def _url(scene, name="exploration"):
