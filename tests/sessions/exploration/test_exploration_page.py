@@ -178,3 +178,49 @@ def test_the_panel_with_a_journey_costs_a_fixed_number_of_queries(
     client.get(_url(scene), HTTP_HX_REQUEST="true")
     with django_assert_num_queries(PANEL_QUERIES):
         client.get(_url(scene), HTTP_HX_REQUEST="true")
+
+
+# --- the journey's books (issue 25) --------------------------------------------------------------
+
+
+def test_a_journey_started_from_the_page_needs_no_danger_and_shows_no_dungeon_tile(
+    client_for, mestre, scene, server_dice
+):
+    client = client_for(mestre)
+    server_dice(4)
+    data = {"request_key": "j1", "season": "spring", "marching_order": "Jurado de Gapheim"}
+    client.post(_url(scene, "exploration-start"), data, HTTP_HX_REQUEST="true")
+    exploration = Exploration.objects.get(scene=scene)
+    assert exploration.danger == "" and exploration.journey_started
+    html = client.get(_url(scene), HTTP_HX_REQUEST="true").content.decode()
+    # no «Turno 0», no «Descanso 0/6»: the dungeon's tiles do not apply
+    assert 'data-testid="exploration-turn"' not in html
+    assert 'data-testid="exploration-rest"' not in html
+    assert 'data-testid="journey-supplies"' in html and 'data-testid="no-dungeon"' in html
+
+
+def test_the_start_form_asks_for_a_danger_level_or_a_season(client_for, mestre, scene):
+    from sessions.exploration.forms import START_NEEDS_DANGER_OR_SEASON
+
+    response = client_for(mestre).post(
+        _url(scene, "exploration-start"), {"request_key": "j2"}, HTTP_HX_REQUEST="true"
+    )
+    assert START_NEEDS_DANGER_OR_SEASON in response.content.decode()
+    assert not Exploration.objects.filter(scene=scene).exists()
+
+
+def test_the_mestre_adjusts_a_count_on_the_page(client_for, mestre, scene, server_dice):
+    from sessions.exploration import supplies
+
+    _journey(scene, mestre, server_dice)
+    client = client_for(mestre)
+    body = {"request_key": "s1", "holder": "", "kind": "food", "delta": "4", "reason": "Mercado"}
+    client.post(_url(scene, "exploration-supply"), body, HTTP_HX_REQUEST="true")
+    client.post(_url(scene, "exploration-supply"), body, HTTP_HX_REQUEST="true")  # the same form
+    exploration = Exploration.objects.get(scene=scene)
+    assert supplies.supply_counts(exploration)[""]["food"] == 4
+    html = client.get(_url(scene), HTTP_HX_REQUEST="true").content.decode()
+    assert "4 comida" in html
+    bad = {**body, "request_key": "s2", "delta": "-9"}
+    answer = client.post(_url(scene, "exploration-supply"), bad, HTTP_HX_REQUEST="true")
+    assert "Estoque comum tem 4 de comida" in answer.content.decode()
