@@ -7,6 +7,7 @@ from sessions.exploration import views
 EXPLORATION = "cenas/<uuid:code>/exploracao/"
 
 urlpatterns = [
+    path("fichas/<uuid:code>/jornada/", views.character_journey, name="character-journey"),
     path(EXPLORATION, views.exploration_panel, name="exploration"),
     path(EXPLORATION + "iniciar/", views.exploration_start, name="exploration-start"),
     path(EXPLORATION + "perigo/", views.exploration_declare, name="exploration-declare"),

@@ -41,6 +41,7 @@ from sessions.exploration.forms import (
     TurnStartForm,
 )
 from sessions.models import Exploration, Scene
+from sheets.access import character_for_member
 
 FORMS = {
     "start": StartForm,
@@ -375,3 +376,25 @@ def exploration_end(request: HtmxHttpRequest, code) -> HttpResponse:
         )
 
     return _action(request, code, "end", act, confirm="exploration_end")
+
+
+@login_required
+def character_journey(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The sheet's view of the journey a character is on: his food, water and ammunition, the
+    party's common stock, his exhaustion and Tabela I's row (the region alone for htmx)."""
+    character, membership = character_for_member(request, code)
+    running = Exploration.objects.filter(
+        scene__week__campaign_id=character.campaign_id, status=Exploration.Status.ACTIVE
+    ).select_related("scene__week__campaign")
+    exploration = next((e for e in running if character.name in e.party_names), None)
+    context = {"character": character, "exploration": exploration}
+    if exploration is not None:
+        books = supplies.supply_counts(exploration)
+        level = next(x for x in services.exhaustion_levels(exploration) if x.name == character.name)
+        context.update(
+            mine=books.get(character.name, {}),
+            common=books.get(supplies.COMMON, {}),
+            exhaustion=level,
+        )
+    template = "exploration/character_journey.html"
+    return render(request, template + ("#books" if request.htmx else ""), context)

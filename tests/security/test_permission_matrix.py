@@ -115,6 +115,7 @@ exploration-journey        POST /cenas/{xscene}/exploracao/jornada/             
 exploration-travel         POST /cenas/{xscene}/exploracao/viagem/                        login 403   403   4xx    4xx     404
 exploration-journey-test   POST /cenas/{xscene}/exploracao/jornada/testes/                login 403   403   4xx    4xx     404
 exploration-consequence    POST /cenas/{xscene}/exploracao/exaustao/                      login 403   403   4xx    4xx     404
+character-journey          GET  /fichas/{char}/jornada/                                   login 200   200   200    200     404
 exploration-supply         POST /cenas/{xscene}/exploracao/provisoes/                     login 403   403   4xx    4xx     404
 exploration-loot           POST /cenas/{xscene}/exploracao/achados/                       login 403   403   4xx    4xx     404
 exploration-end            POST /cenas/{xscene}/exploracao/encerrar/                      login 403   403   done   done    404

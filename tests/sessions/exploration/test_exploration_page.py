@@ -224,3 +224,28 @@ def test_the_mestre_adjusts_a_count_on_the_page(client_for, mestre, scene, serve
     bad = {**body, "request_key": "s2", "delta": "-9"}
     answer = client.post(_url(scene, "exploration-supply"), bad, HTTP_HX_REQUEST="true")
     assert "Estoque comum tem 4 de comida" in answer.content.decode()
+
+
+def test_the_sheet_shows_the_character_s_food_water_ammunition_and_exhaustion(
+    client_for, mestre, jogador, scene, server_dice
+):
+    from sessions.exploration import supplies
+
+    _journey(scene, mestre, server_dice)
+    exploration = Exploration.objects.get(scene=scene)
+    character = scene.characters.get(name="Jurado de Gapheim")
+    supplies.exploration_supply_adjust(
+        exploration=exploration,
+        user=mestre,
+        holder=character.name,
+        kind="ammunition",
+        delta=20,
+        reason="Aljava cheia",
+    )
+    client = client_for(jogador)
+    sheet = client.get(reverse("sheet", kwargs={"code": character.code})).content.decode()
+    url = reverse("character-journey", kwargs={"code": character.code})
+    assert f'hx-get="{url}"' in sheet
+    html = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-testid="journey-books"' in html and "munição 20" in html
+    assert "comida 0" in html and "Exaustão 0" in html
