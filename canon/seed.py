@@ -1001,7 +1001,7 @@ PROCEDURE_DIVERGENCES: tuple[DivergenceSeed, ...] = (
     ),
     DivergenceSeed(
         "procedure:darkness-lights",
-        "4. Fim do Turno; 1. Encontros Aleatórios (masmorra)",
+        "1. Encontros; 4. Fim do Turno (masmorra)",
         "Quando a luz acaba: a «total escuridão» que torna o perigo Mortal",
         "O texto diz que a total escuridão torna o perigo Mortal e manda atualizar os marcadores "
         "das fontes de luz, sem dizer que a última luz apagada é a total escuridão.",
@@ -1085,7 +1085,7 @@ DIVERGENCE_CORRECTIONS: tuple[DivergenceCorrectionSeed, ...] = (
         "tirado.",
     ),
     DivergenceCorrectionSeed(
-        "procedure:undefined-results-lost-and-regional",
+        "procedure:undefined-lost-regional",
         "procedure:undefined-results",
         "reading",
         UNDEFINED_READING_BEFORE,
