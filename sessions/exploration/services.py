@@ -894,6 +894,12 @@ class ExplorationView:
     journey: JourneyView | None = None
     exhaustion: list[ExhaustionLevel] = field(default_factory=list)
     exhaustion_reading: Pendency | None = None
+    dungeon_tests: list = field(default_factory=list)  # (test, pendência), without a journey
+
+    @property
+    def open_tests(self) -> list:
+        """The tests the text asks and the Mestre has not resolved, with their pendência."""
+        return self.journey.open_tests if self.journey else self.dungeon_tests
 
     @property
     def elapsed(self) -> str:
@@ -925,6 +931,11 @@ def exploration_view(exploration: Exploration) -> ExplorationView:
         else Pendency(key=key)
     )
     journey = journey_view(exploration, events=events)
+    dungeon_tests = []
+    if journey is None:  # a sleep's tests (Tabela B 6, 7, 9; an interruption), without a journey
+        waiting = list(exploration.tests.filter(roll__isnull=True).order_by("created_at", "pk"))
+        held = pendencies(exploration.scene.week.campaign, [t.pendency for t in waiting])
+        dungeon_tests = [(t, held[t.pendency]) for t in waiting]
     return ExplorationView(
         exploration=exploration,
         timers=timers,
@@ -936,4 +947,5 @@ def exploration_view(exploration: Exploration) -> ExplorationView:
         journey=journey,
         exhaustion=levels,
         exhaustion_reading=reading,
+        dungeon_tests=dungeon_tests,
     )

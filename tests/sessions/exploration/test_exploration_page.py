@@ -249,3 +249,12 @@ def test_the_sheet_shows_the_character_s_food_water_ammunition_and_exhaustion(
     html = client.get(url, HTTP_HX_REQUEST="true").content.decode()
     assert 'data-testid="journey-books"' in html and "munição 20" in html
     assert "comida 0" in html and "Exaustão 0" in html
+
+
+def test_a_dungeon_sleep_s_tests_show_without_a_journey(client_for, mestre, scene, server_dice):
+    exploration = exploration_services.exploration_start(scene=scene, user=mestre, danger="unsafe")
+    server_dice(6, 6, 6)  # Tabela B 6: «Teste de CON DC 12 para ter os benefícios do Descanso»
+    exploration_services.exploration_sleep(exploration=exploration, user=mestre, hours=8)
+    html = client_for(mestre).get(_url(scene), HTTP_HX_REQUEST="true").content.decode()
+    assert html.count('data-testid="journey-test"') == len(exploration.marching_order)
+    assert "Teste de CON DC 12 para ter os benefícios do Descanso" in html
