@@ -466,6 +466,81 @@ _MESTRE_CHOOSES = (
 )
 _NO_GURPS_COUNTERPART = "Como se joga (v11)"
 
+UNDEFINED_READING_BEFORE = (
+    "O site rola o que o texto manda rolar e mostra o resultado como ele o escreve; o que é o "
+    "encontro, o ponto de interesse, o evento, os peregrinos, para onde vai quem se perdeu e qual "
+    "item se perde é do Mestre de Cena, dito na cena. O grupo perdido ainda avança pela Tabela A "
+    "(o texto não diz que não avança)."
+)
+UNDEFINED_READING = (
+    "O site rola o que o texto manda rolar e mostra o resultado como ele o escreve; o que é o "
+    "ponto de interesse, o evento, os peregrinos e qual item se perde é do Mestre de Cena, dito "
+    "na cena. A Tabela de Encontros da Região é a que o Árbitro cria para a região nas tabelas "
+    "do procedimento: o encontro rola nela; sem ela, o site diz que a região não tem tabela e o "
+    "encontro é do Mestre. O que faz o grupo perdido é a pendência «PERDIDOS na Tabela C»."
+)
+FOOD_WATER_READING_BEFORE = (
+    "O site diz se a procura achou comida e água, quem consome a sua unidade ao descansar, e rola "
+    "o 1d4 das rações perdidas; não conta as rações de ninguém: o Mestre as tira (ou põe) no que "
+    "cada personagem carrega."
+)
+FOOD_WATER_READING = (
+    "O site conta a comida e a água de cada personagem e do estoque comum do grupo como "
+    "mudanças anotadas (cada uma com a sua razão; o número é a soma delas). A procura que acha "
+    "comida e água dá 1 unidade de comida e 1 de água a cada personagem que procurou. Ao "
+    "Descansar, cada membro consome 1 unidade de comida e 1 de água do que carrega e, faltando, "
+    "do estoque comum. As rações do Percalço 6 (1d4) saem do estoque comum e, faltando, de cada "
+    "membro na ordem de marcha, uma por vez. O Mestre acerta os números à mão, com a razão."
+)
+FORCED_MARCH_READING = (
+    "O teste é de HT (§1.1), rolado pelo Mestre na cena. A DC da Tabela B vira um modificador no "
+    "HT: DC 12 é HT sem modificador, e cada 3 pontos de DC acima de 12 tiram 1 (DC 15: HT −1; DC "
+    "18: HT −2; DC 21: HT −3). O rastreador pede o teste com o modificador e só aceita a rolagem "
+    "que o traz anunciado."
+)
+CRAFT_READING_BEFORE = _MESTRE_CHOOSES + " A quantidade de munição é dita pelo Mestre."
+CRAFT_READING = (
+    "O teste é de DX (ou da perícia de fazer flechas, que o Mestre diz), com o modificador da "
+    "Tabela G anunciado antes dos dados. «Munição igual ao resultado do teste»: com sucesso, o "
+    "personagem cria tantas munições quanto a margem de sucesso, no mínimo 1; com falha, nenhuma."
+)
+LOST_READING = (
+    "O grupo perdido não avança na rodada: os hexágonos da Tabela A não contam na jornada (o "
+    "grupo anda, mas não para onde queria) e o Mestre de Cena diz na cena onde ele foi parar. A "
+    "rodada ainda conta como rodada seguida de Avançar (Tabela B), e a próxima Avançar rola a "
+    "Tabela C de novo."
+)
+RUNNING_OUT_READING = (
+    "Quem não tem a unidade de comida ao Descansar perde uma refeição: 1 ponto de Fadiga (§6.1, "
+    "«Refeição perdida»). Quem não tem a de água passa o dia sem água: 1 ponto de Fadiga e 1 PV "
+    "(§6.1, «Sem água»). O rastreador escreve os dois no estado do personagem, quando ele tem "
+    "ficha na cena; sem ficha, o registro diz o que o Mestre deve cobrar."
+)
+EXHAUSTION_EFFECTS_READING = (
+    "Nível 1 («DESV em todas as rolagens»): −1 em todo teste, dito pelo Mestre antes dos dados "
+    "(§1.4). Nível 2 («Não adiciona modificadores de atributos às rolagens»): −2 em todo teste. "
+    "Nível 3 («1d4 de dano de CON / dia»): −3 em todo teste e 1 ponto de Fadiga por dia (§6). O "
+    "site mostra o nível de cada personagem com a linha da Tabela I e esta leitura; o Mestre "
+    "anuncia o modificador."
+)
+DARKNESS_READING = (
+    "Quando o marcador da última fonte de luz acesa chega a 0, o grupo está em total escuridão e "
+    "o nível de perigo é Mortal desde aquele momento. Acender uma fonte de luz (um marcador novo "
+    "de luz) desfaz a escuridão que a luz apagada trouxe; a que o Mestre declarou ele a desfaz."
+)
+DISEASE_READING = (
+    "Vale a Doença do cânone: o Mestre de Cena diz qual doença e o seu redutor, e cada "
+    "personagem do grupo faz o teste de HT uma vez por dia (três sucessos seguidos curam, três "
+    "falhas agravam). O site não escolhe a doença nem o redutor."
+)
+DUNGEON_SLEEP_READING = (
+    "Dormir na masmorra segue os passos do Descansar da jornada: cada membro consome 1 unidade de "
+    "comida e 1 de água; sem interrupção, recupera 1 de exaustão. Um encontro da Tabela C (ou o "
+    "Percalço 8) interrompe o sono: cada um faz o teste de benefícios do descanso. Os Percalços 6, "
+    "7 e 9 pedem o mesmo teste a cada um. Só o sono de 8 horas ou mais é o Descansar (o texto "
+    "fala de dormir por 8 horas); um sono mais curto não recupera exaustão."
+)
+
 EXHAUSTION_READING_BEFORE = (
     "O site não conta exaustão nem dano de CON: o Mestre de Cena cobra a Fadiga da §6 quando a "
     "situação for dela."
@@ -505,7 +580,7 @@ PROCEDURE_DIVERGENCES: tuple[DivergenceSeed, ...] = (
         "1 rodada extra — 12\nrodadas subsequentes — +3",
         _NO_GURPS_COUNTERPART,
         "GURPS testa atributos com 3d contra o nível (§1.1); não há CON nem DC.",
-        reading=_MESTRE_CHOOSES,
+        reading=FORCED_MARCH_READING,
         document=PROCEDURE,
     ),
     DivergenceSeed(
@@ -550,7 +625,7 @@ PROCEDURE_DIVERGENCES: tuple[DivergenceSeed, ...] = (
         "Floresta — +0\nPântano — +0\nMontanha — -10",
         _NO_GURPS_COUNTERPART,
         "GURPS tem DX (não DES) e perícias; um teste dá sucesso ou falha e a margem (§1.1, §1.3).",
-        reading=_MESTRE_CHOOSES + " A quantidade de munição é dita pelo Mestre.",
+        reading=CRAFT_READING,
         document=PROCEDURE,
     ),
     DivergenceSeed(
@@ -752,10 +827,7 @@ PROCEDURE_DIVERGENCES: tuple[DivergenceSeed, ...] = (
         "3 — Evento — Peregrinos — Nada\n"
         "10 — O barulho atrai um encontro aleatório\n"
         "5 — Um personagem perde 1 item aleatório.",
-        reading="O site rola o que o texto manda rolar e mostra o resultado como ele o escreve; o "
-        "que é o encontro, o ponto de interesse, o evento, os peregrinos, para onde vai quem se "
-        "perdeu e qual item se perde é do Mestre de Cena, dito na cena. O grupo perdido ainda "
-        "avança pela Tabela A (o texto não diz que não avança).",
+        reading=UNDEFINED_READING,
         document=PROCEDURE,
     ),
     DivergenceSeed(
@@ -836,9 +908,7 @@ PROCEDURE_DIVERGENCES: tuple[DivergenceSeed, ...] = (
         "Os personagens procuram por comida e água.\n"
         "2. Cada membro do grupo consome 1 unidade de comida e 1 de água.\n"
         "6 — Comida devorada por animais. Perca 1d4 rações entre o grupo.",
-        reading="O site diz se a procura achou comida e água, quem consome a sua unidade ao "
-        "descansar, e rola o 1d4 das rações perdidas; não conta as rações de ninguém: o Mestre "
-        "as tira (ou põe) no que cada personagem carrega.",
+        reading=FOOD_WATER_READING,
         document=PROCEDURE,
     ),
     DivergenceSeed(
@@ -888,6 +958,86 @@ PROCEDURE_DIVERGENCES: tuple[DivergenceSeed, ...] = (
         "um.",
         document=PROCEDURE,
     ),
+    DivergenceSeed(
+        "procedure:lost",
+        "Avançar; Tabela C",
+        "«PERDIDOS» na Tabela C: o que faz o grupo perdido",
+        "A Tabela C dá a chance de se perder; o texto não diz o que acontece com quem se perde.",
+        "Sessão do Mestre, Avançar e Tabela C: Perdendo a direção",
+        "1. Role 1d6 na Tabela C: Perdendo a Direção.\n2. Os personagens avançam conforme a "
+        "Tabela A: Avançar.\nEstepes — 1:6\nPlanície, Colinas, Floresta — 2:6\nPântano, "
+        "Montanha — 3:6",
+        reading=LOST_READING,
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:running-out",
+        "Descansar; §6.1",
+        "Quem não tem a comida ou a água que o Descansar consome",
+        "O Descansar consome 1 unidade de comida e 1 de água de cada membro; o texto não diz o que "
+        "acontece com quem não as tem. O cânone cobra a refeição perdida e o dia sem água.",
+        "Sessão do Mestre, Descansar",
+        "2. Cada membro do grupo consome 1 unidade de comida e 1 de água.",
+        "Como se joga (v11), §6.1",
+        "Refeição perdida — 1 ponto, e essa só volta com um dia inteiro de descanso e 3 "
+        "refeições\nSem água — 1 ponto de fadiga e 1 PV por dia; menos de um litro por dia, 2 "
+        "de cada",
+        reading=RUNNING_OUT_READING,
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:exhaustion-effects",
+        "Tabela I",
+        "Os efeitos de cada nível da Tabela I: Exaustão, em GURPS",
+        "A Tabela I dá um efeito por nível de exaustão, todos de outro sistema (DESV, "
+        "modificadores de atributo, dano de CON).",
+        "Sessão do Mestre, Tabela I: Exaustão",
+        "1 — DESV em todas as rolagens\n2 — Não adiciona modificadores de atributos às rolagens"
+        "\n3 — 1d4 de dano de CON / dia",
+        "Como se joga (v11), §1.4 e §6",
+        "Modificadores são ditos antes dos dados, no nível (§1.4). Fadiga é perda de ST (§6).",
+        reading=EXHAUSTION_EFFECTS_READING,
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:darkness-lights",
+        "1. Encontros; 4. Fim do Turno (masmorra)",
+        "Quando a luz acaba: a «total escuridão» que torna o perigo Mortal",
+        "O texto diz que a total escuridão torna o perigo Mortal e manda atualizar os marcadores "
+        "das fontes de luz, sem dizer que a última luz apagada é a total escuridão.",
+        "Sessão do Mestre, masmorra",
+        "Total escuridão sempre torna o nível de perigo Mortal.\nO Mestre atualiza os timers e "
+        "os registros de tempo, com atenção especial às fontes de luz, à duração das magias e à "
+        "necessidade de descanso do grupo.",
+        reading=DARKNESS_READING,
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:disease",
+        "Tabela H",
+        "Percalço 10: «Doença», sem dizer qual",
+        "A linha 10 da Tabela H dá uma doença ao grupo sem dizer qual, nem o seu efeito.",
+        "Sessão do Mestre, Tabela H: Percalços",
+        "10 — Roedores/pestes infestam. Doença.",
+        "Como se joga (v11), Doença",
+        "Teste de HT, com o redutor da doença, uma vez por dia; três sucessos seguidos curam, "
+        "três falhas agravam.",
+        reading=DISEASE_READING,
+        document=PROCEDURE,
+    ),
+    DivergenceSeed(
+        "procedure:dungeon-sleep-rest",
+        "Descansar (masmorra)",
+        "Dormir na masmorra «seguindo o procedimento de Descansar do Hexcrawl»",
+        "O texto manda seguir o Descansar da jornada ao dormir na masmorra, sem dizer quanto "
+        "sono é o descanso, nem o que interrompe o sono.",
+        "Sessão do Mestre, Descansar (masmorra)",
+        "Dormir por 8 horas em uma dungeon cheia de monstros é um processo extremamente difícil."
+        "\nSiga o procedimento de Descansar do Hexcrawl, porém rolando na Tabela B: Percalços da "
+        "Dungeon e rolando encontros aleatórios seguindo a Tabela C: Descansando na Dungeon.",
+        reading=DUNGEON_SLEEP_READING,
+        document=PROCEDURE,
+    ),
 )
 
 
@@ -933,6 +1083,41 @@ DIVERGENCE_CORRECTIONS: tuple[DivergenceCorrectionSeed, ...] = (
         PANIC_TEST_SIDE_A_BEFORE.replace("3:6 | Encontro", "3:6 \\| Encontro"),
         "O texto escreve «3:6 \\| Encontro Aleatório», com a barra invertida; a citação a tinha "
         "tirado.",
+    ),
+    DivergenceCorrectionSeed(
+        "procedure:undefined-lost-regional",
+        "procedure:undefined-results",
+        "reading",
+        UNDEFINED_READING_BEFORE,
+        UNDEFINED_READING,
+        "A jornada rola na Tabela de Encontros da Região que o Árbitro cria, e o grupo perdido "
+        "não avança mais como se não estivesse (pendência própria): a leitura dizia o contrário.",
+    ),
+    DivergenceCorrectionSeed(
+        "procedure:food-water-counted",
+        "procedure:food-water",
+        "reading",
+        FOOD_WATER_READING_BEFORE,
+        FOOD_WATER_READING,
+        "A jornada conta a comida e a água de cada personagem e do grupo: a leitura dizia que o "
+        "site não contava as rações de ninguém.",
+    ),
+    DivergenceCorrectionSeed(
+        "procedure:forced-march-con-modifier",
+        "procedure:forced-march-con",
+        "reading",
+        _MESTRE_CHOOSES,
+        FORCED_MARCH_READING,
+        "A DC da Tabela B subia sem mudar nada em GURPS: a leitura agora a liga a um modificador "
+        "no HT, e o rastreador só aceita a rolagem que o traz.",
+    ),
+    DivergenceCorrectionSeed(
+        "procedure:craft-ammunition-counted",
+        "procedure:craft-ammunition-des",
+        "reading",
+        CRAFT_READING_BEFORE,
+        CRAFT_READING,
+        "A jornada conta a munição de cada personagem: a leitura diz agora quanto o teste cria.",
     ),
 )
 

@@ -831,8 +831,12 @@ class Exploration(models.Model):
     code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     scene = models.ForeignKey(Scene, on_delete=models.PROTECT, related_name="explorations")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
-    danger = models.CharField(max_length=8, choices=Danger.choices)
+    # "" : no dungeon declared (a journey needs none; the dungeon's turns and sleep ask for one)
+    danger = models.CharField(max_length=8, choices=Danger.choices, blank=True)
     total_darkness = models.BooleanField(default=False)
+    # The darkness came from the last light's timer running out (pendência
+    # procedure:darkness-lights): a new light lifts it; the Mestre's declaration stays his.
+    dark_from_lights = models.BooleanField(default=False)
     region = models.CharField(max_length=200, blank=True)
     phase = models.CharField(max_length=8, choices=Phase.choices, default=Phase.BETWEEN)
     turn = models.PositiveIntegerField(default=0, help_text="Turnos de exploração (10 min)")
@@ -890,7 +894,7 @@ class Exploration(models.Model):
                 name="mesa_exploration_one_active_per_scene",
             ),
             models.CheckConstraint(
-                condition=Q(danger__in=["unsafe", "risky", "deadly"]),
+                condition=Q(danger__in=["", "unsafe", "risky", "deadly"]),
                 name="mesa_exploration_danger_known",
             ),
             models.CheckConstraint(
@@ -917,7 +921,12 @@ class Exploration(models.Model):
 
     @property
     def effective_danger_label(self) -> str:
-        return self.Danger(self.effective_danger).label
+        return self.Danger(self.effective_danger).label if self.effective_danger else ""
+
+    @property
+    def in_dungeon(self) -> bool:
+        """Whether a danger level is declared: the dungeon's turns, sleep and tiles apply."""
+        return bool(self.danger)
 
     @property
     def exhaustion_undecided(self) -> int:
@@ -1000,6 +1009,7 @@ class ExplorationEvent(TrackerEvent):
         LOOT = "loot", "Achado"
         JOURNEY = "journey", "Começo da jornada"
         JOURNEY_TEST = "journey_test", "Teste pedido pelo procedimento"
+        SUPPLY = "supply", "Provisões"
         END = "end", "Fim"
 
     exploration = models.ForeignKey(Exploration, on_delete=models.CASCADE, related_name="events")
@@ -1030,6 +1040,8 @@ class ExplorationTest(models.Model):
     class Kind(models.TextChoices):
         FORCED_MARCH = "forced_march", "Forçando o avanço"
         REST = "rest", "Descanso interrompido"
+        CRAFT = "craft", "Criar munição"
+        DUNGEON_REST = "dungeon_rest", "Benefícios do descanso na masmorra"
 
     code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     exploration = models.ForeignKey(Exploration, on_delete=models.CASCADE, related_name="tests")
@@ -1040,6 +1052,9 @@ class ExplorationTest(models.Model):
     character = models.CharField(max_length=100)
     asks = models.CharField(max_length=200, help_text="O que o texto pede: teste de CON DC 15")
     pendency = models.CharField(max_length=80, help_text="A pendência que o segura")
+    # The GURPS modifier the reading gives the text's DC (forced march: DC 15 → −1); the
+    # Mestre's roll must carry it. None: the reading gives none (the Mestre chooses).
+    modifier = models.SmallIntegerField(null=True, blank=True)
     roll = models.OneToOneField(
         Roll, null=True, blank=True, on_delete=models.PROTECT, related_name="exploration_test"
     )
@@ -1103,6 +1118,8 @@ class RandomTable(models.Model):
         max_length=200, help_text="O título sob o qual a tabela está no texto"
     )
     kind = models.CharField(max_length=10, choices=Kind.choices)
+    # A table the Árbitro added for a region: «a Tabela de Encontros da Região atual».
+    region = models.CharField(max_length=10, blank=True, choices=_REGION_CHOICES)
     die = models.CharField(
         max_length=10, blank=True, help_text="1d6, 1d8, 1d10; vazio: não se rola"
     )
@@ -1118,6 +1135,11 @@ class RandomTable(models.Model):
         verbose_name_plural = "tabelas do procedimento"
         constraints = [
             models.UniqueConstraint(fields=["campaign", "key"], name="mesa_randomtable_unique_key"),
+            models.UniqueConstraint(
+                fields=["campaign", "region"],
+                condition=~Q(region=""),
+                name="mesa_randomtable_one_per_region",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -1193,6 +1215,49 @@ class RandomTableRowChange(AppendOnly):
 
     def __str__(self) -> str:
         return f"Alteração de {self.row}"
+
+
+class SupplyChange(AppendOnly):
+    """A change of a journey's food, water or ammunition: of one character of the party
+    (``holder``) or of the party's common stock (``holder`` ""), signed (negative spent or lost,
+    positive found or made), why, and the event of the step that made it (a round of travel,
+    a sleep) or None when the Mestre adjusts by hand. A count is the sum of its changes; no
+    count is stored."""
+
+    class Kind(models.TextChoices):
+        FOOD = "food", "Comida"
+        WATER = "water", "Água"
+        AMMUNITION = "ammunition", "Munição"
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    exploration = models.ForeignKey(Exploration, on_delete=models.CASCADE, related_name="supplies")
+    holder = models.CharField(max_length=100, blank=True, help_text="Vazio: o estoque comum")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    delta = models.SmallIntegerField()
+    reason = models.CharField(max_length=300)
+    event = models.ForeignKey(
+        ExplorationEvent, null=True, blank=True, on_delete=models.PROTECT, related_name="supplies"
+    )
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["exploration", "created_at", "pk"]
+        verbose_name = "mudança de provisões"
+        verbose_name_plural = "mudanças de provisões"
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(delta=0), name="mesa_supplychange_changes_something"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["food", "water", "ammunition"]),
+                name="mesa_supplychange_kind_known",
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="mesa_supplychange_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.holder or 'estoque comum'}: {self.delta:+d} {self.get_kind_display()}"
 
 
 # --- the state outside a fight (sessions.log.scene_ops) --------------------------------------

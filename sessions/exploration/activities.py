@@ -26,6 +26,8 @@ from typing import Any
 from gurps.dice import RandomSource
 from gurps.tabular import signed as signed_text
 from sessions.exploration.steps import roll_ref
+from sessions.exploration.supplies import Kind as SupplyKind
+from sessions.exploration.supplies import Ledger
 from sessions.models import Exploration, ExplorationTest, RandomTable, Roll
 from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
@@ -49,6 +51,10 @@ P_HIT_DICE = "procedure:rest-hit-dice"
 P_RECOVERY = "procedure:rest-attributes-sanity"
 P_EXHAUSTION = "procedure:exhaustion"
 P_MISHAP_8 = "procedure:camp-mishap-8-chance"
+P_LOST = "procedure:lost"
+P_RUNNING_OUT = "procedure:running-out"
+P_DISEASE = "procedure:disease"
+P_EXHAUSTION_EFFECTS = "procedure:exhaustion-effects"
 
 # Words of another game (or results the text leaves undefined) in a row the tracker rolls,
 # and the pendência each points to.
@@ -58,7 +64,19 @@ MENTIONS = (
     ("DES DC 12", "procedure:camp-mishap-9-des-dc12"),
     ("encontro aleatório", P_UNDEFINED),
     ("item aleatório", P_UNDEFINED),
+    ("Doença", P_DISEASE),
 )
+
+# Pendência procedure:forced-march-con: «DC 12 é HT sem modificador, e cada 3 pontos de DC
+# acima de 12 tiram 1».
+FORCED_MARCH_BASE_DC = 12
+FORCED_MARCH_DC_PER_POINT = 3
+
+
+def dc_modifier(dc: int) -> int:
+    """The GURPS modifier on HT the reading gives a DC: 12 → 0, 15 → −1, 18 → −2 (toward 0)."""
+    return -int((dc - FORCED_MARCH_BASE_DC) / FORCED_MARCH_DC_PER_POINT)
+
 
 NEIGHBOURS_REVEALED = (
     "Avançar — 3. Todos os PdIs óbvios e o tipo de terreno dos hexes vizinhos são revelados: o "
@@ -84,6 +102,7 @@ class Ask:
     kind: str
     asks: str
     pendency: str
+    modifier: int | None = None
 
 
 @dataclass
@@ -93,13 +112,17 @@ class Round:
     exploration: Exploration
     user: Any
     source: RandomSource
-    region: Region  # the hex the party is in this round
+    region: Region | None = None  # the hex the party is in this round (None in the dungeon)
     lines: list[str] = field(default_factory=list)
     rolls: list[Roll] = field(default_factory=list)
     held: list[str] = field(default_factory=list)
     asked: list[Ask] = field(default_factory=list)
     encounter: bool = False
+    lost: bool = False
+    regional: str = ""  # the key of the Árbitro's regional table rolled on, if any
     tables: dict[str, RandomTable] = field(default_factory=dict)
+    books: Ledger | None = None  # the food, water and ammunition (sessions.exploration.supplies)
+    state: list[tuple[str, int, int, str]] = field(default_factory=list)  # name, hp, fatigue, why
 
     def say(self, line: str) -> None:
         self.lines.append(line)
@@ -112,8 +135,10 @@ class Round:
         folded = text.casefold()
         self.hold(*(key for word, key in MENTIONS if word.casefold() in folded))
 
-    def ask(self, character: str, kind: str, asks: str, pendency: str) -> None:
-        self.asked.append(Ask(character, kind, asks, pendency))
+    def ask(
+        self, character: str, kind: str, asks: str, pendency: str, modifier: int | None = None
+    ) -> None:
+        self.asked.append(Ask(character, kind, asks, pendency, modifier))
 
     def member(self, name: str) -> dict:
         return self.exploration.party.setdefault(name, fresh_member())
@@ -195,6 +220,7 @@ def _forced_march(r: Round, names: list[str], streak: int) -> None:
     first = r.cell("forced_march", procedure_data.FORCED_MARCH_FIRST)
     step = r.cell("forced_march", procedure_data.FORCED_MARCH_STEP)
     dc = procedure_data.forced_march_dc(extra, first, step)
+    modifier = dc_modifier(dc) if dc is not None else None
     asks = f"teste de CON DC {dc}" if dc is not None else "teste de CON (a Tabela B não dá a DC)"
     r.say(
         f"Forçando o avanço: {procedure_data.ordinal(streak)} rodada seguida de Avançar. O texto "
@@ -202,8 +228,13 @@ def _forced_march(r: Round, names: list[str], streak: int) -> None:
         "nas subsequentes) — de outro jogo; em caso de falha, o personagem deve descansar por 2 "
         "rodadas antes de realizar qualquer outra atividade ou receber 1 ponto de exaustão."
     )
+    if modifier is not None:
+        r.say(
+            f"Em GURPS (leitura da pendência): HT {signed_text(modifier)} — a rolagem do Mestre "
+            "deve trazer esse modificador anunciado."
+        )
     for name in names:
-        r.ask(name, ExplorationTest.Kind.FORCED_MARCH, asks, P_FORCED_MARCH)
+        r.ask(name, ExplorationTest.Kind.FORCED_MARCH, asks, P_FORCED_MARCH, modifier)
     r.hold(P_FORCED_MARCH, P_FORCED_MARCH_COUNT)
 
 
@@ -217,15 +248,20 @@ def advance(r: Round, names: list[str]) -> None:
     roll, lost = r.chance("losing_direction", lost_row)
     r.say(
         f"Avançar — 1. Tabela C ({region.label}: «{lost_row}», {roll.details['text']}) "
-        f"{roll_ref(roll)}: "
-        + ("PERDIDOS — o texto não diz o que isso faz." if lost else "no rumo.")
+        f"{roll_ref(roll)}: " + ("PERDIDOS." if lost else "no rumo.")
     )
-    if lost:
-        r.hold(P_UNDEFINED)
     mode = procedure_data.MODE_BY_KEY[e.travel_mode]
     cell = r.cell("travel_advance", mode.label)
     hexes = procedure_data.hexes_per_round(cell)
-    if hexes is None:
+    if lost:
+        r.lost = True
+        r.say(
+            f"Avançar — 2. O grupo perdido não avança: os {cell or '?'} hexágono(s) da Tabela A "
+            f"({mode.label}) não contam; {hexes_text(Fraction(e.hexes))} na jornada. O Mestre "
+            "diz onde o grupo foi parar."
+        )
+        r.hold(P_LOST)
+    elif hexes is None:
         r.say(f"Avançar — 2. A Tabela A desta campanha não dá um número para «{mode.label}».")
     else:
         total = Fraction(e.hexes) + hexes
@@ -269,6 +305,10 @@ def find_food(r: Round, names: list[str], activity: str) -> None:
     )
     r.hold(P_FOOD)
     if found:
+        for name in names:
+            r.books.change(name, SupplyKind.FOOD, 1, f"{column}: achou comida (Tabela E)")
+            r.books.change(name, SupplyKind.WATER, 1, f"{column}: achou água (Tabela E)")
+        r.say(f"{r.who(names)}: +1 comida e +1 água cada ({supplies_line(r, names)}).")
         return
     accident = r.roll("accidents")
     text = accident.details["text"]
@@ -281,11 +321,15 @@ def craft(r: Round, names: list[str]) -> None:
     cell = r.cell("craft_ammunition", row)
     modifier = procedure_data.table_modifier(cell)
     shown = signed_text(modifier) if modifier is not None else f"«{cell}» (não é um número)"
+    asks = f"Teste de DES modificado pela Tabela G ({row}: {shown})"
     for name in names:
         r.say(
             f"{name}: Criar — 1. O texto pede um Teste de DES modificado pela Tabela G: {shown} "
-            f"({row}) — de outro jogo; 2. «O personagem cria munição igual ao resultado do teste»."
+            f"({row}) — de outro jogo; 2. «O personagem cria munição igual ao resultado do teste»"
+            " — a munição entra quando a rolagem GURPS do Mestre resolver o teste."
         )
+        # Tabela G's modifier is in what it asks; the roll is DX or a skill, the Mestre's.
+        r.ask(name, ExplorationTest.Kind.CRAFT, asks, P_CRAFT)
     r.hold(P_CRAFT)
 
 
@@ -319,7 +363,17 @@ def _mishap(r: Round) -> bool:
     r.mentions(text)
     if roll.details["row"] == "6":
         rations = r.roll("camp_mishap_rations")
-        r.say(f"Percalço 6: 1d4 {roll_ref(rations)} — {rations.total} ração(ões) perdida(s).")
+        lost = r.books.lose(
+            r.exploration.party_names,
+            SupplyKind.FOOD,
+            rations.total,
+            "Percalço 6: comida devorada por animais",
+        )
+        r.say(
+            f"Percalço 6: 1d4 {roll_ref(rations)} — «Perca {rations.total} ração(ões) entre o "
+            f"grupo»: {lost} perdida(s) (do estoque comum primeiro, depois de cada um na ordem "
+            "de marcha)" + ("." if lost == rations.total else ": não havia mais.")
+        )
         r.hold(P_FOOD)
     if roll.details["row"] != "8":
         return False
@@ -332,6 +386,45 @@ def _mishap(r: Round) -> bool:
     return met
 
 
+# Pendência procedure:running-out: the canon's §6.1 for who has none.
+MISSED_MEAL = "Refeição perdida (§6.1): 1 ponto de Fadiga"
+NO_WATER = "Sem água (§6.1): 1 ponto de Fadiga e 1 PV"
+
+
+def supplies_line(r: Round, names: list[str]) -> str:
+    return "; ".join(
+        f"{n}: comida {r.books.have(n, SupplyKind.FOOD)}, água {r.books.have(n, SupplyKind.WATER)}"
+        for n in names
+    )
+
+
+def consume(r: Round, names: list[str]) -> None:
+    """2. «Cada membro do grupo consome 1 unidade de comida e 1 de água»: his own, else the
+    common stock's; who has none pays the canon's missed meal or day without water."""
+    lines = []
+    for name in names:
+        spent = []
+        for kind, label, missing in (
+            (SupplyKind.FOOD, "comida", MISSED_MEAL),
+            (SupplyKind.WATER, "água", NO_WATER),
+        ):
+            holder = r.books.consume(name, kind, "Descansar: consome 1 unidade")
+            if holder is None:
+                spent.append(f"sem {label} — {missing}")
+                hp = -1 if kind == SupplyKind.WATER else 0
+                r.state.append((name, hp, -1, f"Descansar sem {label}: {missing}"))
+                r.hold(P_RUNNING_OUT)
+            else:
+                spent.append(f"{label} {'do estoque comum' if not holder else 'sua'}")
+        lines.append(f"{name}: " + ", ".join(spent))
+    r.say(
+        "Descansar — 2. Cada membro do grupo consome 1 unidade de comida e 1 de água: "
+        + "; ".join(lines)
+        + "."
+    )
+    r.hold(P_FOOD)
+
+
 def recover(r: Round, name: str) -> str:
     """4. «Recupera … 1 de exaustão»: the character's level goes down one (not below 0)."""
     member = r.member(name)
@@ -342,11 +435,7 @@ def recover(r: Round, name: str) -> str:
 
 def rest(r: Round, names: list[str]) -> None:
     interrupted = _mishap(r) or r.encounter
-    r.say(
-        f"Descansar — 2. Cada membro do grupo consome 1 unidade de comida e 1 de água: "
-        f"{who(names)} (o site não conta rações: o Mestre as tira do que cada um carrega)."
-    )
-    r.hold(P_FOOD)
+    consume(r, names)
     r.say(HIT_DICE)
     r.hold(P_HIT_DICE)
     for name in names:

@@ -19,13 +19,14 @@ from pydantic import StrictBool
 from garganta_site.api_errors import errors
 from garganta_site.auth import AUTH
 from garganta_site.errors import ServiceError
-from sessions.exploration import journey, services
+from sessions.exploration import journey, services, supplies
 from sessions.exploration.schemas import (
     ACTIVITY_LABELS,
     DANGER_LABELS,
     MODE_LABELS,
     REGION_LABELS,
     SEASON_LABELS,
+    SUPPLY_KIND_LABELS,
     TIMER_KIND_LABELS,
     Activity,
     Danger,
@@ -34,6 +35,7 @@ from sessions.exploration.schemas import (
     Mode,
     Region,
     Season,
+    SupplyKind,
     TimerAddedOut,
     TimerKind,
     exploration_data,
@@ -55,7 +57,10 @@ PER_CHARACTER_TWICE = "«{name}» aparece duas vezes nas atividades por personag
 
 class ExplorationStartIn(Schema, extra="forbid"):
     scene: UUID
-    danger: Danger = Field(description=DANGER)
+    danger: Danger | None = Field(
+        default=None,
+        description=DANGER + ". Sem ele, só a jornada (a masmorra pede um antes do 1º turno).",
+    )
     total_darkness: StrictBool = False
     region: str = Field(default="", max_length=200, description="Região, para o fechamento")
     marching_order: list[str] | None = Field(default=None, max_length=services.MAX_MARCHING)
@@ -120,6 +125,19 @@ class JourneyTestIn(Schema, extra="forbid"):
     )
 
 
+class SupplyIn(Schema, extra="forbid"):
+    character: str = Field(
+        default="", max_length=100, description="Um nome da ordem de marcha; vazio: o estoque comum"
+    )
+    kind: SupplyKind = Field(description=SUPPLY_KIND_LABELS)
+    delta: int = Field(
+        ge=-supplies.MAX_ADJUST,
+        le=supplies.MAX_ADJUST,
+        description="Quanto muda: negativo sai, positivo entra (não 0)",
+    )
+    reason: str = Field(min_length=1, max_length=300, description="Por que muda")
+
+
 class ConsequenceIn(Schema, extra="forbid"):
     text: str = Field(min_length=1, max_length=1000)
 
@@ -181,7 +199,7 @@ def exploration_start(request, payload: ExplorationStartIn, idempotency_key: str
     exploration = services.exploration_start(
         scene=scene,
         user=request.user,
-        danger=payload.danger,
+        danger=payload.danger or "",
         total_darkness=payload.total_darkness,
         region=payload.region,
         marching_order=payload.marching_order,
@@ -358,6 +376,25 @@ def exploration_journey_test(
         user=request.user,
         test=payload.test,
         roll=payload.roll,
+        request_key=idempotency_key,
+    )
+    return Status(201, _event_out(event, exploration))
+
+
+@router.post(
+    "/{uuid:code}/supplies",
+    response={201: ExplorationEventAnswerOut, **TABLE_WRITE_WITH_BODY},
+    summary="Acerta a comida, a água ou a munição de um personagem ou do estoque comum",
+)
+def exploration_supply(request, code: UUID, payload: SupplyIn, idempotency_key: str = Key):
+    exploration = _exploration(request, code)
+    event = supplies.exploration_supply_adjust(
+        exploration=exploration,
+        user=request.user,
+        holder=payload.character,
+        kind=payload.kind,
+        delta=payload.delta,
+        reason=payload.reason,
         request_key=idempotency_key,
     )
     return Status(201, _event_out(event, exploration))

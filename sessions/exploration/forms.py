@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from garganta_site.forms import request_key_field
-from sessions.models import Exploration, ExplorationTimer
+from sessions.models import Exploration, ExplorationTimer, SupplyChange
 from sessions.procedure import data as procedure_data
 
 DANGER_CHOICES = [("", "— declare —")] + list(Exploration.Danger.choices)
@@ -29,7 +29,16 @@ def _names(text: str) -> list[str]:
 
 
 class StartForm(_Form):
-    danger = forms.ChoiceField(choices=DANGER_CHOICES, label="Nível de perigo (o Mestre declara)")
+    danger = forms.ChoiceField(
+        choices=[("", "— sem masmorra: só a jornada —"), *Exploration.Danger.choices],
+        required=False,
+        label="Nível de perigo (o Mestre declara)",
+    )
+    season = forms.ChoiceField(
+        choices=[("", "— sem jornada —"), *((c.key, c.label) for c in procedure_data.SEASONS)],
+        required=False,
+        label="Jornada: estação do ano (o clima inicial)",
+    )
     total_darkness = forms.BooleanField(required=False, label="Total escuridão (torna Mortal)")
     region = forms.CharField(max_length=200, required=False, label="Região (para o fechamento)")
     marching_order = forms.CharField(
@@ -40,6 +49,18 @@ class StartForm(_Form):
 
     def clean_marching_order(self) -> list[str]:
         return _names(self.cleaned_data["marching_order"])
+
+    def clean(self):
+        cleaned = super().clean()
+        if not cleaned.get("danger") and not cleaned.get("season") and "danger" not in self.errors:
+            self.add_error("danger", START_NEEDS_DANGER_OR_SEASON)
+        return cleaned
+
+
+START_NEEDS_DANGER_OR_SEASON = (
+    "Diga o nível de perigo (a masmorra) ou a estação do ano (a jornada, que não precisa de nível "
+    "de perigo)."
+)
 
 
 class DeclareForm(_Form):
@@ -128,6 +149,21 @@ class TravelForm(_Form):
 class JourneyTestForm(_Form):
     test = forms.UUIDField(widget=forms.HiddenInput)
     roll = forms.IntegerField(min_value=1, max_value=2_147_483_647, label="Rolagem GURPS nº")
+
+
+class SupplyForm(_Form):
+    """The Mestre's adjustment of a count: whose, what, how much, why."""
+
+    holder = forms.ChoiceField(label="De quem", required=False)
+    kind = forms.ChoiceField(choices=SupplyChange.Kind.choices, label="Provisão")
+    delta = forms.IntegerField(
+        min_value=-10_000, max_value=10_000, label="Quanto muda (−2 sai, 5 entra)"
+    )
+    reason = forms.CharField(max_length=300, label="Por quê")
+
+    def __init__(self, *args, party=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["holder"].choices = [("", "Estoque comum"), *((n, n) for n in party)]
 
 
 class ConsequenceForm(_Form):

@@ -32,19 +32,21 @@ from fractions import Fraction
 from django.db import transaction
 
 from garganta_site.errors import ServiceError
-from sessions.exploration import activities
+from gurps.tabular import signed as signed_text
+from sessions.exploration import activities, supplies
 from sessions.exploration.activities import Round
 from sessions.exploration.steps import (
     Pendency,
     action_begin,
     action_event,
+    darkness_held,
     dice,
     pendencies,
     pendency_data,
     roll_ref,
     timers_tick,
 )
-from sessions.models import Exploration, ExplorationEvent, ExplorationTest, Roll
+from sessions.models import Exploration, ExplorationEvent, ExplorationTest, RandomTable, Roll
 from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
 
@@ -93,6 +95,24 @@ ROLL_HIDDEN = (
 ROLL_OTHER_CHARACTER = "A rolagem #{roll} é de {other}, não de {who}."
 ROLL_TOO_EARLY = "A rolagem #{roll} foi feita antes de o texto pedir este teste."
 ROLL_USED = "A rolagem #{roll} já resolveu outro teste."
+ROLL_WITHOUT_MODIFIER = (
+    "O texto pede {asks}: a rolagem #{roll} não traz o modificador {modifier} anunciado. "
+    "Anuncie-o e role de novo (pendência: a leitura liga a DC a esse modificador)."
+)
+NO_REGIONAL_TABLE = (
+    "{region} não tem Tabela de Encontros: o texto não a traz e o Árbitro ainda não a criou "
+    "(Tabelas do procedimento). O encontro é do Mestre, dito na cena."
+)
+REGIONAL_TABLE_INCOMPLETE = (
+    "A {name} ainda não cobre todas as faces do {die}: não se rola nela até o Árbitro "
+    "completá-la. O encontro é do Mestre, dito na cena."
+)
+SURPRISE_OFFERED = (
+    "«Quando aplicável, cada lado rola 1d6 para conferir se está surpreso»: a surpresa (2:6 "
+    "cada lado) está na jornada."
+)
+# Tests that do not hold the next round: Criar's munição waits for its roll, the journey goes on.
+NON_BLOCKING_TESTS = (ExplorationTest.Kind.CRAFT,)
 
 
 def _choice(value, by_key: dict, message: str, field: str):
@@ -216,7 +236,9 @@ def _plan(exploration: Exploration, *, activity, region, mode, per_character) ->
     if plan.advancing and not (mode or exploration.travel_mode):
         raise ServiceError(MODE_REQUIRED, field="mode")
     _phase_free(exploration)
-    waiting = exploration.tests.filter(roll__isnull=True).first()
+    waiting = (
+        exploration.tests.filter(roll__isnull=True).exclude(kind__in=NON_BLOCKING_TESTS).first()
+    )
     if waiting is not None:
         raise ServiceError(
             TESTS_PENDING.format(asks=waiting.asks, who=waiting.character), code="tests_pending"
@@ -283,9 +305,31 @@ def _encounter(r: Round) -> None:
         return
     r.say(
         f"{head} {roll_ref(roll)}: ENCONTRO — «No momento do encontro role na Tabela de "
-        f"Encontros da Região atual» ({r.region.label}): o texto não traz essa tabela."
+        f"Encontros da Região atual» ({r.region.label})."
     )
     r.hold(activities.P_UNDEFINED)
+    table = regional_table(r.exploration, r.region.key)
+    if table is None:
+        r.say(NO_REGIONAL_TABLE.format(region=r.region.label))
+    elif not procedure_services.table_complete(table):
+        r.say(REGIONAL_TABLE_INCOMPLETE.format(name=table.name, die=table.die))
+    else:
+        met_roll = r.roll(table.key)
+        r.regional = table.key
+        r.say(
+            f"{table.name} ({met_roll.details['die']}) {roll_ref(met_roll)}: "
+            f"{met_roll.details['text']}"
+        )
+    r.say(SURPRISE_OFFERED)
+
+
+def regional_table(exploration: Exploration, region: str) -> RandomTable | None:
+    """The Árbitro's Tabela de Encontros of ``region`` in this campaign, if he made one."""
+    return (
+        RandomTable.objects.filter(campaign=exploration.scene.week.campaign, region=region)
+        .prefetch_related("rows")
+        .first()
+    )
 
 
 def _rest_owed(r: Round, plan: Plan) -> None:
@@ -347,7 +391,13 @@ def exploration_travel(
     )
     if mode:
         exploration.travel_mode = mode
-    r = Round(exploration=exploration, user=user, source=dice(), region=plan.region)
+    r = Round(
+        exploration=exploration,
+        user=user,
+        source=dice(),
+        region=plan.region,
+        books=supplies.ledger(exploration),
+    )
     _day_open(r)
     _weather(r)
     _encounter(r)
@@ -359,7 +409,10 @@ def exploration_travel(
     if not plan.advancing:
         exploration.advance_streak = 0
     _day_close(r)
-    r.lines += timers_tick(exploration, TRAVEL_ROUND_TURNS)
+    charge_running_out(r)
+    ticked = timers_tick(exploration, TRAVEL_ROUND_TURNS)
+    r.lines += ticked
+    r.hold(*darkness_held(ticked))
     exploration.travel_rounds += 1
     return _round_event(r, plan, request_key)
 
@@ -385,24 +438,58 @@ def _round_event(r: Round, plan: Plan, request_key: str) -> ExplorationEvent:
             "day_region": e.day_region,
             "activities": plan.by_name,
             "encounter": r.encounter,
+            "regional_table": r.regional,
+            "lost": r.lost,
             "weather": e.weather,
             "pendencies": pendency_data(e.scene.week.campaign, r.held),
         },
         rolls=r.rolls,
         request_key=request_key,
     )
+    tests_write(r, event)
+    r.books.write(e, event, r.user)
+    return event
+
+
+def tests_write(r: Round, event: ExplorationEvent) -> None:
+    """The tests the text asked in this step, now that its event exists."""
     ExplorationTest.objects.bulk_create(
         ExplorationTest(
-            exploration=e,
+            exploration=r.exploration,
             asked_in=event,
             kind=ask.kind,
             character=ask.character,
             asks=ask.asks,
             pendency=ask.pendency,
+            modifier=ask.modifier,
         )
         for ask in r.asked
     )
-    return event
+
+
+def charge_running_out(r: Round) -> None:
+    """The canon's cost of running out (§6.1, pendência procedure:running-out), written into
+    each character's state where he has a sheet in the scene; else the log says what the
+    Mestre must charge. Before the round's event, which says it."""
+    from sessions.log.scene_ops import state_change_create  # the log's service, not the tracker's
+
+    if not r.state:
+        return
+    e = r.exploration
+    characters = {c.name: c for c in e.scene.characters.all()}
+    for name, hp, fatigue, why in r.state:
+        character = characters.get(name)
+        if character is None:
+            r.say(f"{name}: {why} — sem ficha na cena: o Mestre cobra.")
+            continue
+        try:
+            state_change_create(
+                scene=e.scene, user=r.user, character=character, hp=hp, fatigue=fatigue, reason=why
+            )
+        except ServiceError as refused:
+            r.say(f"{name}: {why} — o estado não mudou ({refused.message}): o Mestre cobra.")
+        else:
+            r.say(f"{name}: {why} — escrito no estado.")
 
 
 # --- the text's tests, resolved by the Mestre's GURPS roll --------------------------------------
@@ -443,6 +530,13 @@ def _test_roll(exploration: Exploration, test: ExplorationTest, number) -> Roll:
             ROLL_OTHER_CHARACTER.format(roll=number, other=roll.character.name, who=test.character),
             field="roll",
         )
+    if test.modifier and not any(m.get("value") == test.modifier for m in roll.modifiers or ()):
+        raise ServiceError(
+            ROLL_WITHOUT_MODIFIER.format(
+                asks=test.asks, roll=number, modifier=signed_text(test.modifier)
+            ),
+            field="roll",
+        )
     if roll.created_at < test.asked_in.created_at:
         raise ServiceError(ROLL_TOO_EARLY.format(roll=number), field="roll")
     if ExplorationTest.objects.filter(roll=roll).exists():
@@ -450,7 +544,22 @@ def _test_roll(exploration: Exploration, test: ExplorationTest, number) -> Roll:
     return roll
 
 
-def _apply(exploration: Exploration, test: ExplorationTest, passed: bool) -> list[str]:
+def _craft_made(books, test: ExplorationTest, passed: bool, made: Roll) -> list[str]:
+    """«O personagem cria munição igual ao resultado do teste»: the margin of success, at
+    least 1; a failure makes none (pendência procedure:craft-ammunition-des)."""
+    if not passed:
+        return [f"{test.character} não cria munição (o teste falhou)."]
+    count = max(1, made.margin or 0)
+    books.change(
+        test.character, supplies.Kind.AMMUNITION, count, f"Criar: margem de sucesso {made.margin}"
+    )
+    have = books.have(test.character, supplies.Kind.AMMUNITION)
+    return [f"{test.character} cria {count} munição(ões) (margem {made.margin}); tem {have}."]
+
+
+def _apply(
+    exploration: Exploration, test: ExplorationTest, passed: bool, made: Roll, books
+) -> list[str]:
     """What the text says follows the test."""
     member = exploration.party.setdefault(test.character, activities.fresh_member())
     name = test.character
@@ -462,8 +571,17 @@ def _apply(exploration: Exploration, test: ExplorationTest, passed: bool) -> lis
             f"{name} deve descansar por 2 rodadas antes de realizar qualquer outra atividade ou "
             "receber 1 ponto de exaustão."
         ]
+    if test.kind == ExplorationTest.Kind.CRAFT:
+        return _craft_made(books, test, passed, made)
     if not passed:
         return [f"{name} não recebe os benefícios do descanso."]
+    # A rest may ask several tests of one character (a mishap row, each interruption): the
+    # benefits come with the last, when every one passed.
+    others = exploration.tests.filter(asked_in=test.asked_in, character=name).exclude(pk=test.pk)
+    if others.filter(roll__isnull=True).exists():
+        return [f"{name} passou; os benefícios esperam os outros testes deste descanso."]
+    if others.filter(passed=False).exists():
+        return [f"{name} passou, mas falhou outro teste deste descanso: sem os benefícios."]
     before = member["exhaustion"]
     member["exhaustion"] = max(0, before - 1)
     return [
@@ -491,7 +609,8 @@ def exploration_journey_test(
         f"O texto pedia: {pending.asks}. A rolagem GURPS {roll_ref(made)} ({made.label}, "
         f"{made.get_outcome_display().lower()}) decide."
     ]
-    lines += _apply(exploration, pending, passed)
+    books = supplies.ledger(exploration)
+    lines += _apply(exploration, pending, passed, made, books)
     event = action_event(
         exploration,
         user,
@@ -507,6 +626,7 @@ def exploration_journey_test(
         rolls=[made],
         request_key=request_key,
     )
+    books.write(exploration, event, user)
     pending.roll, pending.passed, pending.resolved_in = made, passed, event
     pending.save(update_fields=["roll", "passed", "resolved_in"])
     return event
@@ -525,6 +645,25 @@ class JourneyView:
     tests: list[ExplorationTest]
     pendencies: dict[str, Pendency]
     next_advance_dc: int | None
+    supplies: dict[str, dict[str, int]] | None = None
+    encounter_now: bool = False  # the last round met an encounter: the surprise is offered
+
+    @property
+    def next_advance_modifier(self) -> int | None:
+        """The GURPS modifier the reading gives the next Avançar's DC (HT −1 for DC 15)."""
+        if self.next_advance_dc is None:
+            return None
+        return activities.dc_modifier(self.next_advance_dc)
+
+    @property
+    def common_stock(self) -> dict[str, int]:
+        return (self.supplies or {}).get(supplies.COMMON, {k.value: 0 for k in supplies.KINDS})
+
+    @property
+    def member_supplies(self) -> list[tuple[str, dict[str, int]]]:
+        counts = self.supplies or {}
+        zero = {k.value: 0 for k in supplies.KINDS}
+        return [(n, counts.get(n, zero)) for n in self.exploration.party_names]
 
     @property
     def season_label(self) -> str:
@@ -571,9 +710,10 @@ class JourneyView:
         return self.exploration.advance_streak + 1 > procedure_data.FREE_ADVANCE_ROUNDS
 
 
-def journey_view(exploration: Exploration) -> JourneyView | None:
+def journey_view(exploration: Exploration, events=None) -> JourneyView | None:
     """None before the journey starts (1 query for its tests; 2 more for the pendências of
-    open tests, 2 for Tabela B when the next Avançar is forced)."""
+    open tests, 2 for Tabela B when the next Avançar is forced; 1 for the supplies; 1 for the
+    last round unless ``events``, newest first, are given)."""
     if not exploration.journey_started:
         return None
     tests = list(exploration.tests.select_related("roll").order_by("created_at", "pk"))
@@ -588,4 +728,14 @@ def journey_view(exploration: Exploration) -> JourneyView | None:
             cells.get(procedure_data.FORCED_MARCH_FIRST, ""),
             cells.get(procedure_data.FORCED_MARCH_STEP, ""),
         )
-    return JourneyView(exploration=exploration, tests=tests, pendencies=held, next_advance_dc=dc)
+    if events is None:  # the tracker's view passes the events it read, newest first
+        events = exploration.events.order_by("-pk")
+    last = next((ev for ev in events if ev.kind == ExplorationEvent.Kind.TRAVEL), None)
+    return JourneyView(
+        exploration=exploration,
+        tests=tests,
+        pendencies=held,
+        next_advance_dc=dc,
+        supplies=supplies.supply_counts(exploration),
+        encounter_now=bool(last and last.data.get("encounter")),
+    )

@@ -11,7 +11,13 @@ from ninja import Field, Schema
 
 from sessions.exploration.journey import JourneyView
 from sessions.exploration.services import ExplorationView
-from sessions.models import Exploration, ExplorationEvent, ExplorationTest, ExplorationTimer
+from sessions.models import (
+    Exploration,
+    ExplorationEvent,
+    ExplorationTest,
+    ExplorationTimer,
+    SupplyChange,
+)
 from sessions.procedure import data as procedure_data
 
 
@@ -36,6 +42,7 @@ EventKind, EVENT_KIND_LABELS = _enum(ExplorationEvent.Kind.choices)
 TestKind, TEST_KIND_LABELS = _enum(ExplorationTest.Kind.choices)
 Status, STATUS_LABELS = _enum(Exploration.Status.choices)
 Phase, PHASE_LABELS = _enum(Exploration.Phase.choices)
+SupplyKind, SUPPLY_KIND_LABELS = _enum(SupplyChange.Kind.choices)
 PendencyStatus, PENDENCY_STATUS_LABELS = _enum(
     [("open", "Aberta"), ("resolved", "Resolvida"), ("missing", "Não está no registro")]
 )
@@ -74,11 +81,29 @@ class ExplorationEventOut(Schema):
     created_at: datetime
 
 
+class SuppliesOut(Schema):
+    """Counts, each the sum of its changes (never a number kept by hand)."""
+
+    food: int
+    water: int
+    ammunition: int
+
+
 class JourneyMemberOut(Schema):
     name: str
     rested_today: bool
     rest_owed: int  # rounds of Descansar owed after a failed forced march
     exhaustion: int  # the procedure's level (Tabela I); its GURPS consequence is the Mestre's
+    supplies: SuppliesOut
+
+
+class ExhaustionOut(Schema):
+    """A character's exhaustion — one count, the journey's and the dungeon's — and Tabela I's
+    effect for it; in GURPS, ``ExplorationOut.exhaustion_reading`` (the pendência)."""
+
+    name: str
+    level: int
+    effect: str
 
 
 class JourneyTestOut(Schema):
@@ -88,6 +113,7 @@ class JourneyTestOut(Schema):
     kind: TestKind = Field(description=TEST_KIND_LABELS)
     character: str
     asks: str  # «teste de CON DC 15»
+    modifier: int | None  # the GURPS modifier the roll must carry (DC 15 → −1), if any
     pendency: str  # the source key of the pendência that holds it
     open: bool
     roll: int | None  # the sequence number of the Mestre's GURPS roll
@@ -111,6 +137,9 @@ class JourneyOut(Schema):
     advance_streak: int
     free_advance_rounds: int
     next_advance_dc: int | None  # Tabela B's DC the next Avançar would ask
+    next_advance_modifier: int | None  # its HT modifier, by the pendência's reading
+    encounter_now: bool  # the last round met an encounter: the surprise roll is offered
+    common_stock: SuppliesOut
     camp_safe: bool
     hexes: str  # a fraction: "11/2"
     party: list[JourneyMemberOut]
@@ -147,9 +176,9 @@ class ExplorationOut(Schema):
     id: UUID
     scene: UUID
     status: Status = Field(description=STATUS_LABELS)
-    danger: Danger = Field(description=DANGER_LABELS)
+    danger: Danger | None = Field(description=DANGER_LABELS + " (None: jornada sem masmorra)")
     total_darkness: bool
-    effective_danger: Danger = Field(description=DANGER_LABELS)
+    effective_danger: Danger | None = Field(description=DANGER_LABELS)
     region: str
     phase: Phase = Field(description=PHASE_LABELS)
     turn: int
@@ -160,8 +189,10 @@ class ExplorationOut(Schema):
     check_due_next_turn: bool
     turns_since_rest: int
     rest_due: bool
-    exhaustion_points: int
+    exhaustion_points: int  # points given, for the Mestre's GURPS consequences
     exhaustion_undecided: int
+    exhaustion: list[ExhaustionOut]  # each character's level (the one count)
+    exhaustion_reading: PendencyOut  # Tabela I's effects in GURPS
     encounter_pending: bool
     marching_order: list[str]
     timers: list[TimerOut]
@@ -193,9 +224,9 @@ def exploration_data(view: ExplorationView) -> dict:
         "id": e.code,
         "scene": e.scene.code,
         "status": e.status,
-        "danger": e.danger,
+        "danger": e.danger or None,
         "total_darkness": e.total_darkness,
-        "effective_danger": e.effective_danger,
+        "effective_danger": e.effective_danger or None,
         "region": e.region,
         "phase": e.phase,
         "turn": e.turn,
@@ -208,6 +239,10 @@ def exploration_data(view: ExplorationView) -> dict:
         "rest_due": view.rest_due,
         "exhaustion_points": e.exhaustion_points,
         "exhaustion_undecided": e.exhaustion_undecided,
+        "exhaustion": [
+            {"name": x.name, "level": x.level, "effect": x.effect} for x in view.exhaustion
+        ],
+        "exhaustion_reading": pendency_out(view.exhaustion_reading.data()),
         "encounter_pending": e.encounter_pending,
         "marching_order": e.marching_order,
         "timers": [
@@ -227,18 +262,19 @@ def exploration_data(view: ExplorationView) -> dict:
     }
 
 
+def pendency_out(p: dict) -> dict:
+    return {
+        "key": p["key"],
+        "id": p["code"],
+        "title": p["title"],
+        "status": p["status"],
+        "in_force": p["in_force"],
+    }
+
+
 def pendencies_data(event) -> list[dict]:
     """An event's pendências as ``PendencyOut`` (kept in its data when it was written)."""
-    return [
-        {
-            "key": p["key"],
-            "id": p["code"],
-            "title": p["title"],
-            "status": p["status"],
-            "in_force": p["in_force"],
-        }
-        for p in (event.data or {}).get("pendencies", [])
-    ]
+    return [pendency_out(p) for p in (event.data or {}).get("pendencies", [])]
 
 
 def event_data(event) -> dict:
@@ -276,6 +312,9 @@ def journey_data(view: JourneyView) -> dict:
         "advance_streak": e.advance_streak,
         "free_advance_rounds": procedure_data.FREE_ADVANCE_ROUNDS,
         "next_advance_dc": view.next_advance_dc,
+        "next_advance_modifier": view.next_advance_modifier,
+        "encounter_now": view.encounter_now,
+        "common_stock": view.common_stock,
         "camp_safe": e.camp_safe,
         "hexes": e.hexes,
         "party": [
@@ -284,6 +323,7 @@ def journey_data(view: JourneyView) -> dict:
                 "rested_today": member["rested_today"],
                 "rest_owed": member["rest_owed"],
                 "exhaustion": member["exhaustion"],
+                "supplies": dict(view.member_supplies)[name],
             }
             for name, member in view.members
         ],
@@ -293,6 +333,7 @@ def journey_data(view: JourneyView) -> dict:
                 "kind": t.kind,
                 "character": t.character,
                 "asks": t.asks,
+                "modifier": t.modifier,
                 "pendency": t.pendency,
                 "open": t.is_open,
                 "roll": t.roll.sequence if t.roll else None,

@@ -32,22 +32,34 @@ from django.utils import timezone
 
 from garganta_site.errors import ServiceError
 from sessions import entries
-from sessions.exploration.journey import JourneyView, journey_view
-from sessions.exploration.steps import (
-    EXPLORATION_ENDED as EXPLORATION_ENDED,  # the views and tests read it here
+from sessions.exploration import activities, supplies
+from sessions.exploration.journey import (
+    SURPRISE_OFFERED,
+    JourneyView,
+    charge_running_out,
+    journey_view,
+    tests_write,
 )
 from sessions.exploration.steps import (
+    DARKNESS_LIFTED,
+    Pendency,
     action_begin,
     action_event,
+    darkness_held,
     dice,
+    pendencies,
     pendency_data,
     roll_ref,
     timers_tick,
+)
+from sessions.exploration.steps import (
+    EXPLORATION_ENDED as EXPLORATION_ENDED,  # the views and tests read it here
 )
 from sessions.models import (
     Combatant,
     Exploration,
     ExplorationEvent,
+    ExplorationTest,
     ExplorationTimer,
     Roll,
     Scene,
@@ -188,7 +200,8 @@ def exploration_start(
     request_key: str = "",
 ) -> Exploration:
     """Start a descent in ``scene``. The danger level is the Mestre's declaration for the floor
-    (the canon has none); total darkness makes it Mortal. The marching order defaults to the
+    (the canon has none; "" for a journey, which needs none until the dungeon's first turn or
+    sleep); total darkness makes it Mortal. The marching order defaults to the
     scene's characters. The same ``request_key`` twice starts one."""
     request_key = (request_key or "")[:64]
     campaign = scene.week.campaign
@@ -199,7 +212,7 @@ def exploration_start(
             return existing
     entries.ensure_scene_accepts_entries(scene)
     Campaign.objects.select_for_update().get(pk=campaign.pk)
-    danger = _danger(danger)
+    danger = _danger(danger) if danger else ""
     if marching_order is None:
         marching_order = [c.name for c in scene.characters.all()]
     order = _clean_marching(marching_order) if marching_order else []
@@ -219,9 +232,13 @@ def exploration_start(
     except IntegrityError:
         raise ServiceError(EXPLORATION_ACTIVE_EXISTS, code="exploration_active") from None
     floor = f"andar {scene.floor}" if scene.floor is not None else "andar não declarado"
-    lines = [
+    declared = (
         f"Nível de perigo declarado pelo Mestre: {Danger(danger).label}"
-        + (" — total escuridão: Mortal." if total_darkness else "."),
+        if danger
+        else "Sem nível de perigo (a jornada não precisa; a masmorra pede um antes do 1º turno)"
+    )
+    lines = [
+        declared + (" — total escuridão: Mortal." if total_darkness else "."),
         marching_text(order),
     ]
     action_event(
@@ -249,6 +266,7 @@ def exploration_declare(
         return exploration
     exploration.danger = _danger(danger)
     exploration.total_darkness = bool(total_darkness)
+    exploration.dark_from_lights = False  # the Mestre's declaration is his
     if region is not None:
         exploration.region = region.strip()[:200]
     text = f"Nível de perigo: {exploration.effective_danger_label}"
@@ -310,6 +328,9 @@ def exploration_timer_add(
         raise ServiceError(TIMER_KIND_UNKNOWN, field="kind")
     if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TIMER_TURNS:
         raise ServiceError(TIMER_TURNS_BAD, field="turns")
+    lifted = kind == ExplorationTimer.Kind.LIGHT and exploration.dark_from_lights
+    if lifted:
+        exploration.total_darkness = exploration.dark_from_lights = False
     timer = ExplorationTimer.objects.create(
         exploration=exploration,
         name=name,
@@ -323,6 +344,7 @@ def exploration_timer_add(
         user,
         ExplorationEvent.Kind.TIMER,
         f"{timer.get_kind_display()}: {name}, {turns} turno(s) (duração informada pelo Mestre).",
+        lines=[DARKNESS_LIFTED] if lifted else [],
         data={"timer": str(timer.code), "turns": turns},
         request_key=request_key,
     )
@@ -330,6 +352,17 @@ def exploration_timer_add(
 
 
 # --- the turn loop ------------------------------------------------------------------------------
+
+
+def _exhaust_each(exploration: Exploration) -> list[str]:
+    """The hour's point for each character of the marching order: one count per character,
+    the journey's and the dungeon's alike (``party``)."""
+    lines = []
+    for name in exploration.party_names:
+        member = exploration.party.setdefault(name, activities.fresh_member())
+        member["exhaustion"] += 1
+        lines.append(f"{name}: exaustão {member['exhaustion']}.")
+    return lines
 
 
 def check_due(exploration: Exploration, every: int | None = None) -> bool:
@@ -353,6 +386,7 @@ def exploration_turn_start(
         return earlier
     if exploration.phase == Exploration.Phase.IN_TURN:
         raise ServiceError(TURN_ALREADY_STARTED.format(turn=exploration.turn), code="turn_started")
+    _require_dungeon(exploration)
     level = exploration.effective_danger_label
     chance, every = cadence(exploration, "danger_levels")
     due = check_due(exploration)
@@ -410,7 +444,10 @@ def exploration_turn_end(
     lines = [f"O grupo: {note}"] if note else []
     data: dict = {"rested": bool(rested)}
     rolls = []
-    lines += timers_tick(exploration, 1)
+    held: list[str] = []
+    ticked = timers_tick(exploration, 1)
+    lines += ticked
+    held += darkness_held(ticked)
     if rested:
         exploration.turns_since_rest = 0
         lines.append("Turno de descanso: a conta da hora recomeça.")
@@ -420,10 +457,9 @@ def exploration_turn_end(
             exploration.exhaustion_points += 1
             exploration.turns_since_rest = 1  # this turn opens the next hour
             data["exhaustion"] = True
-            data["pendencies"] = pendency_data(
-                exploration.scene.week.campaign, [EXHAUSTION_PENDENCY]
-            )
+            held.append(EXHAUSTION_PENDENCY)
             lines.append(EXHAUSTION_TEXT)
+            lines += _exhaust_each(exploration)
         elif exploration.turns_since_rest == TURNS_PER_HOUR:
             lines.append("Uma hora de exploração: o próximo turno é de descanso.")
     if exploration.encounter_pending:
@@ -438,6 +474,8 @@ def exploration_turn_end(
         lines.append(f"Os monstros chegam {place} {roll_ref(roll)}.")
         lines.append(marching_text(exploration.marching_order))
     exploration.phase = Exploration.Phase.BETWEEN
+    if held:
+        data["pendencies"] = pendency_data(exploration.scene.week.campaign, held)
     return action_event(
         exploration,
         user,
@@ -492,54 +530,146 @@ def exploration_surprise(
     )
 
 
+# Tabela B: Percalços da Dungeon, the rows that print «Teste de CON DC 12 para ter os benefícios
+# do Descanso» (6, 7, 9) and the one that is an encounter (8).
+DUNGEON_MISHAP_TEST_ROWS = ("6", "7", "9")
+DUNGEON_MISHAP_ENCOUNTER_ROW = "8"
+DUNGEON_MISHAP_ASKS = "Teste de CON DC 12 para ter os benefícios do Descanso"
+DUNGEON_MISHAP_PENDENCY = "procedure:dungeon-mishaps-con-dc12"
+DUNGEON_SLEEP_PENDENCY = "procedure:dungeon-sleep-rest"
+# «Dormir por 8 horas em uma dungeon»: a shorter sleep is not the Descansar (the pendência's reading).
+DUNGEON_REST_HOURS = 8
+NO_DANGER_FOR_THE_DUNGEON = (
+    "Declare o nível de perigo (Tabela A) antes: os turnos e o sono da masmorra dependem dele; "
+    "a jornada não precisa."
+)
+
+
+def _require_dungeon(exploration: Exploration) -> None:
+    if not exploration.in_dungeon:
+        raise ServiceError(NO_DANGER_FOR_THE_DUNGEON, field="danger", code="no_danger")
+
+
+def _sleep_encounters(exploration, user, r: activities.Round, hours: int) -> list[bool]:
+    level = exploration.effective_danger_label
+    chance, every = cadence(exploration, "dungeon_rest")
+    encounters = []
+    for block in range(hours // every):
+        roll, happened = r.chance("dungeon_rest", level)
+        encounters.append(happened)
+        at = (block + 1) * every
+        r.say(
+            f"{at}ª hora ({level}, {chance}:6) {roll_ref(roll)}: {'ENCONTRO' if happened else 'nada'}."
+        )
+    if not encounters:
+        r.say(f"Sono curto demais para o teste de encontro ({level}: a cada {every} h).")
+    return encounters
+
+
+def _sleep_rest(r: activities.Round, mishap_row: str, interruptions: int, hours: int) -> None:
+    """«Siga o procedimento de Descansar do Hexcrawl»: food and water, the tests the mishap row
+    and each interruption ask, the recovery when nothing stands in its way."""
+    names = r.exploration.party_names
+    if not names:
+        r.say("Sem ordem de marcha: o Descansar de cada um não se conta.")
+        return
+    if hours < DUNGEON_REST_HOURS:
+        r.say(
+            f"Sono de {hours} h: não é o Descansar («Dormir por 8 horas»); não há consumo nem "
+            "recuperação."
+        )
+        r.hold(DUNGEON_SLEEP_PENDENCY)
+        return
+    activities.consume(r, names)
+    for name in names:
+        r.member(name)["rested_today"] = True
+    asked = False
+    if mishap_row in DUNGEON_MISHAP_TEST_ROWS:
+        r.say(f"Percalço {mishap_row}: «{DUNGEON_MISHAP_ASKS}» — de outro jogo, para cada um.")
+        for name in names:
+            r.ask(
+                name,
+                ExplorationTest.Kind.DUNGEON_REST,
+                DUNGEON_MISHAP_ASKS,
+                DUNGEON_MISHAP_PENDENCY,
+            )
+        r.hold(DUNGEON_MISHAP_PENDENCY)
+        asked = True
+    for n in range(1, interruptions + 1):
+        r.say(
+            f"Interrupção {n} do sono: «Cada interrupção do descanso necessita um teste de CON "
+            "DC 12 ou o personagem não recebe os benefícios.»"
+        )
+        for name in names:
+            r.ask(name, ExplorationTest.Kind.REST, "teste de CON DC 12", activities.P_REST_CON)
+        r.hold(activities.P_REST_CON, activities.P_REST_INTERRUPTED)
+        asked = True
+    if asked:
+        r.say("A recuperação (1 de exaustão) de cada um espera os seus testes.")
+        return
+    recovered = "; ".join(activities.recover(r, name) for name in names)
+    r.say(f"Descansar — 4. Recupera 1 de exaustão: {recovered}.")
+    r.hold(activities.P_RECOVERY)
+
+
 @transaction.atomic
 def exploration_sleep(
     *, exploration: Exploration, user, hours: int = 8, request_key: str = ""
 ) -> ExplorationEvent:
     """Sleeping in the dungeon: Tabela B (Percalços da Dungeon, 1d10), then the encounter
-    chance of Tabela C (3:6) every 4/2/1 hours by the level. The timers run down the hours."""
+    chance of Tabela C (3:6) every 4/2/1 hours by the level; then, for a sleep of 8 hours or
+    more, the Descansar of the journey (pendência procedure:dungeon-sleep-rest): each member's
+    food and water, the «Teste de CON DC 12» of rows 6, 7 and 9 and of each interruption (an
+    encounter of Tabela C, row 8) asked of each, and the recovery of 1 exhaustion when none
+    is asked. The timers run down the hours."""
     kind = ExplorationEvent.Kind.SLEEP
     exploration, earlier = action_begin(exploration, user, request_key, kind)
     if earlier is not None:
         return earlier
     if exploration.phase == Exploration.Phase.IN_TURN:
         raise ServiceError(FINISH_THE_TURN.format(turn=exploration.turn), code="turn_started")
+    _require_dungeon(exploration)
     if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= MAX_SLEEP_HOURS:
         raise ServiceError(SLEEP_HOURS_BAD, field="hours")
-    level = exploration.effective_danger_label
-    chance, every = cadence(exploration, "dungeon_rest")
-    source = dice()
-    mishap = procedure_services.procedure_roll(
-        scene=exploration.scene, user=user, key="dungeon_mishaps", source=source
+    cadence(exploration, "dungeon_rest")  # an unreadable row refuses before the first die
+    r = activities.Round(
+        exploration=exploration, user=user, source=dice(), books=supplies.ledger(exploration)
     )
-    rolls = [mishap]
-    lines = [f"Percalço {roll_ref(mishap)}: {mishap.details.get('text', '')}".rstrip(": ")]
-    encounters = []
-    for block in range(hours // every):
-        roll, happened = _chance(exploration, user, "dungeon_rest", level, source)
-        rolls.append(roll)
-        encounters.append(happened)
-        at = (block + 1) * every
-        lines.append(
-            f"{at}ª hora ({level}, {chance}:6) {roll_ref(roll)}: {'ENCONTRO' if happened else 'nada'}."
-        )
-    if not encounters:
-        lines.append(f"Sono curto demais para o teste de encontro ({level}: a cada {every} h).")
-    if any(encounters):
-        lines.append(marching_text(exploration.marching_order))
-    lines += timers_tick(exploration, hours * TURNS_PER_HOUR)
+    mishap = r.roll("dungeon_mishaps")
+    row = mishap.details.get("row", "")
+    r.say(f"Percalço {roll_ref(mishap)}: {mishap.details.get('text', '')}".rstrip(": "))
+    r.mentions(mishap.details.get("text", ""))
+    encounters = _sleep_encounters(exploration, user, r, hours)
+    interruptions = sum(encounters) + (1 if row == DUNGEON_MISHAP_ENCOUNTER_ROW else 0)
+    if interruptions:
+        r.say(marching_text(exploration.marching_order))
+        r.say(SURPRISE_OFFERED)
+    _sleep_rest(r, row, interruptions, hours)
+    charge_running_out(r)
+    ticked = timers_tick(exploration, hours * TURNS_PER_HOUR)
+    r.lines += ticked
+    r.hold(*darkness_held(ticked))
     exploration.hours_slept += hours
     exploration.turns_since_rest = 0
-    return action_event(
+    event = action_event(
         exploration,
         user,
         kind,
         f"O grupo dorme {hours} h.",
-        lines=lines,
-        data={"hours": hours, "encounters": encounters, "mishap_row": mishap.details.get("row")},
-        rolls=rolls,
+        lines=r.lines,
+        data={
+            "hours": hours,
+            "encounters": encounters,
+            "mishap_row": row,
+            "interruptions": interruptions,
+            "pendencies": pendency_data(exploration.scene.week.campaign, r.held),
+        },
+        rolls=r.rolls,
         request_key=request_key,
     )
+    tests_write(r, event)
+    r.books.write(exploration, event, user)
+    return event
 
 
 @transaction.atomic
@@ -719,6 +849,39 @@ def exploration_tally(exploration: Exploration) -> Tally:
 # --- what the page and the API show -------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ExhaustionLevel:
+    """A character's exhaustion (one count, the journey's and the dungeon's) and Tabela I's
+    effect for that level, as the campaign's table writes it ("" at 0; past the last row the
+    text says nothing)."""
+
+    name: str
+    level: int
+    effect: str
+
+
+EXHAUSTION_PAST_TABLE = "além da Tabela I: o texto não diz"
+
+
+def exhaustion_levels(exploration: Exploration) -> list[ExhaustionLevel]:
+    """Each character of the marching order with his level and Tabela I's row (2 queries, none
+    while every level is 0)."""
+    levels = {
+        name: exploration.party.get(name, activities.fresh_member())["exhaustion"]
+        for name in exploration.party_names
+    }
+    rows = []
+    if any(levels.values()):
+        campaign = exploration.scene.week.campaign
+        rows = list(procedure_services.procedure_table("exhaustion", campaign).rows.all())
+    found = []
+    for name, level in levels.items():
+        row = next((r for r in rows if r.covers(level)), None)
+        effect = row.cells[0] if row else (EXHAUSTION_PAST_TABLE if level else "")
+        found.append(ExhaustionLevel(name=name, level=level, effect=effect))
+    return found
+
+
 @dataclass
 class ExplorationView:
     exploration: Exploration
@@ -729,6 +892,14 @@ class ExplorationView:
     check_due: bool
     rest_due: bool
     journey: JourneyView | None = None
+    exhaustion: list[ExhaustionLevel] = field(default_factory=list)
+    exhaustion_reading: Pendency | None = None
+    dungeon_tests: list = field(default_factory=list)  # (test, pendência), without a journey
+
+    @property
+    def open_tests(self) -> list:
+        """The tests the text asks and the Mestre has not resolved, with their pendência."""
+        return self.journey.open_tests if self.journey else self.dungeon_tests
 
     @property
     def elapsed(self) -> str:
@@ -747,18 +918,34 @@ class ExplorationView:
 
 
 def exploration_view(exploration: Exploration) -> ExplorationView:
-    _, every = cadence(exploration, "danger_levels")
+    every = cadence(exploration, "danger_levels")[1] if exploration.in_dungeon else 0
     timers = list(exploration.timers.all())
     events = list(
         exploration.events.select_related("author").prefetch_related("rolls").order_by("-pk")
     )
+    levels = exhaustion_levels(exploration)
+    key = activities.P_EXHAUSTION_EFFECTS
+    reading = (
+        pendencies(exploration.scene.week.campaign, [key])[key]
+        if any(x.level for x in levels)
+        else Pendency(key=key)
+    )
+    journey = journey_view(exploration, events=events)
+    dungeon_tests = []
+    if journey is None:  # a sleep's tests (Tabela B 6, 7, 9; an interruption), without a journey
+        waiting = list(exploration.tests.filter(roll__isnull=True).order_by("created_at", "pk"))
+        held = pendencies(exploration.scene.week.campaign, [t.pendency for t in waiting])
+        dungeon_tests = [(t, held[t.pendency]) for t in waiting]
     return ExplorationView(
         exploration=exploration,
         timers=timers,
         events=events,
         tally=exploration_tally(exploration),
         check_every=every,
-        check_due=check_due(exploration, every),
+        check_due=check_due(exploration, every) if every else False,
         rest_due=exploration.turns_since_rest >= TURNS_PER_HOUR,
-        journey=journey_view(exploration),
+        journey=journey,
+        exhaustion=levels,
+        exhaustion_reading=reading,
+        dungeon_tests=dungeon_tests,
     )

@@ -77,18 +77,43 @@ def roll_ref(roll: Roll) -> str:
     return f"#{roll.sequence}"
 
 
+P_DARKNESS = "procedure:darkness-lights"
+DARKNESS_FELL = (
+    "A última fonte de luz apagou: total escuridão — «Total escuridão sempre torna o nível de "
+    "perigo Mortal.»"
+)
+DARKNESS_LIFTED = "Uma fonte de luz acesa: acaba a total escuridão que a luz apagada trouxe."
+
+
 def timers_tick(exploration: Exploration, turns: int) -> list[str]:
-    """Run every lit timer down by ``turns``; a line for each that goes out."""
+    """Run every lit timer down by ``turns``; a line for each that goes out. When the last
+    lit light goes out, the party is in total darkness (pendência procedure:darkness-lights;
+    the line ``DARKNESS_FELL`` says so, and the caller names the pendência)."""
     lines = []
-    for timer in exploration.timers.filter(remaining_turns__gt=0).order_by("created_at", "pk"):
+    light_out = False
+    lit = exploration.timers.filter(remaining_turns__gt=0).order_by("created_at", "pk")
+    for timer in lit:
         timer.remaining_turns = max(0, timer.remaining_turns - turns)
         timer.save(update_fields=["remaining_turns"])
         if timer.is_out:
             what = "apagou" if timer.kind == ExplorationTimer.Kind.LIGHT else "acabou"
             lines.append(f"{timer.name} {what}.")
+            light_out = light_out or timer.kind == ExplorationTimer.Kind.LIGHT
         else:
             lines.append(f"{timer.name}: restam {timer.remaining_turns} turno(s).")
+    still_lit = exploration.timers.filter(
+        kind=ExplorationTimer.Kind.LIGHT, remaining_turns__gt=0
+    ).exists()
+    if light_out and not still_lit and not exploration.total_darkness:
+        exploration.total_darkness = True
+        exploration.dark_from_lights = True
+        lines.append(DARKNESS_FELL)
     return lines
+
+
+def darkness_held(lines: list[str]) -> list[str]:
+    """The pendência to name when the lines say the last light went out."""
+    return [P_DARKNESS] if DARKNESS_FELL in lines else []
 
 
 # --- the pendências that hold a step ------------------------------------------------------------

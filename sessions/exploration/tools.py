@@ -20,6 +20,7 @@ from sessions.exploration.api import (
     LootIn,
     MarchingIn,
     SleepIn,
+    SupplyIn,
     TimerIn,
     TravelIn,
     TurnEndIn,
@@ -40,8 +41,8 @@ async def exploration_start(
     ] = None,
     idempotency_key: IdempotencyKey = "",
 ) -> dict[str, Any]:
-    """Começa uma exploração numa cena: nível de perigo (Tabela A), escuridão total, região e
-    ordem de marcha; com `journey`, começa também a jornada (a estação e o clima inicial).
+    """Começa uma exploração numa cena: nível de perigo (Tabela A; sem ele, só a jornada),
+    escuridão total, região e ordem de marcha; com `journey`, começa também a jornada (a estação e o clima inicial).
     Devolve o estado da exploração com o seu id."""
     state = await api_call(
         ctx,
@@ -139,6 +140,11 @@ class JourneyTestAct(_Act):
     test: JourneyTestIn
 
 
+class SupplyAct(_Act):
+    act: Literal["supply"]
+    supply: SupplyIn
+
+
 class ConsequenceAct(_Act):
     act: Literal["consequence"]
     consequence: ConsequenceIn
@@ -160,6 +166,7 @@ ExplorationAct = Annotated[
     | SurpriseAct
     | SleepAct
     | JourneyTestAct
+    | SupplyAct
     | ConsequenceAct
     | LootAct
     | EndAct,
@@ -174,6 +181,7 @@ ACTS = {
     "surprise": ("/surprise", None),
     "sleep": ("/sleep", "sleep"),
     "journey_test": ("/journey/tests", "test"),
+    "supply": ("/supplies", "supply"),
     "consequence": ("/consequences", "consequence"),
     "loot": ("/loot", "loot"),
     "end": ("/end", None),
@@ -189,7 +197,9 @@ async def exploration_act(
 ) -> dict[str, Any]:
     """Os outros atos da exploração, um por chamada (`act` diz qual): danger (declara o nível de
     perigo), marching_order, timer (luz ou magia), surprise (2:6), sleep (dormir na masmorra),
-    journey_test (resolve um teste que o texto pede com a rolagem GURPS do Mestre),
+    journey_test (resolve um teste que o texto pede com a rolagem GURPS do Mestre; a rolagem
+    traz o modificador que o teste pede, `modifier`), supply (acerta a comida, a água ou a
+    munição de um personagem ou do estoque comum, com a razão),
     consequence (a consequência GURPS de um ponto de exaustão), loot (tesouro ou item achado),
     end (encerra a descida; não se desfaz)."""
     path, field = ACTS[act.act]

@@ -7,6 +7,7 @@ from sessions.exploration import views
 EXPLORATION = "cenas/<uuid:code>/exploracao/"
 
 urlpatterns = [
+    path("fichas/<uuid:code>/jornada/", views.character_journey, name="character-journey"),
     path(EXPLORATION, views.exploration_panel, name="exploration"),
     path(EXPLORATION + "iniciar/", views.exploration_start, name="exploration-start"),
     path(EXPLORATION + "perigo/", views.exploration_declare, name="exploration-declare"),
@@ -23,6 +24,7 @@ urlpatterns = [
         views.exploration_journey_test,
         name="exploration-journey-test",
     ),
+    path(EXPLORATION + "provisoes/", views.exploration_supply, name="exploration-supply"),
     path(EXPLORATION + "exaustao/", views.exploration_consequence, name="exploration-consequence"),
     path(EXPLORATION + "achados/", views.exploration_loot, name="exploration-loot"),
     path(EXPLORATION + "encerrar/", views.exploration_end, name="exploration-end"),

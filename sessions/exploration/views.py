@@ -22,7 +22,7 @@ from garganta_site.errors import ServiceError
 from garganta_site.forms import one_time_key
 from garganta_site.http import HtmxHttpRequest, region_response
 from sessions.access import get_scene
-from sessions.exploration import journey, services
+from sessions.exploration import journey, services, supplies
 from sessions.exploration.forms import (
     ConsequenceForm,
     DeclareForm,
@@ -33,6 +33,7 @@ from sessions.exploration.forms import (
     MarchingForm,
     SleepForm,
     StartForm,
+    SupplyForm,
     SurpriseForm,
     TimerForm,
     TravelForm,
@@ -40,6 +41,7 @@ from sessions.exploration.forms import (
     TurnStartForm,
 )
 from sessions.models import Exploration, Scene
+from sheets.access import character_for_member
 
 FORMS = {
     "start": StartForm,
@@ -53,6 +55,7 @@ FORMS = {
     "journey": JourneyForm,
     "travel": TravelForm,
     "journey_test": JourneyTestForm,
+    "supply": SupplyForm,
     "consequence": ConsequenceForm,
     "loot": LootForm,
     "end": EndForm,
@@ -73,7 +76,8 @@ def _forms(scene: Scene, exploration: Exploration | None, data=None, only: str =
     }
     forms = {}
     for key, form in FORMS.items():
-        extra = {"party": exploration.party_names} if key == "travel" and exploration else {}
+        takes_party = key in ("travel", "supply") and exploration
+        extra = {"party": exploration.party_names} if takes_party else {}
         forms[key] = form(data if key == only else None, initial=initial.get(key), **extra)
     return forms
 
@@ -153,7 +157,7 @@ def _action(request, code, key: str, act: Callable, confirm: str = "") -> HttpRe
 @login_required
 def exploration_start(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, exploration, data):
-        services.exploration_start(
+        started = services.exploration_start(
             scene=scene,
             user=request.user,
             danger=data["danger"],
@@ -162,6 +166,13 @@ def exploration_start(request: HtmxHttpRequest, code) -> HttpResponse:
             marching_order=data["marching_order"],
             request_key=data["request_key"],
         )
+        if data["season"] and not started.journey_started:
+            journey.exploration_journey_start(
+                exploration=started,
+                user=request.user,
+                season=data["season"],
+                request_key=f"{data['request_key'][:55]}-jornada",
+            )
 
     return _action(request, code, "start", act)
 
@@ -311,6 +322,23 @@ def exploration_journey_test(request: HtmxHttpRequest, code) -> HttpResponse:
 
 @require_POST
 @login_required
+def exploration_supply(request: HtmxHttpRequest, code) -> HttpResponse:
+    def act(scene, exploration, data):
+        supplies.exploration_supply_adjust(
+            exploration=exploration,
+            user=request.user,
+            holder=data["holder"],
+            kind=data["kind"],
+            delta=data["delta"],
+            reason=data["reason"],
+            request_key=data["request_key"],
+        )
+
+    return _action(request, code, "supply", act)
+
+
+@require_POST
+@login_required
 def exploration_consequence(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, exploration, data):
         services.exploration_consequence(
@@ -348,3 +376,25 @@ def exploration_end(request: HtmxHttpRequest, code) -> HttpResponse:
         )
 
     return _action(request, code, "end", act, confirm="exploration_end")
+
+
+@login_required
+def character_journey(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The sheet's view of the journey a character is on: his food, water and ammunition, the
+    party's common stock, his exhaustion and Tabela I's row (the region alone for htmx)."""
+    character, membership = character_for_member(request, code)
+    running = Exploration.objects.filter(
+        scene__week__campaign_id=character.campaign_id, status=Exploration.Status.ACTIVE
+    ).select_related("scene__week__campaign")
+    exploration = next((e for e in running if character.name in e.party_names), None)
+    context = {"character": character, "exploration": exploration}
+    if exploration is not None:
+        books = supplies.supply_counts(exploration)
+        level = next(x for x in services.exhaustion_levels(exploration) if x.name == character.name)
+        context.update(
+            mine=books.get(character.name, {}),
+            common=books.get(supplies.COMMON, {}),
+            exhaustion=level,
+        )
+    template = "exploration/character_journey.html"
+    return render(request, template + ("#books" if request.htmx else ""), context)

@@ -83,6 +83,18 @@ class Table:
         return self.kind in (ROLL, CHANCE)
 
 
+def row_range(label: str) -> tuple[int, int | None] | None:
+    """The totals a row's label covers: «3» → (3, 3), «1-2» → (1, 2), «7+» → (7, None); None
+    for a label that is not a range."""
+    found = _RANGE.match(label.strip())
+    if found is None:
+        return None
+    low = int(found["low"])
+    if found["plus"]:
+        return low, None
+    return low, int(found["high"] or low)
+
+
 def _row(label: str, *cells: str) -> Row:
     """A row; a numeric label ("1-5", "7", "14+", "1:3") is read as the totals it covers."""
     found = _RANGE.match(label)
@@ -618,6 +630,20 @@ def chance_threshold(cell: str) -> int | None:
     """N of a cell that starts with the text's "N:6" ("2:6", "1:6 a cada 3 turnos …")."""
     found = CHANCE_PATTERN.match(cell)
     return int(found["n"]) if found else None
+
+
+# --- the Árbitro's own tables: «a Tabela de Encontros da Região atual», which the text lacks -----
+
+ARBITRO_DOCUMENT = "Tabela do Árbitro"
+REGIONAL_SOURCE = (
+    "Encontros Aleatórios: «No momento do encontro role na Tabela de Encontros da Região atual.»"
+)
+ARBITRO_DICE = ("1d4", "1d6", "1d8", "1d10", "1d12", "1d20")
+
+
+def regional_key(region: str) -> str:
+    """The key of a region's encounter table: «encontros-floresta» …"""
+    return f"encontros-{region}"
 
 
 # --- the journey: the hexcrawl's rounds of travel, as the text counts them -----------------------

@@ -7,6 +7,7 @@ from django import forms
 
 from garganta_site.forms import request_key_field
 from sessions.models import RandomTable
+from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
 
 CHOICE_UNKNOWN = "Escolha uma tabela da lista."
@@ -77,3 +78,41 @@ def procedure_form(campaign, data=None) -> ProcedureRollForm:
     """The scene page's panel: every rolled table of the campaign, by table (2 queries)."""
     choices = procedure_services.procedure_choices(procedure_services.procedure_tables(campaign))
     return ProcedureRollForm(data, choices=choices)
+
+
+class TableAddForm(forms.Form):
+    """The Árbitro's new table: a region's Tabela de Encontros, or any the Mestre needs."""
+
+    name = forms.CharField(label="Nome", max_length=200)
+    region = forms.ChoiceField(
+        label="Região (Tabela de Encontros da Região)",
+        required=False,
+        choices=[
+            ("", "— nenhuma: outra tabela —"),
+            *((r.key, r.label) for r in procedure_data.REGIONS),
+        ],
+    )
+    die = forms.ChoiceField(
+        label="Dado", choices=[(d, d) for d in procedure_data.ARBITRO_DICE], initial="1d6"
+    )
+    note = forms.CharField(
+        label="Nota", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("prefix", "table")
+        super().__init__(*args, **kwargs)
+
+
+class RowAddForm(forms.Form):
+    """A row of a table the Árbitro made: a face or range of its die, its text, why."""
+
+    label = forms.CharField(label="Face ou faixa (3, 1-2, 7+)", max_length=20)
+    text = forms.CharField(
+        label="O que traz", max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    reason = forms.CharField(label="Por quê", max_length=1000)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("prefix", "newrow")
+        super().__init__(*args, **kwargs)

@@ -16,6 +16,7 @@ import re
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import slugify
 
 from garganta_site.errors import ServiceError
 from gurps.dice import RandomSource
@@ -378,6 +379,120 @@ def random_table_row_edit(
     RandomTableRow.objects.filter(pk=locked.pk).update(cells=cells)
     row.cells = cells
     return change
+
+
+TABLE_NAME_EMPTY = "Dê um nome à tabela (ex.: Encontros da Floresta)."
+TABLE_REGION_UNKNOWN = "Região desconhecida: " + procedure_data.labels(procedure_data.REGIONS) + "."
+TABLE_REGION_TAKEN = "{region} já tem a sua Tabela de Encontros: acrescente linhas a ela."
+TABLE_KEY_TAKEN = "Já há uma tabela com este nome nesta campanha."
+TABLE_DIE_UNKNOWN = "O dado da tabela: " + ", ".join(procedure_data.ARBITRO_DICE) + "."
+ROW_ADD_ONLY_OWN = (
+    "Só se acrescentam linhas às tabelas que o Árbitro criou: as do texto ficam como o texto as "
+    "escreve (mude as células)."
+)
+ROW_LABEL_BAD = "A linha é uma face ou faixa do dado: «3», «1-2», «7+»."
+ROW_OUTSIDE_DIE = "A {die} vai de 1 a {sides}: a faixa «{label}» sai dela."
+ROW_OVERLAPS = "A faixa «{label}» cobre faces que a linha «{other}» já cobre."
+ROW_TEXT_EMPTY = "Diga o que a linha traz (o encontro)."
+
+
+def table_complete(table: RandomTable) -> bool:
+    """Whether every face of the table's die lands on a row (a table the Árbitro is still
+    filling in is not rolled)."""
+    found = _DIE.match(table.die or "")
+    if found is None:
+        return False
+    rows = list(table.rows.all())
+    return all(any(r.covers(face) for r in rows) for face in range(1, int(found["sides"]) + 1))
+
+
+@transaction.atomic
+def random_table_add(
+    *, campaign: Campaign, user, name: str, die: str, region: str = "", note: str = ""
+) -> RandomTable:
+    """The Árbitro adds a table the text names and lacks — «a Tabela de Encontros da Região
+    atual», one per region (``region``, a key of REGIONS) — or any the Mestre needs (no
+    region). Rolled on ``die`` (1d4 … 1d20), one column; its rows come one by one
+    (``random_table_row_add``), each kept in the history."""
+    _require_arbitro_tables(user, campaign)
+    name = " ".join((name or "").split())[:200]
+    if not name:
+        raise ServiceError(TABLE_NAME_EMPTY, field="name")
+    if die not in procedure_data.ARBITRO_DICE:
+        raise ServiceError(TABLE_DIE_UNKNOWN, field="die")
+    where = None
+    if region:
+        where = procedure_data.REGION_BY_KEY.get(region)
+        if where is None:
+            raise ServiceError(TABLE_REGION_UNKNOWN, field="region")
+        if RandomTable.objects.filter(campaign=campaign, region=region).exists():
+            raise ServiceError(TABLE_REGION_TAKEN.format(region=where.label), field="region")
+    key = procedure_data.regional_key(region) if where else slugify(name)[:40]
+    if not key or RandomTable.objects.filter(campaign=campaign, key=key).exists():
+        raise ServiceError(TABLE_KEY_TAKEN, field="name")
+    last = RandomTable.objects.filter(campaign=campaign).order_by("-position").first()
+    return RandomTable.objects.create(
+        campaign=campaign,
+        key=key,
+        position=(last.position if last else 0) + 1,
+        name=name,
+        part="Encontros Aleatórios" if where else "Tabelas do Árbitro",
+        document=procedure_data.ARBITRO_DOCUMENT,
+        source=procedure_data.REGIONAL_SOURCE if where else "Criada pelo Árbitro",
+        kind=RandomTable.Kind.ROLL,
+        region=region if where else "",
+        die=die,
+        header=f"Resultado ({die})",
+        columns=["Encontro" if where else "Resultado"],
+        note=(note or "").strip()[:ROW_TEXT_MAX],
+    )
+
+
+@transaction.atomic
+def random_table_row_add(
+    *, table: RandomTable, user, label: str, text: str, reason: str
+) -> RandomTableRowChange:
+    """A row of a table the Árbitro made: ``label`` a face or range of its die («3», «1-2»,
+    «7+»), not overlapping another row; its text; why. Kept in the history as a change from
+    nothing (``old_cells`` [])."""
+    _require_arbitro_tables(user, table.campaign)
+    if table.document != procedure_data.ARBITRO_DOCUMENT:
+        raise ServiceError(ROW_ADD_ONLY_OWN, code="forbidden")
+    label = (label or "").strip()
+    text = (text or "").strip()
+    reason = (reason or "").strip()
+    span = procedure_data.row_range(label)
+    if span is None:
+        raise ServiceError(ROW_LABEL_BAD, field="label")
+    if not text:
+        raise ServiceError(ROW_TEXT_EMPTY, field="text")
+    if not reason:
+        raise ServiceError(ROW_EDIT_NEEDS_REASON, field="reason")
+    if len(text) > ROW_TEXT_MAX or len(reason) > ROW_TEXT_MAX:
+        raise ServiceError(ROW_TEXT_TOO_LONG.format(limit=ROW_TEXT_MAX), field="text")
+    sides = int(_DIE.match(table.die)["sides"])
+    low, high = span
+    if low < 1 or (high if high is not None else low) > sides or (high is not None and high < low):
+        raise ServiceError(
+            ROW_OUTSIDE_DIE.format(die=table.die, sides=sides, label=label), field="label"
+        )
+    RandomTable.objects.select_for_update().get(pk=table.pk)
+    rows = list(table.rows.all())
+    top = high if high is not None else sides
+    for other in rows:
+        if any(other.covers(face) for face in range(low, top + 1)):
+            raise ServiceError(ROW_OVERLAPS.format(label=label, other=other.label), field="label")
+    row = RandomTableRow.objects.create(
+        table=table,
+        position=max((r.position for r in rows), default=0) + 1,
+        label=label,
+        low=low,
+        high=high,
+        cells=[text],
+    )
+    return RandomTableRowChange.objects.create(
+        row=row, old_cells=[], new_cells=[text], reason=reason, by=user, at=timezone.now()
+    )
 
 
 def _require_arbitro_tables(user, campaign: Campaign) -> None:

@@ -9,6 +9,7 @@ urlpatterns = [
         name="procedure-roll-add",
     ),
     path("mesa/tabelas/", procedure_views.procedure_tables_page, name="procedure-tables"),
+    path("mesa/tabelas/nova/", procedure_views.procedure_table_add, name="procedure-table-add"),
     path(
         "mesa/tabelas/<uuid:code>/",
         procedure_views.procedure_table_page,
@@ -18,5 +19,10 @@ urlpatterns = [
         "mesa/tabelas/<uuid:code>/linhas/<int:position>/",
         procedure_views.procedure_row_edit,
         name="procedure-row-edit",
+    ),
+    path(
+        "mesa/tabelas/<uuid:code>/linhas/nova/",
+        procedure_views.procedure_row_add,
+        name="procedure-row-add",
     ),
 ]

@@ -14,8 +14,9 @@ from garganta_site.http import HtmxHttpRequest
 from sessions.access import get_scene_for_table
 from sessions.log.views import scene_respond
 from sessions.models import RandomTable, RandomTableRowChange
+from sessions.procedure import data as procedure_data
 from sessions.procedure import services
-from sessions.procedure.forms import RowEditForm, procedure_form
+from sessions.procedure.forms import RowAddForm, RowEditForm, TableAddForm, procedure_form
 from sheets.models import Membership
 from sheets.services import membership_for
 
@@ -71,7 +72,11 @@ def procedure_tables_page(request: HtmxHttpRequest) -> HttpResponse:
         raise Http404
     slug = request.GET.get("campanha")
     membership = next((m for m in memberships if m.campaign.slug == slug), memberships[0])
-    tables = services.procedure_tables(membership.campaign)
+    return _tables_render(request, membership, memberships)
+
+
+def _tables_render(request, membership, memberships, *, form=None, status=200) -> HttpResponse:
+    is_arbitro = membership.role == Membership.Role.ARBITRO
     return render(
         request,
         "procedure/procedure_tables.html",
@@ -79,9 +84,42 @@ def procedure_tables_page(request: HtmxHttpRequest) -> HttpResponse:
             "campaign": membership.campaign,
             "membership": membership,
             "memberships": memberships,
-            "tables": tables,
+            "tables": services.procedure_tables(membership.campaign),
+            "is_arbitro": is_arbitro,
+            "table_form": (form or TableAddForm()) if is_arbitro else None,
         },
+        status=status,
     )
+
+
+@require_POST
+@login_required
+def procedure_table_add(request: HtmxHttpRequest) -> HttpResponse:
+    """The Árbitro adds a table (a region's Tabela de Encontros, or another)."""
+    memberships = _memberships(request)
+    if not memberships:
+        raise Http404
+    slug = request.POST.get("campanha") or request.GET.get("campanha")
+    membership = next((m for m in memberships if m.campaign.slug == slug), memberships[0])
+    if membership.role != Membership.Role.ARBITRO:
+        raise PermissionDenied
+    form = TableAddForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            table = services.random_table_add(
+                campaign=membership.campaign,
+                user=request.user,
+                name=data["name"],
+                die=data["die"],
+                region=data["region"],
+                note=data["note"],
+            )
+        except ServiceError as error:
+            form.add_error(error.field if error.field in form.fields else None, error.message)
+        else:
+            return redirect("procedure-table", code=table.code)
+    return _tables_render(request, membership, memberships, form=form, status=422)
 
 
 def _get_table(request, code) -> tuple[RandomTable, Membership]:
@@ -92,7 +130,7 @@ def _get_table(request, code) -> tuple[RandomTable, Membership]:
     return table, membership
 
 
-def _table_context(table, membership, *, bound=None):
+def _table_context(table, membership, *, bound=None, row_form=None):
     rows = list(table.rows.all())
     changes = list(
         RandomTableRowChange.objects.filter(row__table=table)
@@ -100,6 +138,7 @@ def _table_context(table, membership, *, bound=None):
         .order_by("-at", "-pk")
     )
     is_arbitro = membership.role == Membership.Role.ARBITRO
+    own = table.document == procedure_data.ARBITRO_DOCUMENT
     forms = {}
     if is_arbitro:
         for row in rows:
@@ -113,6 +152,8 @@ def _table_context(table, membership, *, bound=None):
         "is_arbitro": is_arbitro,
         "rows": [(row, forms.get(row.pk)) for row in rows],
         "changes": changes,
+        "row_add_form": (row_form or RowAddForm()) if is_arbitro and own else None,
+        "complete": services.table_complete(table) if own else True,
     }
 
 
@@ -141,4 +182,30 @@ def procedure_row_edit(request: HtmxHttpRequest, code, position: int) -> HttpRes
         else:
             return redirect("procedure-table", code=table.code)
     context = _table_context(table, membership, bound=form)
+    return render(request, "procedure/procedure_table.html", context, status=422)
+
+
+@require_POST
+@login_required
+def procedure_row_add(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The Árbitro adds a row to a table he made; the history keeps it."""
+    table, membership = _get_table(request, code)
+    if membership.role != Membership.Role.ARBITRO:
+        raise PermissionDenied
+    form = RowAddForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.random_table_row_add(
+                table=table,
+                user=request.user,
+                label=data["label"],
+                text=data["text"],
+                reason=data["reason"],
+            )
+        except ServiceError as error:
+            form.add_error(error.field if error.field in form.fields else None, error.message)
+        else:
+            return redirect("procedure-table", code=table.code)
+    context = _table_context(table, membership, row_form=form)
     return render(request, "procedure/procedure_table.html", context, status=422)

@@ -185,7 +185,10 @@ def test_the_vocabularies_are_enums_with_their_labels(client):
     assert "autumn: Outono" in season["description"]
     assert "deadly: Mortal" in schema["ExplorationDeclareIn"]["properties"]["danger"]["description"]
     assert "spell: Magia" in schema["TimerIn"]["properties"]["kind"]["description"]
-    assert schema["ExplorationOut"]["properties"]["danger"]["enum"] == ["unsafe", "risky", "deadly"]
+    # None for a journey without a dungeon: the enum is the non-null branch
+    danger = schema["ExplorationOut"]["properties"]["danger"]
+    enum = next(b["enum"] for b in danger.get("anyOf", [danger]) if "enum" in b)
+    assert enum == ["unsafe", "risky", "deadly"]
 
 
 def test_a_test_the_text_asks_is_resolved_by_a_gurps_roll(client, started, server_dice, scene):
@@ -218,3 +221,104 @@ def test_a_test_the_text_asks_is_resolved_by_a_gurps_roll(client, started, serve
     assert (done["open"], done["passed"], done["roll"]) == (False, True, rolled["sequence"])
     waiting = post_json(client, f"{BASE}/{code}/travel", {"activity": "rest"}, **headers)
     assert waiting.status_code == 422 and waiting.json()["code"] == "tests_pending"
+
+
+# --- the journey keeps its books (issue 25) ------------------------------------------------------
+
+
+def _ht(client, scene, headers, name, modifier=0, dice=None):
+    """The Mestre's HT roll for ``name`` (its sheet's level), the reading's modifier announced;
+    its 3d6 come up 3, 3, 3."""
+    dice(3, 3, 3)
+    character = scene.characters.get(name=name)
+    body = {"character": str(character.code), "attribute": "ht"}
+    if modifier:
+        body["modifiers"] = [{"label": "Tabela B (leitura)", "value": modifier}]
+    answer = post_json(client, f"/api/v1/scenes/{scene.code}/rolls", body, **headers)
+    assert answer.status_code == 201, answer.json()
+    return answer.json()["sequence"]
+
+
+def test_days_of_a_journey_with_no_dungeon_keep_their_books_through_the_api(
+    client, bearer, mestre, arbitro, scene, server_dice
+):
+    from sessions.procedure import services as procedure_services
+
+    table = procedure_services.random_table_add(
+        campaign=scene.week.campaign,
+        user=arbitro,
+        name="Encontros da Planície",
+        die="1d6",
+        region="plains",
+    )
+    procedure_services.random_table_row_add(
+        table=table, user=arbitro, label="1-6", text="Uma caravana", reason="Da campanha"
+    )
+    headers = bearer(mestre)
+    start = post_json(client, BASE, {"scene": str(scene.code)}, **headers)
+    assert start.status_code == 201 and start.json()["danger"] is None
+    code = start.json()["id"]
+    server_dice(4)
+    post_json(client, f"{BASE}/{code}/journey", {"season": "spring", "region": "plains"}, **headers)
+    party = start.json()["marching_order"]
+    for name in party[:2]:  # the last one carries no water
+        for kind in ("food", "water"):
+            body = {"character": name, "kind": kind, "delta": 2, "reason": "Do Limiar"}
+            added = post_json(client, f"{BASE}/{code}/supplies", body, **headers)
+            assert added.status_code == 201, added.json()
+    # Day 1: lost on the first Avançar (Planície 2:6), on course after
+    server_dice(6, 6, 1, 5)
+    lost = post_json(
+        client, f"{BASE}/{code}/travel", {"activity": "advance", "mode": "walking"}, **headers
+    ).json()
+    assert lost["exploration"]["journey"]["hexes"] == "0"
+    assert "procedure:lost" in {p["key"] for p in lost["pendencies"]}
+    for _ in range(2):
+        server_dice(6, 6, 6, 5)
+        answer = post_json(client, f"{BASE}/{code}/travel", {"activity": "advance"}, **headers)
+    tests = answer.json()["exploration"]["journey"]["tests"]
+    for t in tests:
+        post_json(
+            client,
+            f"{BASE}/{code}/journey/tests",
+            {
+                "test": t["id"],
+                "roll": _ht(client, scene, headers, t["character"], dice=server_dice),
+            },
+            **headers,
+        )
+    # the 4th Avançar in a row: DC 15, HT −1 by the reading; a plain roll is refused
+    server_dice(6, 6, 6, 5)
+    fourth = post_json(client, f"{BASE}/{code}/travel", {"activity": "advance"}, **headers).json()
+    open_tests = [t for t in fourth["exploration"]["journey"]["tests"] if t["open"]]
+    assert {(t["asks"], t["modifier"]) for t in open_tests} == {("teste de CON DC 15", -1)}
+    first = open_tests[0]
+    plain = post_json(
+        client,
+        f"{BASE}/{code}/journey/tests",
+        {
+            "test": first["id"],
+            "roll": _ht(client, scene, headers, first["character"], dice=server_dice),
+        },
+        **headers,
+    )
+    assert plain.status_code == 422 and plain.json()["field"] == "roll"
+    for t in open_tests:
+        roll = _ht(client, scene, headers, t["character"], modifier=-1, dice=server_dice)
+        done = post_json(
+            client, f"{BASE}/{code}/journey/tests", {"test": t["id"], "roll": roll}, **headers
+        )
+        assert done.status_code == 201, done.json()
+    # a rest the encounter interrupts: the Árbitro's table rolled, a test for each
+    server_dice(6, 1, 3, 4)
+    rest = post_json(client, f"{BASE}/{code}/travel", {"activity": "rest"}, **headers).json()
+    assert any("Uma caravana" in line for line in rest["lines"])
+    journey = rest["exploration"]["journey"]
+    assert journey["encounter_now"] is True
+    assert {t["asks"] for t in journey["tests"] if t["open"]} == {"teste de CON DC 12"}
+    books = {m["name"]: m["supplies"] for m in journey["party"]}
+    assert [books[n]["food"] for n in party] == [1, 1, 0]
+    assert [books[n]["water"] for n in party] == [1, 1, 0]
+    assert "procedure:running-out" in {p["key"] for p in rest["pendencies"]}
+    assert any(party[2] in line and "Sem água" in line for line in rest["lines"])
+    assert chain.rolls_verify(scene.week.campaign).ok

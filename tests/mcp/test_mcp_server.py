@@ -348,3 +348,47 @@ async def test_rules_lookup_lists_the_vocabularies_and_the_odds(tokens):
     assert {"maneuver", "terrain", "hit_location", "table"} <= names
     assert odds["success_exact"] == "108/216"
     assert error_text(missing) == "Para topic=damage, mande st."
+
+
+# --- the journey's books (issue 25) --------------------------------------------------------------
+
+
+@orm
+def _active_exploration(scene_code) -> str | None:
+    from sessions.models import Exploration
+
+    found = Exploration.objects.filter(scene__code=scene_code, status="active").first()
+    return str(found.code) if found else None
+
+
+async def test_a_journey_without_a_dungeon_and_its_supplies_through_the_tools(tokens, scene):
+    async with connect(tokens["mestre"]) as client:
+        running = await _active_exploration(scene.code)
+        if running:
+            await client.call_tool(
+                "exploration_act", {"exploration": running, "act": {"act": "end"}}
+            )
+        state = data(
+            await client.call_tool(
+                "exploration_start",
+                {"exploration": {"scene": str(scene.code)}, "journey": {"season": "summer"}},
+            )
+        )
+        assert state["danger"] is None and state["journey"]["season"] == "summer"
+        supply = {"act": "supply", "supply": {"kind": "water", "delta": 3, "reason": "Odres"}}
+        answer = data(
+            await client.call_tool("exploration_act", {"exploration": state["id"], "act": supply})
+        )
+        bad = await client.call_tool(
+            "exploration_act",
+            {
+                "exploration": state["id"],
+                "act": {**supply, "supply": {**supply["supply"], "kind": "ouro"}},
+            },
+        )
+    assert answer["exploration"]["journey"]["common_stock"] == {
+        "food": 0,
+        "water": 3,
+        "ammunition": 0,
+    }
+    assert bad.is_error

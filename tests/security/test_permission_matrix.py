@@ -100,6 +100,8 @@ procedure-roll-add         POST /cenas/{scene}/procedimento/                    
 procedure-tables           GET  /mesa/tabelas/                                            login 200   200   200    200     200
 procedure-table            GET  /mesa/tabelas/{table}/                                    login 200   200   200    200     404
 procedure-row-edit         POST /mesa/tabelas/{table}/linhas/1/                           login 403   403   403    4xx     404
+procedure-table-add        POST /mesa/tabelas/nova/                                       login 403   403   403    4xx     403
+procedure-row-add          POST /mesa/tabelas/{table}/linhas/nova/                        login 403   403   403    4xx     404
 exploration                GET  /cenas/{xscene}/exploracao/                               login 200   200   200    200     404
 exploration-start          POST /cenas/{xscene}/exploracao/iniciar/                       login 403   403   4xx    4xx     404
 exploration-declare        POST /cenas/{xscene}/exploracao/perigo/                        login 403   403   4xx    4xx     404
@@ -113,6 +115,8 @@ exploration-journey        POST /cenas/{xscene}/exploracao/jornada/             
 exploration-travel         POST /cenas/{xscene}/exploracao/viagem/                        login 403   403   4xx    4xx     404
 exploration-journey-test   POST /cenas/{xscene}/exploracao/jornada/testes/                login 403   403   4xx    4xx     404
 exploration-consequence    POST /cenas/{xscene}/exploracao/exaustao/                      login 403   403   4xx    4xx     404
+character-journey          GET  /fichas/{char}/jornada/                                   login 200   200   200    200     404
+exploration-supply         POST /cenas/{xscene}/exploracao/provisoes/                     login 403   403   4xx    4xx     404
 exploration-loot           POST /cenas/{xscene}/exploracao/achados/                       login 403   403   4xx    4xx     404
 exploration-end            POST /cenas/{xscene}/exploracao/encerrar/                      login 403   403   done   done    404
 scene                      GET  /cenas/{scene}/                                           login 200   200   200    200     404
@@ -264,6 +268,7 @@ POST   /api/v1/explorations/{exploration}/journey              journey      401 
 POST   /api/v1/explorations/{exploration}/travel               travel       401  403   403   4xx    4xx     404
 POST   /api/v1/explorations/{exploration}/journey/tests        jtest        401  403   403   4xx    4xx     404
 POST   /api/v1/explorations/{exploration}/consequences         text         401  403   403   4xx    4xx     404
+POST   /api/v1/explorations/{exploration}/supplies             supply       401  403   403   done   done    404
 POST   /api/v1/explorations/{exploration}/loot                 loot         401  403   403   done   done    404
 POST   /api/v1/explorations/{exploration}/end                  -            401  403   403   done   done    404
 """
@@ -321,6 +326,7 @@ BODIES = {
     # no journey has begun in the demo's descent: the round is refused, after the permission
     "travel": lambda p: {"activity": "explore", "region": "forest"},
     "jtest": lambda p: {"test": "00000000-0000-4000-8000-000000000000", "roll": 1},
+    "supply": lambda p: {"kind": "food", "delta": 2, "reason": "Compradas no Limiar"},
     # the Jurado is in the demo's running fight: the change is refused, after the permission
     "state": lambda p: {"character": p.char, "hp": -1, "reason": "Pânico"},
 }

@@ -43,7 +43,7 @@ from sessions.combat import specs as combat_specs
 from sessions.combat import state as combat_state
 from sessions.combat import turns as combat_turns
 from sessions.demo import demo_combat_start, demo_week_play
-from sessions.exploration import journey
+from sessions.exploration import journey, supplies
 from sessions.exploration import services as exploration_services
 from sessions.log import chain, scene_ops
 from sessions.log import services as log_services
@@ -131,6 +131,14 @@ def play(monkeypatch, *, full: bool = True) -> Campaign:
         )  # fmt: skip
         journey.exploration_journey_test(
             exploration=descent, user=mestre, test=asked.code, roll=rolled.sequence
+        )
+        supplies.exploration_supply_adjust(
+            exploration=descent,
+            user=mestre,
+            holder="",
+            kind="food",
+            delta=6,
+            reason="Rações compradas antes de partir",
         )
         exploration_services.exploration_end(exploration=descent, user=mestre)
         monkeypatch.undo()

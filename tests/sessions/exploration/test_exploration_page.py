@@ -10,8 +10,9 @@ from sessions.models import Exploration, ExplorationEvent, Roll
 
 # A jogador's poll of the panel with a journey under way: session, user, scene, its characters,
 # the membership; the exploration; Tabela A (its rows) for the encounter cadence; the timers;
-# the events and their rolls; the tally's rolls, combatants and loot; the journey's tests.
-PANEL_QUERIES = 15
+# the events and their rolls; the tally's rolls, combatants and loot; the journey's tests; the
+# journey's food, water and ammunition (the sums of their changes).
+PANEL_QUERIES = 16
 
 
 def _url(scene, name="exploration"):
@@ -177,3 +178,83 @@ def test_the_panel_with_a_journey_costs_a_fixed_number_of_queries(
     client.get(_url(scene), HTTP_HX_REQUEST="true")
     with django_assert_num_queries(PANEL_QUERIES):
         client.get(_url(scene), HTTP_HX_REQUEST="true")
+
+
+# --- the journey's books (issue 25) --------------------------------------------------------------
+
+
+def test_a_journey_started_from_the_page_needs_no_danger_and_shows_no_dungeon_tile(
+    client_for, mestre, scene, server_dice
+):
+    client = client_for(mestre)
+    server_dice(4)
+    data = {"request_key": "j1", "season": "spring", "marching_order": "Jurado de Gapheim"}
+    client.post(_url(scene, "exploration-start"), data, HTTP_HX_REQUEST="true")
+    exploration = Exploration.objects.get(scene=scene)
+    assert exploration.danger == "" and exploration.journey_started
+    html = client.get(_url(scene), HTTP_HX_REQUEST="true").content.decode()
+    # no «Turno 0», no «Descanso 0/6»: the dungeon's tiles do not apply
+    assert 'data-testid="exploration-turn"' not in html
+    assert 'data-testid="exploration-rest"' not in html
+    assert 'data-testid="journey-supplies"' in html and 'data-testid="no-dungeon"' in html
+
+
+def test_the_start_form_asks_for_a_danger_level_or_a_season(client_for, mestre, scene):
+    from sessions.exploration.forms import START_NEEDS_DANGER_OR_SEASON
+
+    response = client_for(mestre).post(
+        _url(scene, "exploration-start"), {"request_key": "j2"}, HTTP_HX_REQUEST="true"
+    )
+    assert START_NEEDS_DANGER_OR_SEASON in response.content.decode()
+    assert not Exploration.objects.filter(scene=scene).exists()
+
+
+def test_the_mestre_adjusts_a_count_on_the_page(client_for, mestre, scene, server_dice):
+    from sessions.exploration import supplies
+
+    _journey(scene, mestre, server_dice)
+    client = client_for(mestre)
+    body = {"request_key": "s1", "holder": "", "kind": "food", "delta": "4", "reason": "Mercado"}
+    client.post(_url(scene, "exploration-supply"), body, HTTP_HX_REQUEST="true")
+    client.post(_url(scene, "exploration-supply"), body, HTTP_HX_REQUEST="true")  # the same form
+    exploration = Exploration.objects.get(scene=scene)
+    assert supplies.supply_counts(exploration)[""]["food"] == 4
+    html = client.get(_url(scene), HTTP_HX_REQUEST="true").content.decode()
+    assert "4 comida" in html
+    bad = {**body, "request_key": "s2", "delta": "-9"}
+    answer = client.post(_url(scene, "exploration-supply"), bad, HTTP_HX_REQUEST="true")
+    assert "Estoque comum tem 4 de comida" in answer.content.decode()
+
+
+def test_the_sheet_shows_the_character_s_food_water_ammunition_and_exhaustion(
+    client_for, mestre, jogador, scene, server_dice
+):
+    from sessions.exploration import supplies
+
+    _journey(scene, mestre, server_dice)
+    exploration = Exploration.objects.get(scene=scene)
+    character = scene.characters.get(name="Jurado de Gapheim")
+    supplies.exploration_supply_adjust(
+        exploration=exploration,
+        user=mestre,
+        holder=character.name,
+        kind="ammunition",
+        delta=20,
+        reason="Aljava cheia",
+    )
+    client = client_for(jogador)
+    sheet = client.get(reverse("sheet", kwargs={"code": character.code})).content.decode()
+    url = reverse("character-journey", kwargs={"code": character.code})
+    assert f'hx-get="{url}"' in sheet
+    html = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-testid="journey-books"' in html and "munição 20" in html
+    assert "comida 0" in html and "Exaustão 0" in html
+
+
+def test_a_dungeon_sleep_s_tests_show_without_a_journey(client_for, mestre, scene, server_dice):
+    exploration = exploration_services.exploration_start(scene=scene, user=mestre, danger="unsafe")
+    server_dice(6, 6, 6)  # Tabela B 6: «Teste de CON DC 12 para ter os benefícios do Descanso»
+    exploration_services.exploration_sleep(exploration=exploration, user=mestre, hours=8)
+    html = client_for(mestre).get(_url(scene), HTTP_HX_REQUEST="true").content.decode()
+    assert html.count('data-testid="journey-test"') == len(exploration.marching_order)
+    assert "Teste de CON DC 12 para ter os benefícios do Descanso" in html

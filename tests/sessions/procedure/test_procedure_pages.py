@@ -153,3 +153,42 @@ def test_a_member_reads_a_table_without_the_edit_forms(client_for, jogador, demo
     page = client_for(jogador).get(reverse("procedure-table", kwargs={"code": table.code}))
     assert page.status_code == 200
     assert "mudar a linha" not in page.content.decode()
+
+
+# --- the Árbitro's own tables: «a Tabela de Encontros da Região atual» --------------------------
+
+
+def test_the_arbitro_adds_a_regional_table_and_its_rows_on_the_page(client_for, arbitro, scene):
+    from sessions.models import RandomTable
+
+    client = client_for(arbitro)
+    page = client.get(reverse("procedure-tables")).content.decode()
+    assert 'data-testid="table-add"' in page
+    slug = scene.week.campaign.slug
+    made = client.post(
+        reverse("procedure-table-add") + f"?campanha={slug}",
+        {
+            "campanha": slug,
+            "table-name": "Encontros do Pântano",
+            "table-region": "swamp",
+            "table-die": "1d4",
+        },
+    )
+    table = RandomTable.objects.get(region="swamp")
+    assert made.status_code == 302 and table.key == "encontros-swamp"
+    url = reverse("procedure-row-add", kwargs={"code": table.code})
+    body = {"newrow-label": "1-4", "newrow-text": "Sanguessugas gigantes", "newrow-reason": "r"}
+    assert client.post(url, body).status_code == 302
+    page = client.get(reverse("procedure-table", kwargs={"code": table.code})).content.decode()
+    assert "Sanguessugas gigantes" in page and "nada (linha nova)" in page
+    assert 'data-testid="table-incomplete"' not in page
+    overlapping = client.post(url, {**body, "newrow-label": "2"})
+    assert overlapping.status_code == 422
+
+
+def test_a_mestre_may_not_add_a_table(client_for, mestre, scene):
+    slug = scene.week.campaign.slug
+    answer = client_for(mestre).post(
+        reverse("procedure-table-add"), {"campanha": slug, "table-name": "X", "table-die": "1d6"}
+    )
+    assert answer.status_code == 403
