@@ -29,6 +29,7 @@ from sessions.combat import cards as combat_cards
 from sessions.combat import defending as combat_defending
 from sessions.combat import maneuvers as combat_maneuvers
 from sessions.combat import messages as combat_messages
+from sessions.combat import pending as combat_pending
 from sessions.combat import services
 from sessions.combat import specs as combat_specs
 from sessions.combat import turns as combat_turns
@@ -197,8 +198,10 @@ def _act_form(data, combat: Combat, now, combatants: list[Combatant]) -> TurnAct
     )
 
 
-def _context(request, scene: Scene, membership, *, forms=None) -> dict:
+def _context(request, scene: Scene, membership, *, forms=None, answer_error="") -> dict:
     combat = services.combat_current(scene)
+    if combat is not None and combat_pending.defences_overdue_apply(combat):
+        combat.refresh_from_db()  # no background job: a defence's time is applied when read
     view = (
         combat_cards.combat_view(combat, membership=membership, user=request.user)
         if combat
@@ -214,6 +217,7 @@ def _context(request, scene: Scene, membership, *, forms=None) -> dict:
         "terrain_names": [combat_messages.TERRAIN_NAMES[t] for t in combat.terrain]
         if combat
         else [],
+        "answer_error": answer_error,
     }
     if context["can_run"]:
         fresh = _forms(scene, combat, view)
@@ -266,13 +270,17 @@ def combat_panel(request: HtmxHttpRequest, code) -> HttpResponse:
     return render(request, template, context)
 
 
-def _respond(request, scene, membership, *, forms=None, failed=False) -> HttpResponse:
+def _respond(
+    request, scene, membership, *, forms=None, failed=False, answer_error=""
+) -> HttpResponse:
     # A refused form comes back 200 with its errors in the region.
     return region_response(
         request,
         template="combat/combat.html",
         region="tracker",
-        context=lambda: _context(request, scene, membership, forms=forms),
+        context=lambda: _context(
+            request, scene, membership, forms=forms, answer_error=answer_error
+        ),
         redirect_to=reverse("combat", kwargs={"code": scene.code}),
         failed=failed,
         htmx_failed_status=200,
@@ -583,6 +591,14 @@ def defence_choose(request: HtmxHttpRequest, code) -> HttpResponse:
     data = form.cleaned_data
     key = f"defence-{data['combatant']}"
     try:
+        if not data["first"]:
+            combat_defending.defence_standing_clear(
+                combat=combat,
+                combatant=_combatant(combat, data["combatant"]),
+                user=request.user,
+                request_key=data["request_key"],
+            )
+            return _respond(request, scene, membership)
         combat_defending.defence_choose(
             combat=combat,
             combatant=_combatant(combat, data["combatant"]),
@@ -596,6 +612,41 @@ def defence_choose(request: HtmxHttpRequest, code) -> HttpResponse:
         _attach(form, error)
         return _respond(request, scene, membership, forms={key: form}, failed=True)
     return _respond(request, scene, membership)
+
+
+@require_POST
+@login_required
+def defence_answer(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The jogador answers the attack that waits for his character's defence (§4.6), from the
+    scene page or from his sheet page (``from=sheet``: that page's live region comes back).
+    A refusal is said by the buttons, and nothing is rolled."""
+    scene, membership = get_scene(request, code)
+    combat = services.combat_current(scene)
+    if combat is None:
+        raise PermissionDenied
+    defender = _combatant(combat, request.POST.get("combatant", ""))
+    from_sheet = request.POST.get("from") == "sheet" and defender.character_id is not None
+    error = ""
+    try:
+        answer, weapon, retreat = combat_pending.answer_of(request.POST.get("option", ""))
+        combat_pending.defence_answer(
+            combat=combat,
+            combatant=defender,
+            user=request.user,
+            answer=answer,
+            parry_weapon=weapon,
+            retreat=retreat,
+            request_key=request.POST.get("request_key", "")[:64],
+        )
+    except (ServiceError, GurpsError) as refused:
+        if getattr(refused, "code", "") == "forbidden":
+            raise PermissionDenied from None
+        error = refused.message
+    if from_sheet:
+        from sheets.views import sheet_live_response
+
+        return sheet_live_response(request, defender.character, answer_error=error)
+    return _respond(request, scene, membership, failed=bool(error), answer_error=error)
 
 
 @require_POST

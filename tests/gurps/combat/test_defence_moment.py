@@ -4,6 +4,8 @@ from there with the defence the defender chose then — no die rolled twice."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from gurps.checks import Outcome, SuccessRoll
@@ -17,6 +19,7 @@ from gurps.combat import (
     resolve_attack,
     roll_attack,
 )
+from gurps.defence import defence_chance
 from gurps.errors import ATTACK_ROLL_NOT_AWAITING_DEFENCE, ATTACK_ROLL_OTHER_LEVEL, InvalidValue
 from tests.gurps.helpers import ScriptedSource
 
@@ -90,3 +93,13 @@ def test_a_kept_roll_against_another_level_is_refused() -> None:
     with pytest.raises(InvalidValue) as raised:
         resolve_attack(ScriptedSource([]), _attack(), _defence(), _target(), rolled=kept)
     assert raised.value.message == ATTACK_ROLL_OTHER_LEVEL
+
+
+@pytest.mark.parametrize(
+    ("total", "passes"),
+    [(10, 27 + 25 + 21 + 15 + 10 + 6 + 3 + 1), (0, 1 + 3), (-5, 4), (16, 216 - 4), (30, 212)],
+)
+def test_a_defence_rolls_chance_counts_3_and_4_as_always_and_17_and_18_as_never(
+    total, passes
+) -> None:
+    assert defence_chance(total) == Fraction(passes, 216)
