@@ -533,11 +533,11 @@ def attack_plan(
     the caller's instances, read as they are. Raises ServiceError naming the field,
     OutsideCanon where the canon has no number, InvalidValue for what the engine refuses
     (and NoRollAtThreeOrLess, but not for a ``preview``, which shows the level and why)."""
-    out_of_turn, row = _check_attacker(combat, attacker, defender, everyone)
     if defender.pending_defence:
         raise ServiceError(
             DEFENCE_AWAITED.format(name=defender.name), field="defender", code="defence_pending"
         )
+    out_of_turn, row = _check_attacker(combat, attacker, defender, everyone)
     blow = _blow(attacker, attack.weapon)
     inputs = _plan(combat, attacker, defender, row, blow, attack, defence_choice)
     level = engine.plan_attack(inputs.attack, inputs.defence, inputs.target, preview=preview)
@@ -769,7 +769,13 @@ def _answer_inputs(d: Combatant, numbers: CombatantNumbers, choice: DefenceSpec,
 
 
 def pending_resolve(
-    combat: Combat, user, d: Combatant, answer: DefenceSpec | None, lines: list[str]
+    combat: Combat,
+    user,
+    d: Combatant,
+    answer: DefenceSpec | None,
+    lines: list[str],
+    *,
+    request_key: str = "",
 ) -> CombatEvent:
     """Go on with the attack that waited for ``d``'s defence (§4.10 rows 5–10), ``combat``
     locked by the caller: ``answer`` the jogador's (no ``defences``: «não me defendo», the
@@ -868,5 +874,6 @@ def pending_resolve(
             "hp_after": result.hp_after,
             "rolls": [r.sequence for r in rolls],
         },
+        request_key=request_key,
         code=code,
     )

@@ -129,7 +129,13 @@ def pending_of(combat: Combat, d: Combatant, *, numbers=None) -> PendingDefence 
                 continue
             options.append(
                 AnswerOption(
-                    o.defence, o.name, o.total, _chance(o.total), o.parry_line, False, o.why_not
+                    o.defence,
+                    o.name,
+                    o.total,
+                    _chance(o.total),
+                    (o.parry_line if o.defence == "parry" else None),
+                    False,
+                    o.why_not,
                 )
             )
             if retreat_ok and o.usable:
@@ -141,7 +147,12 @@ def pending_of(combat: Combat, d: Combatant, *, numbers=None) -> PendingDefence 
                 total = o.total + bonus
                 options.append(
                     AnswerOption(
-                        o.defence, f"{o.name}, recuando", total, _chance(total), o.parry_line, True
+                        o.defence,
+                        f"{o.name}, recuando",
+                        total,
+                        _chance(total),
+                        (o.parry_line if o.defence == "parry" else None),
+                        True,
                     )
                 )
     options.append(AnswerOption("none", ANSWERS["none"], pd, _chance(pd)))
@@ -226,11 +237,7 @@ def defence_answer(
             retreat=", recuando" if retreat else "",
             attacker=attacker,
         )
-    event = pending_resolve(combat, user, d, spec, [said])
-    if request_key:
-        event.request_key = request_key[:64]
-        event.save(update_fields=["request_key"])
-    return event
+    return pending_resolve(combat, user, d, spec, [said], request_key=request_key[:64])
 
 
 def _overdue(combat: Combat, d: Combatant, now: datetime) -> bool:

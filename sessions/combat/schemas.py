@@ -290,7 +290,7 @@ def combat_data(view: CombatView) -> dict:
             for e in reversed(view.events)
         ],
         "defence_wait_minutes": combat.defence_wait_minutes,
-        "pending_defences": [pending_data(p, full) for p, full in view.pending],
+        "pending_defences": [pending_data(p, full) for p, full, _ in view.pending],
     }
 
 
