@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -834,7 +835,7 @@ def pending_resolve(
     check_every_die(source.values, result.steps)
     lines = lines + list(result.lines)
     code = uuid.uuid4()
-    asked_by = type(user).objects.get(pk=p["by"])
+    asked_by = get_user_model().objects.get(pk=p["by"])
     rolls = write_steps(
         combat,
         asked_by,

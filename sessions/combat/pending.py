@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -269,7 +270,7 @@ def defences_overdue_apply(combat: Combat) -> int:
                 minutes=fresh.defence_wait_minutes,
                 since=timezone.localtime(since).strftime("%H:%M"),
             )
-            asked_by = type(fresh.started_by).objects.get(pk=d.pending_defence["by"])
+            asked_by = get_user_model().objects.get(pk=d.pending_defence["by"])
             pending_resolve(fresh, asked_by, d, None, [line])
             done += 1
     combat.refresh_from_db()

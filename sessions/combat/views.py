@@ -46,6 +46,7 @@ from sessions.combat.forms import (
     TurnActForm,
     TurnForm,
 )
+from sessions.combat.state import why_not_acting
 from sessions.log import services as log_services
 from sessions.models import Combat, Combatant, Scene
 
@@ -186,8 +187,13 @@ def _act_form(data, combat: Combat, now, combatants: list[Combatant]) -> TurnAct
     }
     initial = {}
     if who:
-        declared = now is not None and now.maneuver_round == combat.round and now.maneuver
-        initial["combatant"] = str((who[1] if declared and len(who) > 1 else who[0]).code)
+        # The next step is the obvious one: once the one whose turn it is has declared (or
+        # cannot, §4.1), the form is for the next in the order.
+        done = now is not None and (
+            (now.maneuver_round == combat.round and bool(now.maneuver))
+            or bool(why_not_acting(combat, now))
+        )
+        initial["combatant"] = str((who[1] if done and len(who) > 1 else who[0]).code)
     return TurnActForm(
         data,
         initial=initial,
