@@ -161,3 +161,7 @@ DEADLINE_PASSED = (
 )
 ONLY_THE_PLAYER_ANSWERS = "Só o jogador de {name} responde pela defesa dele (§4.1, §4.6)."
 BAD_WAIT = "Prazo em minutos, de 0 a 1440 (vazio: o combate espera o jogador)."
+AWAITS_THE_PLAYER = (
+    "A defesa de {name} é do jogador: se o ataque acertar, para antes da jogada de defesa e "
+    "aguarda a resposta dele (§4.6)."
+)

@@ -314,3 +314,43 @@ def test_the_mestre_sets_his_time_through_the_api(client, hunt, mestre, rastread
         url, json.dumps({"minutes": -3}), content_type="application/json", **_bearer(mestre)
     )
     assert bad.status_code == 422
+
+
+def test_the_preview_says_the_attack_will_wait_for_the_jogador(hunt, mestre):
+    from sessions.combat import acting as combat_acting
+    from sessions.combat.messages import AWAITS_THE_PLAYER
+
+    murador = _turn_of(hunt, mestre, "Murador")
+    preview = combat_acting.combat_act(
+        combat=hunt,
+        combatant=murador,
+        user=mestre,
+        maneuver=combat_specs.ManeuverSpec(maneuver="move_and_attack"),
+        attack=combat_specs.AttackSpec(weapon=0),
+        defender=_get(hunt, RASTREADOR),
+        dry_run=True,
+    )
+    assert AWAITS_THE_PLAYER.format(name=RASTREADOR) in preview.attack.notes
+    assert preview.attack.rolled == ()  # nothing chosen for him
+
+
+# --- «Turno inteiro»: the next step is the obvious one -----------------------------------------
+
+
+def _act_default(client, scene) -> str:
+    import re
+
+    html = client.get(reverse("combat", kwargs={"code": scene.code})).content.decode()
+    select = re.search(r'<select name="act-combatant".*?</select>', html, re.S).group(0)
+    assert re.search(r'<details class="panel" data-testid="turn-act"[^>]* open>', html)
+    return re.search(r'<option value="[^"]+" selected>([^<]+)</option>', select).group(1)
+
+
+def test_turno_inteiro_is_open_and_defaults_to_the_next_once_the_current_cannot_act(
+    hunt, mestre, client_for
+):
+    now = combat_state.current(Combat.objects.get(pk=hunt.pk))
+    client = client_for(mestre)
+    assert _act_default(client, hunt.scene).startswith(now.name)  # he has yet to choose
+    Combatant.objects.filter(pk=now.pk).update(stunned=True)  # §5.2: no maneuver this turn
+    assert "(próximo)" in _act_default(client, hunt.scene)
