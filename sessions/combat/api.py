@@ -193,9 +193,11 @@ class TurnIn(Schema, extra="forbid"):
 
 
 class DefenceChoiceIn(Schema, extra="forbid"):
-    """A escolha do próprio defensor (§4.1, §4.6), que vale até ele a mudar."""
+    """«Decidir por mim»: a escolha do próprio defensor, deixada de antemão (§4.1, §4.6), que
+    vale até ele a mudar; sem ela, cada ataque que acerta espera a resposta dele. ``first``
+    best: a de maior total que a manobra deixa, a cada ataque."""
 
-    first: DefenceKey
+    first: DefenceKey | Literal["best"]
     then: OptionalDefenceKey = ""
     retreat: StrictBool = Field(default=False, description="Recua (+3, uma vez por rodada)")
     parry_weapon: int | None = Field(
