@@ -8,6 +8,7 @@ changed), the Mestre's refreshes after each of his actions, and the scene log re
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -630,7 +631,11 @@ def defence_answer(request: HtmxHttpRequest, code) -> HttpResponse:
     combat = services.combat_current(scene)
     if combat is None:
         raise PermissionDenied
-    defender = _combatant(combat, request.POST.get("combatant", ""))
+    try:
+        defender = _combatant(combat, str(uuid.UUID(request.POST.get("combatant", ""))))
+    except ValueError:
+        error = combat_messages.COMBATANT_NOT_FOUND
+        return _respond(request, scene, membership, failed=True, answer_error=error)
     from_sheet = request.POST.get("from") == "sheet" and defender.character_id is not None
     error = ""
     try:
