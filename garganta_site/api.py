@@ -140,7 +140,14 @@ def on_gurps_error(request, exc: GurpsError):
 
 @api.exception_handler(ServiceError)
 def on_service_error(request, exc: ServiceError):
-    status = {"forbidden": 403, "not_found": 404, "idempotency_conflict": 409}.get(exc.code, 422)
+    status = {
+        "forbidden": 403,
+        "not_found": 404,
+        "idempotency_conflict": 409,
+        # A defence awaited, or none to answer (§4.6): the fight's state, not the body, is wrong.
+        "defence_pending": 409,
+        "no_pending_defence": 409,
+    }.get(exc.code, 422)
     return _error(request, status, exc.code, exc.message, field=exc.field or None)
 
 

@@ -53,6 +53,11 @@ def scene_key(scene_code) -> str:
     return f"scene:{scene_code}"
 
 
+def character_key(character_code) -> str:
+    """The bell of a character's sheet page (its state in play, a defence it is asked)."""
+    return f"character:{character_code}"
+
+
 def ring_scene(scene) -> None:
     """Ring the bell of ``scene`` (a Scene): every write that changes what the scene's page
     shows calls it inside its transaction."""

@@ -13,8 +13,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
+from itertools import product
 
-from gurps._validate import check_attribute, require_at_least, require_exact_non_negative
+from gurps._validate import (
+    check_attribute,
+    require_at_least,
+    require_exact_non_negative,
+    require_int,
+)
 from gurps.checks import RollKind, SuccessRoll, roll_success, success_outcome
 from gurps.dice import DiceExpression, RandomSource
 from gurps.errors import (
@@ -166,6 +172,19 @@ def defence_roll_passes(roll: int, total: int) -> bool:
     Raises InvalidValue("roll") outside 3..18, InvalidValue("level") for a non-int total.
     """
     return success_outcome(roll, total, RollKind.DEFENCE).is_success
+
+
+def defence_chance(total: int) -> Fraction:
+    """Exact chance that a defence roll against ``total`` stops the blow (§4.6), over the 216
+    rolls of 3d6: 3 or 4 always pass, 17 or 18 always fail. Total 10: 135/216; total 0: 4/216.
+    Show it with ``gurps.checks.percent_truncated``."""
+    require_int("level", total)
+    passes = sum(
+        1
+        for faces in product(range(1, 7), repeat=3)
+        if success_outcome(sum(faces), total, RollKind.DEFENCE).is_success
+    )
+    return Fraction(passes, 216)
 
 
 def roll_defence(source: RandomSource, total: int) -> SuccessRoll:

@@ -152,6 +152,11 @@ NO_DEFENCE_CHOSEN = "Escolha ao menos uma defesa ativa contra o ataque."
 ONE_DEFENCE_PER_ATTACK = (
     "Uma defesa ativa por ataque; só a Defesa Total dá duas, e diferentes (§4.3 e §4.6)."
 )
+ATTACK_ROLL_NOT_AWAITING_DEFENCE = (
+    "Só um acerto sem crítico espera a defesa: depois de um erro ou de um golpe fulminante "
+    "não há defesa a escolher (§4.8, §4.10)."
+)
+ATTACK_ROLL_OTHER_LEVEL = "A jogada de ataque guardada foi feita contra outro NH efetivo."
 SAME_DEFENCE_TWICE = (
     "Na Defesa Total as duas defesas contra o mesmo ataque têm de ser diferentes (§4.3)."
 )

@@ -553,6 +553,11 @@ class Combat(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     request_key = models.CharField(max_length=64, blank=True)
+    # The Mestre's time for a jogador's defence (§4.6): after it, the jogador's standing
+    # choice or the best total stands for him, said in the log. None: the fight waits.
+    defence_wait_minutes = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Minutos para o jogador escolher a defesa"
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -713,6 +718,11 @@ class Combatant(models.Model):
     # The defender's own choice (§4.1, §4.6): {"first", "then", "retreat", "parry_weapon"}.
     standing_defence = models.JSONField(
         default=dict, blank=True, help_text="A defesa que o defensor escolheu e a alternativa"
+    )
+    # An attack that hit and waits for this jogador's defence (§4.6; sessions.combat.pending):
+    # the attack as rolled, the roll, since when. {} when nothing waits.
+    pending_defence = models.JSONField(
+        default=dict, blank=True, help_text="Ataque que espera a defesa do jogador"
     )
     # Marked fled by the Mestre (status "fled"): the round he left in; 0 if he did not.
     fled_round = models.PositiveIntegerField(

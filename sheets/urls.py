@@ -1,10 +1,12 @@
 from django.urls import path
 
-from sheets import draft_views, views
+from sheets import draft_views, live, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("fichas/<uuid:code>/", views.sheet_detail, name="sheet"),
+    path("fichas/<uuid:code>/vivo/", views.sheet_live, name="sheet-live"),
+    path("fichas/<uuid:code>/eventos/", live.sheet_events, name="sheet-events"),
     path(
         "fichas/<uuid:code>/pertences/<uuid:possession_code>/carregar/",
         views.possession_carry,

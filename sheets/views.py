@@ -23,7 +23,7 @@ from garganta_site import auth
 from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest
 from sessions.models import Scene, Week
-from sheets import access, services
+from sheets import access, live, services
 from sheets.forms import LootForm, QuantityForm
 from sheets.models import ApiToken, Character, Membership, Possession, SheetVersion
 
@@ -64,7 +64,9 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "sheets/home.html", {"campaigns": campaigns})
 
 
-def _sheet_context(request, character, membership, *, loot_form=None, errors=None) -> dict:
+def _sheet_context(
+    request, character, membership, *, loot_form=None, errors=None, answer_error=""
+) -> dict:
     """What the sheet page draws. Warm, it costs one query beyond the character's: the
     fingerprint (``services.sheet_revision``) keys the page's blocks, and the versions,
     possessions and the numbers are read and computed only for a block the cache lacks."""
@@ -79,6 +81,7 @@ def _sheet_context(request, character, membership, *, loot_form=None, errors=Non
         lambda: services.possessions_of(character, with_items=False) if versions[0] else []
     )
     sees_pending = is_owner or membership.role != Membership.Role.JOGADOR
+    fight = live.sheet_fight(character, answers=is_owner)
     context = {
         "character": character,
         "membership": membership,
@@ -101,6 +104,11 @@ def _sheet_context(request, character, membership, *, loot_form=None, errors=Non
         "pending_versions": SimpleLazyObject(lambda: versions[1] if sees_pending else []),
         "errors": errors or {},
         "rules_url": reverse("rules"),  # once, not once per §-link
+        # An attack waiting for this character's defence (§4.6): one query (sheets.live).
+        "sheet_pending": fight.pending,
+        "sheet_fight": fight,
+        "live_token": live.live_token(revision.key if revision else "", fight),
+        "answer_error": answer_error,
     }
     if revision is None:
         context["has_version"] = bool(homologated)
@@ -117,7 +125,7 @@ def _sheet_context(request, character, membership, *, loot_form=None, errors=Non
         ),
         tail_cache_key=f"{revision.key}:{membership.role}",
     )
-    if context["play_cache_key"]:
+    if context["play_cache_key"] and not fight.combatants:  # in a fight: drawn fresh
         context["page_cache_key"] = (
             f"{context['play_cache_key']}:{is_owner}:{sees_pending}:{membership.role}:{can_change}"
         )
@@ -139,6 +147,36 @@ def sheet_detail(request: HtmxHttpRequest, code) -> HttpResponse:
             LOOT_KEY_SLOT.encode(), uuid.uuid4().hex.encode(), 1
         )
     return response
+
+
+def _with_loot_key(response, context) -> HttpResponse:
+    if context["loot_request_key"] == LOOT_KEY_SLOT:
+        response.content = response.content.replace(
+            LOOT_KEY_SLOT.encode(), uuid.uuid4().hex.encode(), 1
+        )
+    return response
+
+
+@login_required
+def sheet_live(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The sheet page's live region (PV, fatigue, conditions, Carga and defences, an attack
+    waiting for the defence, §4.6), asked on the character's doorbell or by the fallback poll:
+    204 while it is drawn from what the page has (``?r=`` its token)."""
+    character, membership = _get_character(request, code)
+    context = _sheet_context(request, character, membership)
+    if request.GET.get("r") == context["live_token"]:
+        return HttpResponse(status=204)
+    return _with_loot_key(render(request, "sheets/sheet.html#live", context), context)
+
+
+def sheet_live_response(request, character, *, answer_error: str = "") -> HttpResponse:
+    """The live region after the jogador answered from his sheet page (the combat's answer
+    view calls it); without htmx, the sheet page."""
+    character, membership = _get_character(request, character.code)
+    if not request.htmx:
+        return redirect("sheet", code=character.code)
+    context = _sheet_context(request, character, membership, answer_error=answer_error)
+    return _with_loot_key(render(request, "sheets/sheet.html#live", context), context)
 
 
 def _play_response(request, character, membership, **extra) -> HttpResponse:

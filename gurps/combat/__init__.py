@@ -92,7 +92,12 @@ from gurps.combat.sequence.inputs import (
     TargetInput,
 )
 from gurps.combat.sequence.plan import Plan, plan_attack
-from gurps.combat.sequence.resolve import resolve_attack
+from gurps.combat.sequence.resolve import (
+    AttackRolled,
+    attack_hit_awaiting_defence,
+    resolve_attack,
+    roll_attack,
+)
 from gurps.combat.sequence.results import AttackResolution, Consequences, SequenceStep
 from gurps.combat.sequence.table import (
     COMBAT_SEQUENCE,
@@ -350,6 +355,7 @@ __all__ = [
     "TargetInput",
     # sequence.results
     "AttackResolution",
+    "AttackRolled",
     "Consequences",
     "SequenceStep",
     # sequence.attack_steps
@@ -359,6 +365,8 @@ __all__ = [
     "plan_attack",
     # sequence.resolve
     "resolve_attack",
+    "roll_attack",
+    "attack_hit_awaiting_defence",
     # pages
     "CANON_TABLES",
     # Taken from other engine modules by the single gurps.combat, kept for its callers.

@@ -41,6 +41,7 @@ from sessions.combat.maneuvers import (
 )
 from sessions.combat.messages import (
     ACT_KEY_OF_ANOTHER_REQUEST,
+    AWAITS_THE_PLAYER,
     COMBAT_ENDED,
     COMBATANT_NOT_FOUND,
     CRITICAL_NO_DEFENCE,
@@ -68,11 +69,11 @@ from sessions.tracker import tracker_ensure_active
 
 @dataclass(frozen=True)
 class AttackSummary:
-    """What one attack of the turn did: hit, HP lost, HP after, the effective level rolled
-    against (levels), its event."""
+    """What one attack of the turn did: hit (None: it hit and waits for the jogador's
+    defence, §4.6), HP lost, HP after, the effective level rolled against (levels), its event."""
 
     event: CombatEvent
-    hit: bool
+    hit: bool | None
     hp_lost: int
     hp_after: int
     effective_level: int
@@ -189,8 +190,9 @@ def combat_act(
        Ataque Total (a) or the Aguardar's).
     3. ``attack`` against ``defender``, when given: his maneuver must attack (§4.3). The
        defender's active defence is ``defence_choice`` for a creature or an NPC without a
-       jogador; a jogador's character defends with his own standing choice, or the best total
-       (§4.1, §4.6) — naming one for him is refused.
+       jogador; for a jogador's character an attack that hits stops before the defence roll
+       and waits for his answer (``sessions.combat.pending``; ``attack.hit`` None), unless he
+       left a standing choice («decidir por mim») — naming one for him is refused (§4.1, §4.6).
 
     Everything is checked before the first die; anything refused (ServiceError naming the
     field, OutsideCanon, InvalidValue) leaves nothing written and no die rolled. If the dice
@@ -349,6 +351,8 @@ def _attack_preview(planned: AttackPlan, declared: DeclaredManeuver | None) -> A
         parry_weapon=inputs.choice.parry_weapon,
     )
     notes = [CRITICAL_NO_DEFENCE]
+    if inputs.waits:
+        notes.append(AWAITS_THE_PLAYER.format(name=d.name))
     if declared is not None and declared.feint_against is not None:
         notes.append(FEINT_STILL_TO_ROLL.format(name=a.name, target=declared.feint_against.name))
     read = planned.blow.read

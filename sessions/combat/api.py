@@ -7,6 +7,7 @@ dry run spends none (the key it brings is left free)."""
 
 from __future__ import annotations
 
+from typing import Literal
 from uuid import UUID
 
 from django.http import Http404
@@ -24,6 +25,7 @@ from sessions.combat import attack as combat_attack
 from sessions.combat import cards as combat_cards
 from sessions.combat import defending as combat_defending
 from sessions.combat import maneuvers as combat_maneuvers
+from sessions.combat import pending as combat_pending
 from sessions.combat import services
 from sessions.combat import specs as combat_specs
 from sessions.combat import turns as combat_turns
@@ -34,6 +36,7 @@ from sessions.combat.schemas import (
     CombatActionOut,
     CombatantAddedOut,
     CombatOut,
+    DefenceAnswerOut,
     TurnOut,
     TurnPreviewOut,
     action_data,
@@ -190,14 +193,37 @@ class TurnIn(Schema, extra="forbid"):
 
 
 class DefenceChoiceIn(Schema, extra="forbid"):
-    """A escolha do próprio defensor (§4.1, §4.6), que vale até ele a mudar."""
+    """«Decidir por mim»: a escolha do próprio defensor, deixada de antemão (§4.1, §4.6), que
+    vale até ele a mudar; sem ela, cada ataque que acerta espera a resposta dele. ``first``
+    best: a de maior total que a manobra deixa, a cada ataque."""
 
-    first: DefenceKey
+    first: DefenceKey | Literal["best"]
     then: OptionalDefenceKey = ""
     retreat: StrictBool = Field(default=False, description="Recua (+3, uma vez por rodada)")
     parry_weapon: int | None = Field(
         default=None, ge=0, le=20, description="A linha de arma que apara (índice)"
     )
+
+
+AnswerKey = Literal["dodge", "parry", "block", "none"]
+
+
+class DefenceAnswerIn(Schema, extra="forbid"):
+    """A resposta do jogador ao ataque que espera a defesa da sua personagem (§4.6): dodge
+    (Esquiva), parry (Aparar, com ``parry_weapon``: a linha da arma), block (Bloquear) ou
+    none (não me defendo: só a Defesa Passiva, a mira fica, §4.3); ``retreat`` recua (+3, uma
+    vez por rodada, §4.7)."""
+
+    answer: AnswerKey = Field(description="dodge · parry · block · none (não me defendo)")
+    parry_weapon: int | None = Field(default=None, ge=0, le=20)
+    retreat: StrictBool = False
+
+
+class DefenceWaitIn(Schema, extra="forbid"):
+    """O prazo do Mestre para a defesa de um jogador, em minutos (0 a 1440); null: o combate
+    espera o jogador. Passado o prazo, vale a escolha que ele deixou, ou a de maior total."""
+
+    minutes: int | None = Field(ge=0, le=1440)
 
 
 class EndIn(Schema, extra="forbid"):
@@ -216,6 +242,8 @@ def _combat(request, code: UUID, *, table: bool = True) -> tuple[Combat, object]
 
 def _state(request, combat: Combat, membership) -> dict:
     combat.refresh_from_db()
+    if combat_pending.defences_overdue_apply(combat):  # no background job: applied when read
+        combat.refresh_from_db()
     view = combat_cards.combat_view(combat, membership=membership, user=request.user)
     return combat_data(view)
 
@@ -511,6 +539,7 @@ def attack_resolve(request, code: UUID, payload: AttackIn, idempotency_key: str 
         {
             "event": event.code,
             "hit": event.data["hit"],
+            "awaits_defence": bool(event.data.get("awaits_defence")),
             "hp_lost": event.data["hp_lost"],
             "hp_after": event.data["hp_after"],
             "effective_level": event.data["effective_level"],
@@ -541,6 +570,48 @@ def defence_choose(
         request_key=idempotency_key,
     )
     return _state(request, combat, membership)
+
+
+@router.post(
+    "/{uuid:code}/combatants/{uuid:combatant}/defence/answer",
+    response={200: DefenceAnswerOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="O jogador responde ao ataque que espera a defesa da sua personagem (§4.6)",
+)
+def defence_answer(
+    request, code: UUID, combatant: UUID, payload: DefenceAnswerIn, idempotency_key: str = Key
+):
+    combat, membership = _combat(request, code, table=False)
+    event = combat_pending.defence_answer(
+        combat=combat,
+        combatant=_combatant(combat, combatant, "combatant"),
+        user=request.user,
+        answer=payload.answer,
+        parry_weapon=payload.parry_weapon,
+        retreat=payload.retreat,
+        request_key=idempotency_key,
+    )
+    return {
+        "event": event.code,
+        "hit": bool(event.data.get("hit")),
+        "hp_lost": event.data.get("hp_lost", 0),
+        "hp_after": event.data.get("hp_after", 0),
+        "lines": event.lines,
+        "rolls": event_rolls(event),
+        "combat": _state(request, combat, membership),
+    }
+
+
+@router.put(
+    "/{uuid:code}/defence-wait",
+    response={200: CombatActionOut, **TABLE_WRITE_WITH_BODY},
+    summary="O prazo do Mestre para a defesa de um jogador (§4.6)",
+)
+def defence_wait(request, code: UUID, payload: DefenceWaitIn, idempotency_key: str = Key):
+    combat, membership = _combat(request, code)
+    event = combat_pending.defence_wait_set(
+        combat=combat, user=request.user, minutes=payload.minutes, request_key=idempotency_key
+    )
+    return _action(request, combat, membership, event)
 
 
 @router.post(

@@ -11,17 +11,21 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
+from garganta_site import doorbell
 from garganta_site.errors import ServiceError
 from gurps import combat as engine
 from gurps import damage, defence, injury
 from gurps.attributes import will as will_of
+from gurps.checks import Outcome, SuccessRoll
 from gurps.errors import UNKNOWN_ACTIVE_DEFENCE, InvalidValue, OutsideCanon
 from gurps.house import CombatantKind
 from gurps.ranged import range_modifier
 from gurps.rolling import Modifier
-from sessions.combat.defending import defence_for_attack
+from sessions.combat.defending import defence_for_attack, defence_options, waits_for_the_player
 from sessions.combat.effects import (
     ExtraRolls,
     concentration_check,
@@ -32,12 +36,17 @@ from sessions.combat.effects import (
 )
 from sessions.combat.messages import (
     ATTACKS_USED,
+    AWAITS_DEFENCE,
     CLOSE_COMBAT_CANNOT,
+    DEFENCE_AWAITED,
+    DEFENCE_NAMES,
+    DEFENCE_NOT_NOW,
     MANEUVER_FIRST,
     NO_ACTIVE_DEFENCE_NOW,
     NO_BLOCK,
     NO_MANEUVER_YET,
     NO_PARRY,
+    NO_RETREAT_NOW,
     NOT_AN_ATTACK_MANEUVER,
     NOT_STARTED,
     OFF_BALANCE_NOTHING,
@@ -73,9 +82,16 @@ LIMBS = ("arm", "hand", "leg", "foot")
 
 @dataclass
 class AttackOutcome:
+    """What one attack wrote: its event, the engine's resolution (None while the attack waits
+    for the defender's answer, §4.6: ``awaits_defence``), its rolls."""
+
     event: CombatEvent
-    resolution: engine.AttackResolution
+    resolution: engine.AttackResolution | None
     rolls: list[Roll] = field(default_factory=list)
+
+    @property
+    def awaits_defence(self) -> bool:
+        return self.resolution is None
 
 
 @dataclass(frozen=True)
@@ -319,6 +335,7 @@ class AttackInputs:
     choice: DefenceSpec
     defence_lines: list[str]
     defender_numbers: CombatantNumbers
+    waits: bool = False  # a hit stops for the jogador's answer (§4.6)
 
 
 def _plan(
@@ -328,9 +345,16 @@ def _plan(
     feint_penalty = _feint_penalty(combat, a, d)
     aware = _awareness(d, choice)
     d_numbers = combatant_numbers(d, terrain=combat.terrain)
-    choice, defence_lines = defence_for_attack(
-        d, d_numbers, choice, attack_kind=blow.line.attack_kind, aware=aware
+    kind = blow.line.attack_kind
+    waits = not choice.defences and waits_for_the_player(
+        d, d_numbers, attack_kind=kind, aware=aware
     )
+    if waits:
+        defence_lines: list[str] = []  # he answers when the attack hits
+    else:
+        choice, defence_lines = defence_for_attack(
+            d, d_numbers, choice, attack_kind=kind, aware=aware
+        )
     choices, parry_index = _defence_choices(d, d_numbers, choice)
     kinds = [c.defence for c in choices]
     if kinds:
@@ -382,6 +406,7 @@ def _plan(
         choice=choice,
         defence_lines=defence_lines,
         defender_numbers=d_numbers,
+        waits=waits,
     )
 
 
@@ -411,9 +436,9 @@ def _after_the_attack(a: Combatant, blow: Blow, out_of_turn: bool, plan: AttackI
     return lines
 
 
-def _defender_spent(d: Combatant, plan: AttackInputs, result, choice: DefenceSpec) -> None:
+def _defender_spent(d: Combatant, kinds: list[str], result, choice: DefenceSpec) -> None:
     """The round's defences the defender used (§4.7)."""
-    used = plan.kinds[: len(result.defence_rolls)] if plan.kinds else []
+    used = kinds[: len(result.defence_rolls)] if kinds else []
     if not used:
         return
     after = round_defences(d).defend(*used, dagger=choice.dagger, retreat=choice.retreat)
@@ -423,7 +448,7 @@ def _defender_spent(d: Combatant, plan: AttackInputs, result, choice: DefenceSpe
     d.fought = True
 
 
-def _extras(extra: ExtraRolls, a, d, blow: Blow, plan: AttackInputs, result) -> None:
+def _extras(extra: ExtraRolls, a, d, blow: Blow, kinds: list[str], parry_index, result) -> None:
     """The rolls and effects after the sequence's own steps (§4.3, §4.7, §4.8)."""
     if result.critical_miss is not None:
         critical_miss_effects(extra, a, blow.index, result.critical_miss)
@@ -433,21 +458,24 @@ def _extras(extra: ExtraRolls, a, d, blow: Blow, plan: AttackInputs, result) -> 
         drop_a_weapon(extra, d)
     if result.concentration_will_level is not None:
         concentration_check(extra, d, result.concentration_will_level)
-    used = plan.kinds[: len(result.defence_rolls)] if plan.kinds else []
-    if result.defended and used and used[-1] == "parry" and plan.parry_index is not None:
-        parry_extras(extra, a, blow.line, d, plan.parry_index)
+    used = kinds[: len(result.defence_rolls)] if kinds else []
+    if result.defended and used and used[-1] == "parry" and parry_index is not None:
+        parry_extras(extra, a, blow.line, d, parry_index)
     extra.check()
 
 
-def _wounds(combat: Combat, d: Combatant, result, location: injury.HitLocation) -> None:
-    """What the blow did to the defender (§4.10 rows 9 and 10)."""
+def _wounds(
+    combat: Combat, d: Combatant, result, location: injury.HitLocation, round_=None
+) -> None:
+    """What the blow did to the defender (§4.10 rows 9 and 10); ``round_`` the round of the
+    blow (the attack's, for one that waited for the defence), else the combat's."""
     if result.aim_spoiled:
         d.aim_turns, d.aim_weapon = 0, None
     if result.reload_cancelled:
         d.reloading = False
     if result.hp_lost:
         d.hp_lost += result.hp_lost
-        key = str(combat.round)
+        key = str(round_ or combat.round)
         d.wounds = {**d.wounds, key: int(d.wounds.get(key, 0)) + result.hp_lost}
         if location.value in LIMBS:
             lost = int(d.limb_hp_lost.get(location.value, 0)) + result.hp_lost
@@ -506,6 +534,10 @@ def attack_plan(
     the caller's instances, read as they are. Raises ServiceError naming the field,
     OutsideCanon where the canon has no number, InvalidValue for what the engine refuses
     (and NoRollAtThreeOrLess, but not for a ``preview``, which shows the level and why)."""
+    if defender.pending_defence:
+        raise ServiceError(
+            DEFENCE_AWAITED.format(name=defender.name), field="defender", code="defence_pending"
+        )
     out_of_turn, row = _check_attacker(combat, attacker, defender, everyone)
     blow = _blow(attacker, attack.weapon)
     inputs = _plan(combat, attacker, defender, row, blow, attack, defence_choice)
@@ -557,7 +589,10 @@ def attack_run(
     planned = attack_plan(combat, a, d, attack, defence_choice)
     plan, blow, row = planned.inputs, planned.blow, planned.row
     source = combat_source()
-    result = engine.resolve_attack(source, plan.attack, plan.defence, plan.target)
+    rolled = engine.roll_attack(source, plan.attack, plan.defence, plan.target)
+    if plan.waits and rolled.awaits_defence:
+        return _attack_waits(combat, user, planned, rolled, source, request_key, data)
+    result = engine.resolve_attack(source, plan.attack, plan.defence, plan.target, rolled=rolled)
     check_every_die(source.values, result.steps)
     lines = plan.defence_lines + list(result.lines)
     lines += _after_the_attack(a, blow, planned.out_of_turn, plan, row)
@@ -573,8 +608,9 @@ def attack_run(
         attack_modifiers=result.modifiers,
         expression=plan.attack.damage,
     )
-    _defender_spent(d, plan, result, plan.choice)
-    _extras(ExtraRolls(combat, user, code, combat_source(), lines), a, d, blow, plan, result)
+    _defender_spent(d, plan.kinds, result, plan.choice)
+    extra = ExtraRolls(combat, user, code, combat_source(), lines)
+    _extras(extra, a, d, blow, plan.kinds, plan.parry_index, result)
     _wounds(combat, d, result, plan.location)
     combatant_save(a)
     combatant_save(d)
@@ -598,3 +634,247 @@ def attack_run(
         code=code,
     )
     return AttackOutcome(event=event, resolution=result, rolls=rolls)
+
+
+# --- the attack that waits for the defender's answer (§4.1, §4.6) ------------------------------
+
+
+def _plain(value):
+    return getattr(value, "value", value)
+
+
+def _attack_input_data(attack: engine.AttackInput) -> dict:
+    """The attack as rolled, kept while the defender chooses (JSON)."""
+    data = {name: _plain(getattr(attack, name)) for name in engine.AttackInput.__dataclass_fields__}
+    data["damage"] = str(attack.damage)
+    data["announced"] = [
+        {"situation": _plain(m.situation), "modifier": m.modifier, "amount": m.amount}
+        for m in attack.announced
+    ]
+    data["modifiers"] = [
+        {"value": m.value, "reason": m.reason, "section": m.section} for m in attack.modifiers
+    ]
+    return data
+
+
+def _attack_input_of(data: dict) -> engine.AttackInput:
+    return engine.AttackInput(
+        **{
+            **data,
+            "announced": tuple(engine.AnnouncedModifier(**m) for m in data["announced"]),
+            "modifiers": tuple(Modifier(**m) for m in data["modifiers"]),
+        }
+    )
+
+
+def _attack_waits(
+    combat: Combat, user, planned: AttackPlan, rolled, source, request_key: str, data
+) -> AttackOutcome:
+    """The attack hit and stops before the defence roll (§4.10 row 5): its roll in the chain,
+    what attacking left on the attacker, and on the defender the attack as rolled, until his
+    jogador answers (``pending_resolve``)."""
+    a, d, plan, blow = planned.attacker, planned.defender, planned.inputs, planned.blow
+    check_every_die(source.values, rolled.steps)
+    lines = [step.text for step in rolled.steps]
+    lines += _after_the_attack(a, blow, planned.out_of_turn, plan, planned.row)
+    lines.append(AWAITS_DEFENCE.format(name=d.name, attacker=a.name, weapon=blow.line.name))
+    code = uuid.uuid4()
+    rolls = write_steps(
+        combat,
+        user,
+        code,
+        rolled.steps,
+        attacker=a,
+        defender=d,
+        attack_skill=blow.line.skill,
+        attack_modifiers=planned.level.modifiers,
+        expression=plan.attack.damage,
+    )
+    roll = rolled.roll
+    d.pending_defence = {
+        "event": str(code),
+        "attacker": str(a.code),
+        "attacker_name": a.name,
+        "weapon": blow.line.name,
+        "weapon_index": blow.index,
+        "attack_kind": _plain(blow.line.attack_kind),
+        "location": plan.location.value,
+        "effective_level": roll.effective_level,
+        "roll": {"dice": list(roll.dice), "total": roll.total, "margin": roll.margin},
+        "attack": _attack_input_data(plan.attack),
+        "round": combat.round,
+        "since": timezone.now().isoformat(),
+        "by": user.pk,
+        "roll_sequence": rolls[0].sequence if rolls else None,
+    }
+    combatant_save(a)
+    d.save(update_fields=["pending_defence"])
+    doorbell.ring(doorbell.character_key(d.character.code))
+    event = combat_event(
+        combat,
+        user,
+        CombatEvent.Kind.ATTACK,
+        f"{a.name} ataca {d.name} com {blow.line.name}.",
+        lines=lines,
+        data={
+            "attacker": str(a.code),
+            "defender": str(d.code),
+            "hit": None,
+            "awaits_defence": True,
+            "hp_lost": 0,
+            "hp_after": d.hp_now,
+            "effective_level": roll.effective_level,
+            "rolls": [r.sequence for r in rolls],
+            **(data or {}),
+        },
+        request_key=request_key,
+        code=code,
+    )
+    return AttackOutcome(event=event, resolution=None, rolls=rolls)
+
+
+def _answer_inputs(d: Combatant, numbers: CombatantNumbers, choice: DefenceSpec, attack_kind):
+    """The defender's answer as the engine's choices, checked against what he has now
+    (§4.3, §4.7, the round's limits): (choices, parry line). Raises ServiceError naming the
+    field."""
+    if not choice.defences:
+        return [], None
+    wanted = choice.defences[0]
+    found = {
+        o.defence: o
+        for o in defence_options(
+            d, numbers, attack_kind=attack_kind, parry_weapon=choice.parry_weapon
+        )
+    }
+    option = found.get(wanted)
+    if option is None or not option.usable:
+        why = option.why_not if option is not None else "não a tem"
+        name = DEFENCE_NAMES.get(wanted, wanted)
+        raise ServiceError(DEFENCE_NOT_NOW.format(defence=name, why=why), field="defence")
+    if choice.retreat and (
+        d.retreated
+        or not defence.can_retreat(
+            sitting=d.posture == Combatant.Posture.SITTING,
+            kneeling=d.posture == Combatant.Posture.KNEELING,
+            stunned=d.stunned,
+        )
+    ):
+        raise ServiceError(NO_RETREAT_NOW.format(name=d.name), field="retreat")
+    spec = DefenceSpec(defences=(wanted,), parry_weapon=option.parry_line, retreat=choice.retreat)
+    choices, parry_index = _defence_choices(d, numbers, spec)
+    try:
+        round_defences(d).defend(wanted, retreat=choice.retreat)
+    except InvalidValue as error:
+        raise ServiceError(error.message, field="defence") from None
+    return choices, parry_index
+
+
+def pending_resolve(
+    combat: Combat,
+    user,
+    d: Combatant,
+    answer: DefenceSpec | None,
+    lines: list[str],
+    *,
+    request_key: str = "",
+) -> CombatEvent:
+    """Go on with the attack that waited for ``d``'s defence (§4.10 rows 5–10), ``combat``
+    locked by the caller: ``answer`` the jogador's (no ``defences``: «não me defendo», the
+    PD alone), or None for his standing choice or the best total (the Mestre's time ran out).
+    The attack roll is not rolled again; the defence, damage and injury rolls join the chain
+    (asked by the Mestre who attacked). Writes the answer's event (``user`` its author)."""
+    p = d.pending_defence
+    a = Combatant.objects.select_related("character").get(combat=combat, code=p["attacker"])
+    numbers = combatant_numbers(d, terrain=combat.terrain)
+    aware = _awareness(d, DefenceSpec())
+    if answer is None:
+        answer, said = defence_for_attack(
+            d, numbers, DefenceSpec(), attack_kind=p["attack_kind"], aware=aware
+        )
+        lines = lines + said
+    elif not aware:
+        answer = DefenceSpec()
+    choices, parry_index = _answer_inputs(d, numbers, answer, p["attack_kind"])
+    if answer.defences:
+        answer = DefenceSpec(
+            defences=answer.defences, parry_weapon=parry_index, retreat=answer.retreat
+        )
+    kinds = [c.defence for c in choices]
+    attack = _attack_input_of(p["attack"])
+    maneuver = d.maneuver or NO_MANEUVER_YET
+    location = injury.HitLocation(p["location"])
+    defence_input = engine.DefenceInput(
+        name=d.name,
+        maneuver=maneuver,
+        passive_defense=numbers.passive_defense,
+        choices=tuple(choices),
+        aware=aware,
+        reloading_missile_weapon=d.reloading and maneuver == engine.Maneuver.READY,
+        will=will_of(d.iq, d.strong_will, d.weak_will),
+    )
+    target = engine.TargetInput(
+        ht=d.ht,
+        hp=numbers.hp_now,
+        dr=numbers.damage_resistance,
+        kind=CombatantKind(d.kind),
+        strong_will=d.strong_will,
+        weak_will=d.weak_will,
+        limb_hp_lost_before=int(d.limb_hp_lost.get(location.value, 0)),
+    )
+    kept = SuccessRoll(
+        tuple(p["roll"]["dice"]),
+        p["roll"]["total"],
+        p["effective_level"],
+        Outcome.SUCCESS,
+        p["roll"]["margin"],
+    )
+    source = combat_source()
+    result = engine.resolve_attack(
+        source, attack, defence_input, target, rolled=engine.attack_hit_awaiting_defence(kept)
+    )
+    check_every_die(source.values, result.steps)
+    lines = lines + list(result.lines)
+    code = uuid.uuid4()
+    asked_by = get_user_model().objects.get(pk=p["by"])
+    rolls = write_steps(
+        combat,
+        asked_by,
+        code,
+        result.steps,
+        attacker=a,
+        defender=d,
+        attack_skill=attack.skill,
+        attack_modifiers=result.modifiers,
+        expression=attack.damage,
+    )
+    index = int(p["weapon_index"])
+    line = a.weapon_lines()[index]
+    blow = Blow(index, line, line.read(a.st))
+    _defender_spent(d, kinds, result, answer)
+    extra = ExtraRolls(combat, asked_by, code, combat_source(), lines)
+    _extras(extra, a, d, blow, kinds, parry_index, result)
+    _wounds(combat, d, result, location, int(p.get("round") or combat.round))
+    d.pending_defence = {}
+    combatant_save(a)
+    combatant_save(d)
+    doorbell.ring(doorbell.character_key(d.character.code))
+    return combat_event(
+        combat,
+        user,
+        CombatEvent.Kind.DEFENCE,
+        f"{d.name} e o ataque de {a.name} com {p['weapon']}.",
+        lines=lines,
+        data={
+            "attack_event": p["event"],
+            "attacker": str(a.code),
+            "defender": str(d.code),
+            "answer": answer.defences[0] if answer.defences else "none",
+            "retreat": answer.retreat,
+            "hit": result.hit,
+            "hp_lost": result.hp_lost,
+            "hp_after": result.hp_after,
+            "rolls": [r.sequence for r in rolls],
+        },
+        request_key=request_key,
+        code=code,
+    )

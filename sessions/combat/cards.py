@@ -10,12 +10,14 @@ HP ladder is ``gurps.injury.hp_thresholds`` and ``gurps.house.out_of_the_fight_a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
 from gurps import combat as engine
 from gurps import house, injury
 from sessions.combat.defending import DefenceOption, defence_options
 from sessions.combat.messages import DEFENCE_NAMES, MANEUVER_NAMES
 from sessions.combat.numbers import CombatantNumbers, combatant_numbers, sheet_views
+from sessions.combat.pending import pending_of
 from sessions.combat.state import current, weapon_problem
 from sessions.combat.weapons import CombatWeapon
 from sessions.models import Combat, Combatant, CombatEvent, Roll
@@ -76,9 +78,17 @@ class Card:
         """The defender's own choice as the card says it (§4.1, §4.6)."""
         chosen = self.combatant.standing_defence or {}
         first, then = chosen.get("first"), chosen.get("then")
+        c = self.combatant
         if not first:
-            return "sem escolha: vale a de maior total que a manobra deixa"
-        text = DEFENCE_NAMES[first] + (f", senão {DEFENCE_NAMES[then]}" if then else "")
+            if c.character_id is not None and c.character.owner_id is not None:
+                return "escolhida pelo jogador na hora de cada ataque (§4.6)"
+            return "a do Mestre, no ataque; sem ela, a de maior total que a manobra deixa"
+        if first == "best":
+            return "decidir por mim: a de maior total que a manobra deixa" + (
+                ", recuando" if chosen.get("retreat") else ""
+            )
+        text = "decidir por mim: " + DEFENCE_NAMES[first]
+        text += f", senão {DEFENCE_NAMES[then]}" if then else ""
         return text + (", recuando" if chosen.get("retreat") else "")
 
     @property
@@ -220,6 +230,9 @@ class CombatView:
     current: Combatant | None
     events: list[CombatEvent]
     runs_the_table: bool
+    # Each attack waiting for a defence (§4.6): (what waits, whether this reader sees the
+    # defender's numbers, whether he is the one who answers).
+    pending: list[tuple] = dataclass_field(default_factory=list)
 
 
 def combat_view(combat: Combat, *, membership, user) -> CombatView:
@@ -243,7 +256,13 @@ def combat_view(combat: Combat, *, membership, user) -> CombatView:
         for c in combatants
     ]
     events = list(combat.events.order_by("-created_at", "-pk")[:12])
-    return CombatView(combat, cards, now, events, membership.runs_the_table)
+    pending = [
+        (found, card.full, card.chooser)
+        for card in cards
+        if card.combatant.pending_defence
+        and (found := pending_of(combat, card.combatant, numbers=card.numbers)) is not None
+    ]
+    return CombatView(combat, cards, now, events, membership.runs_the_table, pending)
 
 
 def combat_rolls_in_order(combat: Combat) -> list[Roll]:

@@ -1,10 +1,12 @@
 """The defender chooses (canon §4.1, §4.6; DESIGN.md invariant 11).
 
-A defender's active defence is his: a jogador sets it for his character — with his maneuver or
-at any moment of the fight — as a first choice and a fallback (and whether he retreats); a
-creature's is the Mestre's, in the attack he announces. Without a choice, the best total his
-maneuver and the round still leave stands for him (``gurps.defence.best_defence``), and the log
-says it was the default. No active defence only where a rule takes it away — the maneuver
+A defender's active defence is his, chosen when the attack comes: an attack on a jogador's
+character that hits stops before the defence roll and waits for his answer
+(``waits_for_the_player``; ``sessions.combat.pending``). He may instead opt in to a standing
+choice («decidir por mim»): a first choice and a fallback (and whether he retreats), which then
+stands at once; and when the Mestre's time for the answer runs out, that choice or the best
+total his maneuver and the round still leave stands for him (``gurps.defence.best_defence``),
+and the log says so. A creature's defence is the Mestre's, in the attack he announces. No active defence only where a rule takes it away — the maneuver
 (§4.3 Ataque Total), not knowing of the attack (§4.6, §5e), a critical hit (§4.8, in the
 engine's sequence) — and the log names the rule.
 """
@@ -28,8 +30,8 @@ from sessions.models import Combat, Combatant, CombatEvent
 from sessions.tracker import tracker_begin, tracker_event
 
 DEFENCE_IS_THE_PLAYERS = (
-    "A defesa de {name} é do jogador (§4.1, §4.6): ele a escolhe no combate («Minha defesa»), "
-    "e sem escolha vale a melhor que a manobra deixa. O Mestre não escolhe por ele."
+    "A defesa de {name} é do jogador (§4.1, §4.6): ele a escolhe quando o ataque vem (ou deixa "
+    "uma escolha com «decidir por mim»). O Mestre não escolhe por ele."
 )
 ONLY_OWNER_OR_TABLE = "Só o jogador da personagem (ou o Mestre, para um bicho) escolhe a defesa."
 FIRST_NEEDED = "Diga a defesa que {name} usa primeiro (Esquiva, Bloquear ou Aparar)."
@@ -40,6 +42,13 @@ DEFAULT_USED = (
     "{name} não escolheu defesa: vale a de maior total que a manobra deixa, {defence} "
     "(total {total}) — a escolha padrão (§4.6)."
 )
+# «Decidir por mim: a de maior total» — the standing choice that names no defence.
+BEST = "best"
+BEST_STANDING = (
+    "{name} deixou «decidir por mim»: vale a de maior total que a manobra deixa, {defence} "
+    "(total {total}) (§4.6)."
+)
+STANDING_CLEARED = "{name} escolhe a defesa na hora de cada ataque (§4.6)."
 STANDING_USED = "{name} defende com {defence} (total {total}): a escolha do jogador."
 FALLBACK_USED = (
     "{name}: {first} não dá agora ({why}); vale a alternativa, {defence} (total {total})."
@@ -137,6 +146,8 @@ def _picks(d: Combatant, options: dict[str, DefenceOption], rolls: int) -> tuple
     own first choice, else his fallback, else the best total (``gurps.defence.best_defence``)."""
     chosen = d.standing_defence or {}
     first, then = chosen.get("first", ""), chosen.get("then", "")
+    if first == BEST:
+        first = then = ""
     usable = {k: o for k, o in options.items() if o.usable}
     own = [k for k in (first, then) if k and k in usable]
     rest = [(k, o.level) for k, o in usable.items() if k not in own]
@@ -162,7 +173,26 @@ def _picks(d: Combatant, options: dict[str, DefenceOption], rolls: int) -> tuple
             total=top.total,
         )
         return picks, line
-    return picks, DEFAULT_USED.format(name=d.name, defence=top.name, total=top.total)
+    said = BEST_STANDING if chosen.get("first") == BEST else DEFAULT_USED
+    return picks, said.format(name=d.name, defence=top.name, total=top.total)
+
+
+def has_a_player(d: Combatant) -> bool:
+    """Whether ``d`` is a jogador's character: his defence is his (§4.1, §4.6)."""
+    return d.character_id is not None and d.character.owner_id is not None
+
+
+def waits_for_the_player(
+    d: Combatant, numbers: CombatantNumbers, *, attack_kind: str, aware: bool
+) -> bool:
+    """Whether an attack on ``d`` that hits stops for his jogador's answer (§4.1, §4.6): a
+    jogador's character without a standing choice («decidir por mim»), who knows of the
+    attack and has an active defence left to choose. Otherwise it goes on at once."""
+    if not has_a_player(d) or (d.standing_defence or {}).get("first"):
+        return False
+    if _no_active_defence(d, aware):
+        return False
+    return any(o.usable for o in defence_options(d, numbers, attack_kind=attack_kind))
 
 
 def defence_for_attack(
@@ -172,8 +202,7 @@ def defence_for_attack(
     Mestre's choice for a creature or NPC without a player; the jogador's own choice; or the
     best total. Raises ServiceError when the Mestre names a defence for a jogador's character —
     the defence is the defender's."""
-    owned = d.character_id is not None and d.character.owner_id is not None
-    if spec.defences and owned:
+    if spec.defences and has_a_player(d):
         raise ServiceError(DEFENCE_IS_THE_PLAYERS.format(name=d.name), field="defences")
     if spec.defences:
         return spec, []
@@ -231,7 +260,8 @@ def defence_choose(
 ) -> CombatEvent:
     """The defender's own choice (§4.1, §4.6), kept until he changes it: ``first`` the active
     defence he uses ("dodge", "block", "parry"), ``then`` the one if the first cannot be used
-    ("" for the best), ``retreat`` +3 once a round when he can (§9.2), ``parry_weapon`` the
+    ("" for the best), ``first`` "best" for the best total every time («decidir por mim»),
+    ``retreat`` +3 once a round when he can (§9.2), ``parry_weapon`` the
     weapon line that parries. A jogador sets his character's; the Mestre a creature's."""
     try:
         combat, replay = tracker_begin(
@@ -251,7 +281,7 @@ def defence_choose(
         return replay
     c = Combatant.objects.select_related("character").get(pk=combatant.pk, combat=combat)
     for field_name, value in (("first", first), ("then", then)):
-        if value and value not in DEFENCE_NAMES:
+        if value and value not in DEFENCE_NAMES and not (field_name == "first" and value == BEST):
             raise ServiceError(UNKNOWN_DEFENCE, field=field_name)
     if not first:
         raise ServiceError(FIRST_NEEDED.format(name=c.name), field="first")
@@ -266,7 +296,9 @@ def defence_choose(
         "parry_weapon": parry_weapon,
     }
     c.save(update_fields=["standing_defence"])
-    said = DEFENCE_NAMES[first] + (f", senão {DEFENCE_NAMES[then]}" if then else "")
+    said = DEFENCE_NAMES.get(first, "a de maior total") + (
+        f", senão {DEFENCE_NAMES[then]}" if then else ""
+    )
     said += ", recuando" if retreat else ""
     return tracker_event(
         combat,
@@ -274,6 +306,39 @@ def defence_choose(
         kind=CombatEvent.Kind.DEFENCE,
         text=f"{c.name} escolhe a defesa: {said}.",
         data={"combatant": str(c.code), **c.standing_defence},
+        request_key=request_key,
+        update_fields=[],
+        round=combat.round,
+        turn=combat.turn,
+    )
+
+
+@transaction.atomic
+def defence_standing_clear(
+    *, combat: Combat, combatant: Combatant, user, request_key: str = ""
+) -> CombatEvent:
+    """The jogador takes back his standing choice (§4.6): from now on each attack that hits
+    waits for his answer. Only his jogador (or the Mestre, for a creature)."""
+    combat, replay = tracker_begin(
+        combat,
+        user=user,
+        request_key=request_key,
+        kind=CombatEvent.Kind.DEFENCE,
+        ended=COMBAT_ENDED,
+        code="combat_ended",
+        authorize=_authorize(combatant),
+    )
+    if replay is not None:
+        return replay
+    c = Combatant.objects.get(pk=combatant.pk, combat=combat)
+    c.standing_defence = {}
+    c.save(update_fields=["standing_defence"])
+    return tracker_event(
+        combat,
+        user=user,
+        kind=CombatEvent.Kind.DEFENCE,
+        text=STANDING_CLEARED.format(name=c.name),
+        data={"combatant": str(c.code), "cleared": True},
         request_key=request_key,
         update_fields=[],
         round=combat.round,

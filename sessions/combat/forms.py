@@ -199,7 +199,14 @@ class DefenceChoiceForm(_Form):
     """The defender's own choice (§4.1, §4.6): what he uses, and if that cannot be used."""
 
     combatant = forms.CharField(widget=forms.HiddenInput)
-    first = forms.ChoiceField(choices=OWN_DEFENCE_CHOICES, label="Defendo com")
+    # «Decidir por mim» is an opt-in: the first choice, "" (the default), is to be asked at the
+    # moment of each attack (§4.6).
+    first = forms.ChoiceField(
+        choices=[("", "eu escolho na hora de cada ataque"), ("best", "a de maior total")]
+        + OWN_DEFENCE_CHOICES,
+        required=False,
+        label="Decidir por mim: defendo com",
+    )
     then = forms.ChoiceField(
         choices=[("", "a de maior total")] + OWN_DEFENCE_CHOICES,
         required=False,

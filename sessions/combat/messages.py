@@ -128,3 +128,40 @@ START_ROLL_ASSUMED = "Esta prévia supõe que passe: {roll}."
 CRITICAL_NO_DEFENCE = (
     "Golpe fulminante (3 ou 4; 5 a NH 15+, 6 a NH 16+) não deixa defesa ativa (§4.8)."
 )
+
+# The defence chosen at the moment of the attack (§4.1, §4.6; sessions.combat.pending).
+AWAITS_DEFENCE = (
+    "Acertou: aguardando a defesa de {name} contra {attacker} ({weapon}) — a defesa é do "
+    "jogador, escolhida agora (§4.6)."
+)
+DEFENCE_AWAITED = (
+    "Aguardando a defesa de {name} contra o ataque anterior: ele responde primeiro (§4.6)."
+)
+TURN_WAITS_FOR_DEFENCE = (
+    "Aguardando a defesa de {name}: o turno dele não começa antes de ele responder ao ataque "
+    "(§4.6), ou de passar o prazo do Mestre."
+)
+END_WAITS_FOR_DEFENCE = (
+    "Aguardando a defesa de {name}: o combate não termina com um ataque pela metade (§4.4)."
+)
+DEFENCE_NOT_NOW = "{defence} não dá agora: {why}."
+NO_RETREAT_NOW = "{name} não pode recuar agora (§4.7: um recuo por rodada, de pé ou agachado)."
+NO_DEFENCE_PENDING = "Nenhum ataque espera a defesa de {name} agora."
+UNKNOWN_ANSWER = (
+    "Resposta desconhecida: use dodge (Esquiva), block (Bloquear), parry (Aparar) ou none "
+    "(não me defendo)."
+)
+NOT_DEFENDING = (
+    "{name} não se defende (§4.6): só a Defesa Passiva vale, e a manobra dele fica como está."
+)
+ANSWERED = "{name} escolhe {defence}{retreat} contra {attacker} (§4.6)."
+DEADLINE_PASSED = (
+    "O prazo do Mestre para a defesa de {name} passou ({minutes} min, desde {since}): vale a "
+    "escolha que ele deixou, ou a de maior total (§4.6)."
+)
+ONLY_THE_PLAYER_ANSWERS = "Só o jogador de {name} responde pela defesa dele (§4.1, §4.6)."
+BAD_WAIT = "Prazo em minutos, de 0 a 1440 (vazio: o combate espera o jogador)."
+AWAITS_THE_PLAYER = (
+    "A defesa de {name} é do jogador: se o ataque acertar, para antes da jogada de defesa e "
+    "aguarda a resposta dele (§4.6)."
+)

@@ -99,6 +99,42 @@ class CombatEventOut(Schema):
     lines: list[str]
 
 
+class AnswerOptionOut(Schema):
+    """One answer the defender may give now (§4.6–4.7): ``answer`` the key to send
+    (dodge, parry, block, none), ``parry_weapon`` the weapon line for parry, ``retreat`` with
+    the retreat's +3; ``total`` what the defence roll is against (PD + active; the PD alone
+    for none) and ``chance`` its percent (truncated, §1.1); ``why_not`` why it cannot be
+    used now (None: it can)."""
+
+    answer: str
+    name: str
+    total: int
+    chance: int
+    parry_weapon: int | None
+    retreat: bool
+    why_not: str | None
+
+
+class PendingDefenceOut(Schema):
+    """An attack that hit and waits for its defender's jogador to choose (§4.6): who attacks
+    with what, where, the attack roll (its chain sequence), since when and until when (None:
+    the fight waits), ``text`` «aguardando a defesa de …», and his answers (empty for a reader
+    who does not see the defender's numbers)."""
+
+    defender: UUID
+    defender_name: str
+    attacker: str
+    weapon: str
+    location: str
+    attack_total: int
+    effective_level: int
+    roll: int | None
+    since: str
+    until: str | None
+    text: str
+    options: list[AnswerOptionOut]
+
+
 class CombatOut(Schema):
     id: UUID
     scene: UUID
@@ -112,6 +148,10 @@ class CombatOut(Schema):
     spoils: str
     combatants: list[CombatantOut]
     events: list[CombatEventOut]
+    defence_wait_minutes: int | None = Field(
+        default=None, description="Prazo do Mestre para a defesa de um jogador (None: espera)"
+    )
+    pending_defences: list[PendingDefenceOut] = []
 
 
 class AttackOut(Schema):
@@ -119,10 +159,25 @@ class AttackOut(Schema):
     chain, in order: the §4.10 steps, then the extras after them)."""
 
     event: UUID
-    hit: bool
+    hit: bool | None = Field(description="None: acertou e aguarda a defesa do jogador (§4.6)")
+    awaits_defence: bool = False
     hp_lost: int
     hp_after: int
     effective_level: int
+    lines: list[str]
+    rolls: list[RollOut]
+    combat: CombatOut
+
+
+class DefenceAnswerOut(Schema):
+    """The jogador's answer and what it resolved (§4.10 rows 5–10): its event, whether the
+    blow landed, HP lost and after, the lines and every die it rolled (defence, damage,
+    injury), and the fight."""
+
+    event: UUID
+    hit: bool
+    hp_lost: int
+    hp_after: int
     lines: list[str]
     rolls: list[RollOut]
     combat: CombatOut
@@ -234,6 +289,39 @@ def combat_data(view: CombatView) -> dict:
             {"kind": e.kind, "round": e.round, "text": e.text, "lines": e.lines}
             for e in reversed(view.events)
         ],
+        "defence_wait_minutes": combat.defence_wait_minutes,
+        "pending_defences": [pending_data(p, full) for p, full, _ in view.pending],
+    }
+
+
+def pending_data(p, full: bool) -> dict:
+    """A ``sessions.combat.pending.PendingDefence`` as ``PendingDefenceOut``."""
+    return {
+        "defender": p.defender.code,
+        "defender_name": p.defender.name,
+        "attacker": p.attacker_name,
+        "weapon": p.weapon,
+        "location": p.location,
+        "attack_total": p.attack_total,
+        "effective_level": p.effective_level,
+        "roll": p.roll_sequence,
+        "since": p.since.isoformat(),
+        "until": p.until.isoformat() if p.until else None,
+        "text": f"Aguardando a defesa de {p.defender.name}.",
+        "options": [
+            {
+                "answer": o.answer,
+                "name": o.name,
+                "total": o.total,
+                "chance": o.chance,
+                "parry_weapon": o.parry_weapon,
+                "retreat": o.retreat,
+                "why_not": o.why_not or None,
+            }
+            for o in p.options
+        ]
+        if full
+        else [],
     }
 
 
@@ -267,7 +355,8 @@ class TurnEventOut(Schema):
 
 class TurnAttackOut(Schema):
     event: UUID
-    hit: bool
+    hit: bool | None = Field(description="None: acertou e aguarda a defesa do jogador (§4.6)")
+    awaits_defence: bool = False
     hp_lost: int
     hp_after: int
     effective_level: int
@@ -396,6 +485,7 @@ def turn_data(outcome, view: CombatView) -> dict:
         else {
             "event": attack.event.code,
             "hit": attack.hit,
+            "awaits_defence": attack.hit is None,
             "hp_lost": attack.hp_lost,
             "hp_after": attack.hp_after,
             "effective_level": attack.effective_level,

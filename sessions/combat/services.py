@@ -31,6 +31,7 @@ from sessions.combat.messages import (
     BOSS_TOO_LATE,
     COMBAT_ACTIVE_EXISTS,
     COMBATANT_NOT_FOUND,
+    END_WAITS_FOR_DEFENCE,
     FLED_TEXT,
     FLEE_ONLY_FIGHTING,
     NAME_EMPTY,
@@ -424,6 +425,9 @@ def combat_end(*, combat: Combat, user, spoils: str = "", request_key: str = "")
     combat, replay = combat_begin(combat, user, request_key, CombatEvent.Kind.END)
     if replay is not None:
         return combat
+    waiting = combat.combatants.exclude(pending_defence={}).first()
+    if waiting is not None:
+        raise ServiceError(END_WAITS_FOR_DEFENCE.format(name=waiting.name), code="defence_pending")
     seconds = combat.round  # one round is one second (§4.1)
     lines = [f"Duração: {seconds} segundo(s) ({seconds} rodada(s), §4.1)."]
     for c in combat.combatants.select_related("character"):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from garganta_site import doorbell
 from garganta_site.errors import ServiceError
 from sessions.combat.messages import (
     ARM_STRAINED,
@@ -39,8 +40,8 @@ def between(value: int, low: int, high: int, field_name: str) -> int:
 
 def combat_begin(combat: Combat, user, request_key: str, kind: str):
     """Check who asks, lock, replay (``sessions.tracker``): (fresh combat, earlier event or
-    None)."""
-    return tracker_begin(
+    None). A defence whose time ran out is applied first (``pending.defences_overdue_apply``)."""
+    fresh, earlier = tracker_begin(
         combat,
         user=user,
         request_key=request_key,
@@ -49,6 +50,12 @@ def combat_begin(combat: Combat, user, request_key: str, kind: str):
         code="combat_ended",
         related=("first_roll",),
     )
+    if earlier is None:
+        from sessions.combat.pending import defences_overdue_apply  # it resolves attacks
+
+        if defences_overdue_apply(fresh):
+            fresh.refresh_from_db()
+    return fresh, earlier
 
 
 def combat_event(
@@ -125,6 +132,7 @@ def sync_character_state(c: Combatant) -> None:
     state.dead = state.dead or c.status == Combatant.Status.DEAD  # death is permanent (§8)
     fields = ["hp_lost", "fatigue_lost", "stunned", "unconscious", "dead", "updated_at"]
     state.save(update_fields=fields)
+    doorbell.ring(doorbell.character_key(c.character.code))  # its sheet page follows
 
 
 def combatant_save(c: Combatant) -> None:

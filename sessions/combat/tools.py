@@ -16,7 +16,9 @@ from sessions.combat.api import (
     AttackIn,
     CombatantIn,
     CombatDeclareIn,
+    DefenceAnswerIn,
     DefenceChoiceIn,
+    DefenceWaitIn,
     EndIn,
     ManeuverIn,
     TerrainKey,
@@ -151,6 +153,17 @@ class DefenceAct(_Act):
     defence: DefenceChoiceIn
 
 
+class DefenceAnswerAct(_Act):
+    act: Literal["defence_answer"]
+    combatant: UUID = Field(description="A sua personagem atacada (o id do combatente)")
+    answer: DefenceAnswerIn
+
+
+class DefenceWaitAct(_Act):
+    act: Literal["defence_wait"]
+    wait: DefenceWaitIn
+
+
 class AdjustAct(_Act):
     act: Literal["adjust"]
     adjustment: AdjustIn
@@ -169,6 +182,8 @@ CombatAct = Annotated[
     | ManeuverAct
     | AttackAct
     | DefenceAct
+    | DefenceAnswerAct
+    | DefenceWaitAct
     | AdjustAct
     | DeclareAct,
     Field(discriminator="act"),
@@ -188,6 +203,7 @@ ACTS = {
     "attack": ("POST", "/attacks", "attack"),
     "adjust": ("POST", "/adjustments", "adjustment"),
     "declare": ("POST", "/declarations", "declaration"),
+    "defence_wait": ("PUT", "/defence-wait", "wait"),
 }
 
 
@@ -195,6 +211,9 @@ def _act_request(combat: UUID, act) -> tuple[str, str, Any]:
     base = f"/combats/{combat}"
     if act.act == "defence":
         return "POST", f"{base}/combatants/{act.combatant}/defence", payload(act.defence)
+    if act.act == "defence_answer":
+        path = f"{base}/combatants/{act.combatant}/defence/answer"
+        return "POST", path, payload(act.answer)
     if act.act == "fled":
         return "POST", f"{base}/combatants/{act.combatant}/fled", None
     method, path, field = ACTS[act.act]
@@ -208,11 +227,14 @@ async def combat_act(
     """Um ato do combate (`act` diz qual). O principal é turn: o turno inteiro de um
     combatente numa chamada — passa-lhe o turno (na ordem), a manobra com suas opções e o
     ataque (o servidor rola ataque, defesa, dano e os testes de atordoamento e de 0 PV, e aplica
-    os PV); com turn.dry_run=true, só a prévia: o NH efetivo com cada modificador e sua §, e as
+    os PV; contra a personagem de um jogador, o ataque que acerta para antes da defesa e
+    aguarda a resposta dele: attack.awaits_defence); com turn.dry_run=true, só a prévia: o NH efetivo com cada modificador e sua §, e as
     defesas do alvo, sem rolar nada. Os outros: change_maneuver (corrige a manobra antes do
     primeiro dado), fled (o combatente fugiu: sai da ordem, guarda o estado), next_turn,
-    maneuver e attack (os passos do turno um a um), defence (o jogador escolhe a defesa da sua
-    personagem), adjust (PV que o motor não rola, com o motivo), declare (terreno e chefe). A
+    maneuver e attack (os passos do turno um a um), defence (o jogador deixa uma escolha
+    «decidir por mim»), defence_answer (o jogador responde ao ataque que espera a defesa da
+    sua personagem: dodge, parry, block ou none), defence_wait (o prazo do Mestre para essa
+    resposta), adjust (PV que o motor não rola, com o motivo), declare (terreno e chefe). A
     resposta lista cada dado rolado, em ordem, e o estado do combate."""
     method, path, body = _act_request(combat, act)
     return await api_call(ctx, method, path, body=body, key=idempotency_key)
@@ -221,7 +243,8 @@ async def combat_act(
 @tool(read_only=True)
 async def combat_read(ctx: Context, combat: CombatId) -> dict[str, Any]:
     """O estado do combate: rodada, de quem é a vez, cada combatente com PV, defesas, manobra,
-    efeitos e condições, e os eventos em ordem."""
+    efeitos e condições, os eventos em ordem, e pending_defences: cada ataque que acertou e
+    aguarda a defesa de um jogador (§4.6), com as respostas dele, total e chance."""
     return await api_call(ctx, "GET", f"/combats/{combat}")
 
 

@@ -21,6 +21,7 @@ from sessions.combat.messages import (
     NO_COMBATANTS,
     NOBODY_FIGHTING,
     PARTIAL_SURPRISE_LOSES_TURN,
+    TURN_WAITS_FOR_DEFENCE,
     UNBALANCED_TURN,
 )
 from sessions.combat.numbers import CombatantNumbers, combatant_numbers
@@ -115,7 +116,13 @@ def turn_advance(
             leaving.shock = 0  # shock lasts the victim's next turn only (§5.1)
             touch(leaving, "shock")
         combat.turn = _next_position(everyone, combat.turn, lines, combat, touch)
-    return current(combat, everyone), list(touched.values())
+    now = current(combat, everyone)
+    if now is not None and now.pending_defence:
+        # His defence against the attack that hit him comes before his own turn (§4.6).
+        raise ServiceError(
+            TURN_WAITS_FOR_DEFENCE.format(name=now.name), field="combatant", code="defence_pending"
+        )
+    return now, list(touched.values())
 
 
 def turn_upcoming(combat: Combat) -> Combatant | None:

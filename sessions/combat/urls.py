@@ -18,5 +18,6 @@ urlpatterns = [
     path(COMBAT + "fugiu/", views.combatant_flee, name="combat-fled"),
     path(COMBAT + "ajuste/", views.combatant_adjust, name="combat-adjust"),
     path(COMBAT + "defesa/", views.defence_choose, name="combat-defence"),
+    path(COMBAT + "defesa/resposta/", views.defence_answer, name="combat-defence-answer"),
     path(COMBAT + "encerrar/", views.combat_end, name="combat-end"),
 ]

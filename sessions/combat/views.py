@@ -8,6 +8,7 @@ changed), the Mestre's refreshes after each of his actions, and the scene log re
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -29,6 +30,7 @@ from sessions.combat import cards as combat_cards
 from sessions.combat import defending as combat_defending
 from sessions.combat import maneuvers as combat_maneuvers
 from sessions.combat import messages as combat_messages
+from sessions.combat import pending as combat_pending
 from sessions.combat import services
 from sessions.combat import specs as combat_specs
 from sessions.combat import turns as combat_turns
@@ -45,6 +47,7 @@ from sessions.combat.forms import (
     TurnActForm,
     TurnForm,
 )
+from sessions.combat.state import why_not_acting
 from sessions.log import services as log_services
 from sessions.models import Combat, Combatant, Scene
 
@@ -185,8 +188,13 @@ def _act_form(data, combat: Combat, now, combatants: list[Combatant]) -> TurnAct
     }
     initial = {}
     if who:
-        declared = now is not None and now.maneuver_round == combat.round and now.maneuver
-        initial["combatant"] = str((who[1] if declared and len(who) > 1 else who[0]).code)
+        # The next step is the obvious one: once the one whose turn it is has declared (or
+        # cannot, §4.1), the form is for the next in the order.
+        done = now is not None and (
+            (now.maneuver_round == combat.round and bool(now.maneuver))
+            or bool(why_not_acting(combat, now))
+        )
+        initial["combatant"] = str((who[1] if done and len(who) > 1 else who[0]).code)
     return TurnActForm(
         data,
         initial=initial,
@@ -197,8 +205,10 @@ def _act_form(data, combat: Combat, now, combatants: list[Combatant]) -> TurnAct
     )
 
 
-def _context(request, scene: Scene, membership, *, forms=None) -> dict:
+def _context(request, scene: Scene, membership, *, forms=None, answer_error="") -> dict:
     combat = services.combat_current(scene)
+    if combat is not None and combat_pending.defences_overdue_apply(combat):
+        combat.refresh_from_db()  # no background job: a defence's time is applied when read
     view = (
         combat_cards.combat_view(combat, membership=membership, user=request.user)
         if combat
@@ -214,6 +224,7 @@ def _context(request, scene: Scene, membership, *, forms=None) -> dict:
         "terrain_names": [combat_messages.TERRAIN_NAMES[t] for t in combat.terrain]
         if combat
         else [],
+        "answer_error": answer_error,
     }
     if context["can_run"]:
         fresh = _forms(scene, combat, view)
@@ -266,13 +277,17 @@ def combat_panel(request: HtmxHttpRequest, code) -> HttpResponse:
     return render(request, template, context)
 
 
-def _respond(request, scene, membership, *, forms=None, failed=False) -> HttpResponse:
+def _respond(
+    request, scene, membership, *, forms=None, failed=False, answer_error=""
+) -> HttpResponse:
     # A refused form comes back 200 with its errors in the region.
     return region_response(
         request,
         template="combat/combat.html",
         region="tracker",
-        context=lambda: _context(request, scene, membership, forms=forms),
+        context=lambda: _context(
+            request, scene, membership, forms=forms, answer_error=answer_error
+        ),
         redirect_to=reverse("combat", kwargs={"code": scene.code}),
         failed=failed,
         htmx_failed_status=200,
@@ -583,6 +598,14 @@ def defence_choose(request: HtmxHttpRequest, code) -> HttpResponse:
     data = form.cleaned_data
     key = f"defence-{data['combatant']}"
     try:
+        if not data["first"]:
+            combat_defending.defence_standing_clear(
+                combat=combat,
+                combatant=_combatant(combat, data["combatant"]),
+                user=request.user,
+                request_key=data["request_key"],
+            )
+            return _respond(request, scene, membership)
         combat_defending.defence_choose(
             combat=combat,
             combatant=_combatant(combat, data["combatant"]),
@@ -596,6 +619,45 @@ def defence_choose(request: HtmxHttpRequest, code) -> HttpResponse:
         _attach(form, error)
         return _respond(request, scene, membership, forms={key: form}, failed=True)
     return _respond(request, scene, membership)
+
+
+@require_POST
+@login_required
+def defence_answer(request: HtmxHttpRequest, code) -> HttpResponse:
+    """The jogador answers the attack that waits for his character's defence (§4.6), from the
+    scene page or from his sheet page (``from=sheet``: that page's live region comes back).
+    A refusal is said by the buttons, and nothing is rolled."""
+    scene, membership = get_scene(request, code)
+    combat = services.combat_current(scene)
+    if combat is None:
+        raise PermissionDenied
+    try:
+        defender = _combatant(combat, str(uuid.UUID(request.POST.get("combatant", ""))))
+    except ValueError:
+        error = combat_messages.COMBATANT_NOT_FOUND
+        return _respond(request, scene, membership, failed=True, answer_error=error)
+    from_sheet = request.POST.get("from") == "sheet" and defender.character_id is not None
+    error = ""
+    try:
+        answer, weapon, retreat = combat_pending.answer_of(request.POST.get("option", ""))
+        combat_pending.defence_answer(
+            combat=combat,
+            combatant=defender,
+            user=request.user,
+            answer=answer,
+            parry_weapon=weapon,
+            retreat=retreat,
+            request_key=request.POST.get("request_key", "")[:64],
+        )
+    except (ServiceError, GurpsError) as refused:
+        if getattr(refused, "code", "") == "forbidden":
+            raise PermissionDenied from None
+        error = refused.message
+    if from_sheet:
+        from sheets.views import sheet_live_response
+
+        return sheet_live_response(request, defender.character, answer_error=error)
+    return _respond(request, scene, membership, failed=bool(error), answer_error=error)
 
 
 @require_POST

@@ -200,6 +200,9 @@ def test_the_maneuver_changes_before_its_first_die_and_not_after(client, fight, 
     assert a["maneuver"] == "move_and_attack"
     server_dice(2, 3, 4, 1, 1, 1)
     attack = {"defender": ids["Jurado de Gapheim"]}
+    Combatant.objects.filter(pk=Combatant.objects.get(code=ids["Jurado de Gapheim"]).pk).update(
+        standing_defence={"first": "best"}  # his jogador left «decidir por mim» (§4.6)
+    )
     assert act(client, fight, "Cavador A", attack=attack).status_code == 201
     late = client.put(
         f"{url}/maneuvers", json.dumps(change), content_type="application/json", **headers

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from sessions import entries
 from sessions.log import chain
-from sessions.models import Combat, Roll
+from sessions.models import Combat, Combatant, Roll
 from sheets.models import Campaign
 from tests.browser.conftest import HANG_MS, login, screenshot
 from tests.gurps.helpers import ScriptedSource
@@ -143,6 +143,8 @@ def test_a_turn_in_one_form_with_its_preview_and_a_flight(new_page, monkeypatch)
     tracker.get_by_label("Rastreador de Uruk-Kalam").uncheck()
     tracker.get_by_role("button", name="Começar o combate").click()
     expect(tracker.get_by_test_id("card-jurado-de-gapheim")).to_be_visible()
+    # His jogador left «decidir por mim: a de maior total» (§4.6): the bite goes on at once.
+    Combatant.objects.filter(name="Jurado de Gapheim").update(standing_defence={"first": "best"})
     add_cavador(tracker, "Cavador A")
 
     panel = tracker.get_by_test_id("turn-act")

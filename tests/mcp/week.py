@@ -265,11 +265,29 @@ async def combat_turn(table, combat, body, key):
     return await table.request("mestre", "POST", f"/combats/{combat}/act", body, key=key)
 
 
-async def fight(table, scene, characters) -> dict:
+async def decide_for_me(table, combat, state, players: dict[str, str]) -> None:
+    """Each jogador leaves «decidir por mim: a de maior total» for his character (§4.6), so the
+    Mestre's turns go on without waiting for an answer at each attack."""
+    for c in state["combatants"]:
+        person = players.get(c["character"])
+        if person is None:
+            continue
+        key = table.k(f"dm/{c['id']}")
+        if table.door == "MCP":
+            act = {"act": "defence", "combatant": c["id"], "defence": {"first": "best"}}
+            await table.call(person, "combat_act", combat=combat, act=act, idempotency_key=key)
+        else:
+            path = f"/combats/{combat}/combatants/{c['id']}/defence"
+            await table.request(person, "POST", path, {"first": "best"}, key=key)
+
+
+async def fight(table, scene, characters, players: dict[str, str]) -> dict:
     """Up to seven rounds, or until one side is down: every fighter, on his turn, attacks a
-    standing enemy (the PCs' defences are their players', by the standing defence)."""
+    standing enemy (the PCs' defences are their players', by the standing defence each left:
+    ``players``, the jogador of each character id)."""
     state = await combat_start(table, scene, characters)
     combat = state["id"]
+    await decide_for_me(table, combat, state, players)
     # The order (§4.2) is set when the first turn passes; who is first is then known.
     if table.door == "MCP":
         state = await table.call(
@@ -452,7 +470,8 @@ async def play_week(table) -> dict:
         "n1",
     )
 
-    fought = await fight(table, scene, [jurado, hoplita, rastreador])
+    players = {jurado: "jogador", hoplita: "jogadora", rastreador: "rastreadora"}
+    fought = await fight(table, scene, [jurado, hoplita, rastreador], players)
     await w(
         "mestre",
         scene,

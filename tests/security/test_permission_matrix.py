@@ -70,6 +70,7 @@ from tests.security.conftest import ACTORS, Place, Sent, World, send
 PAGES = """
 home                       GET  /                                                         login 200   200   200    200     200
 sheet                      GET  /fichas/{char}/                                           login 200   200   200    200     404
+sheet-live                 GET  /fichas/{char}/vivo/                                      login 200   200   200    200     404
 possession-carry           POST /fichas/{char}/pertences/{poss}/carregar/                 login done  403   done   done    404
 possession-quantity        POST /fichas/{char}/pertences/{poss}/quantidade/               login 4xx   403   4xx    4xx     404
 loot-add                   POST /fichas/{char}/espolio/                                   login 4xx   403   4xx    4xx     404
@@ -95,6 +96,7 @@ combat-act                 POST /cenas/{scene}/combate/turno-inteiro/           
 combat-fled                POST /cenas/{scene}/combate/fugiu/                             login 403   403   4xx    4xx     404
 combat-adjust              POST /cenas/{scene}/combate/ajuste/                            login 403   403   4xx    4xx     404
 combat-defence             POST /cenas/{scene}/combate/defesa/                            login 4xx   4xx   4xx    4xx     404
+combat-defence-answer      POST /cenas/{scene}/combate/defesa/resposta/                   login 4xx   4xx   4xx    4xx     404
 combat-end                 POST /cenas/{scene}/combate/encerrar/                          login 403   403   done   done    404
 procedure-roll-add         POST /cenas/{scene}/procedimento/                              login 403   403   4xx    4xx     404
 procedure-tables           GET  /mesa/tabelas/                                            login 200   200   200    200     200
@@ -182,8 +184,9 @@ api-root                   GET  /api/v1/                                        
 """
 
 # Pages with their own tests, not in the matrix (the completeness check skips them).
-# The scene's event stream never ends: tests/sessions/log/test_live.py tries who gets it.
-SKIPPED_PAGES = {"login", "logout", "scene-events"}
+# The scene's event stream never ends: tests/sessions/log/test_live.py tries who gets it; the
+# sheet's, tests/sheets/test_sheet_live.py.
+SKIPPED_PAGES = {"login", "logout", "scene-events", "sheet-events"}
 SKIPPED_PREFIXES = ("admin/",)
 
 # --- the API ------------------------------------------------------------------------------------
@@ -254,6 +257,8 @@ POST   /api/v1/combats/{combat}/combatants/{foe}/fled          -            401 
 POST   /api/v1/combats/{combat}/adjustments                    adjust       401  403   403   done   done    404
 POST   /api/v1/combats/{combat}/attacks                        attack       401  403   403   4xx    4xx     404
 POST   /api/v1/combats/{combat}/combatants/{own}/defence       defence      401  done  403   403    403     404
+POST   /api/v1/combats/{combat}/combatants/{own}/defence/answer answer      401  4xx   403   403    403     404
+PUT    /api/v1/combats/{combat}/defence-wait                   wait         401  403   403   done   done    404
 POST   /api/v1/combats/{combat}/end                            -            401  403   403   done   done    404
 POST   /api/v1/explorations                                    exploration  401  403   403   4xx    4xx     404
 GET    /api/v1/explorations/{exploration}                      -            401  200   200   200    200     404
@@ -281,6 +286,8 @@ def _modifier() -> list[dict]:
 # Minimal schema-valid bodies; "-" sends {} to an unsafe operation (its body is all optional).
 BODIES = {
     "defence": lambda p: {"first": "dodge"},
+    "answer": lambda p: {"answer": "dodge"},
+    "wait": lambda p: {"minutes": 5},
     "derived": lambda p: {"st": 13, "dx": 12, "iq": 10, "ht": 12},
     "roll": lambda p: {"label": "Observação", "base_level": 13, "kind": "skill"},
     "declare": lambda p: {"character": p.char, "text": "Olho a galeria."},

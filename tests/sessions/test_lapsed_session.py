@@ -22,6 +22,7 @@ POLLING = {
     "sessions/log/templates/log/scene.html": "scene-log",
     "sessions/combat/templates/combat/combat.html": "combat",
     "sessions/exploration/templates/exploration/exploration.html": "exploration",
+    "sheets/templates/sheets/sheet.html": "sheet-live",
 }
 
 

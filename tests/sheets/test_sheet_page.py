@@ -103,9 +103,11 @@ def test_its_query_count_is_pinned(client_for, jogador, jurado, django_assert_nu
     client = client_for(jogador)
     client.get(_url(jurado))  # sets the CSRF cookie, which the kept page's forms carry
     client.get(_url(jurado))
-    # Warm: session, user, the character (with the reader's membership and the state), and
-    # the fingerprint of its versions and possessions (sheets.services.sheet_revision).
-    with django_assert_num_queries(4):
+    # Warm: session, user, the character (with the reader's membership and the state), the
+    # fingerprint of its versions and possessions (sheets.services.sheet_revision), and the
+    # running fights it is in, for the live region and an attack waiting for its defence
+    # (sheets.live.sheet_fight, §4.6).
+    with django_assert_num_queries(5):
         assert client.get(_url(jurado)).status_code == 200
 
 

@@ -4,9 +4,10 @@ step (``attack_steps``, ``damage_steps``, ``consequence_steps``), every die from
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 
-from gurps.checks import Outcome
+from gurps.checks import Outcome, SuccessRoll
 from gurps.combat.maneuvers import ManeuverRow
 from gurps.combat.sequence.attack_steps import (
     attack_roll_step,
@@ -20,10 +21,60 @@ from gurps.combat.sequence.plan import Plan, plan_attack
 from gurps.combat.sequence.results import AttackResolution, SequenceStep
 from gurps.defence import ActiveDefence
 from gurps.dice import RandomSource
+from gurps.errors import (
+    ATTACK_ROLL_NOT_AWAITING_DEFENCE,
+    ATTACK_ROLL_OTHER_LEVEL,
+    InvalidValue,
+)
+from gurps.tables import TableRoll
+
+
+@dataclass(frozen=True)
+class AttackRolled:
+    """Steps 3 and 4 of one attack done (§4.10): the attack roll, the critical table's roll
+    (None without a critical) and the steps written so far. ``awaits_defence``: the attack hit
+    without a critical — the defender's choice comes now, before step 5 (§4.1, §4.6); after a
+    miss or a critical hit there is nothing to choose."""
+
+    roll: SuccessRoll
+    table: TableRoll | None
+    steps: tuple[SequenceStep, ...]
+
+    @property
+    def awaits_defence(self) -> bool:
+        return self.roll.outcome is Outcome.SUCCESS
+
+
+def roll_attack(
+    source: RandomSource, attack: AttackInput, defence: DefenceInput, target: TargetInput
+) -> AttackRolled:
+    """Steps 3 and 4 only (§4.10 rows 3–4): the attack roll and the critical check, every die
+    from ``source``, so the defender can choose his defence at the moment of the attack
+    (§4.6) and ``resolve_attack(..., rolled=)`` go on from there. The same checks as
+    ``resolve_attack`` before the first die."""
+    plan = plan_attack(attack, defence, target)
+    steps: list[SequenceStep] = []
+    roll = attack_roll_step(source, steps, attack, plan)
+    table = critical_check_step(source, steps, attack, plan, roll)
+    return AttackRolled(roll, table, tuple(steps))
+
+
+def attack_hit_awaiting_defence(roll: SuccessRoll) -> AttackRolled:
+    """An attack roll kept while the defender chooses (a plain success, §4.10 row 4: no
+    critical), as ``resolve_attack(..., rolled=)`` takes it back: its steps are already in
+    the log. Raises InvalidValue("attack_roll") for a roll that leaves nothing to choose."""
+    if roll.outcome is not Outcome.SUCCESS:
+        raise InvalidValue("attack_roll", ATTACK_ROLL_NOT_AWAITING_DEFENCE)
+    return AttackRolled(roll, None, ())
 
 
 def resolve_attack(
-    source: RandomSource, attack: AttackInput, defence: DefenceInput, target: TargetInput
+    source: RandomSource,
+    attack: AttackInput,
+    defence: DefenceInput,
+    target: TargetInput,
+    *,
+    rolled: AttackRolled | None = None,
 ) -> AttackResolution:
     """Run one attack through steps 3–10 of the Mestre's table (§4.10; §4.4–4.9, §4.13,
     §5.1–5.5, §5.4.1), every die from ``source``, and keep each step for the scene log.
@@ -57,14 +108,23 @@ def resolve_attack(
     Everything is checked before the first die: InvalidValue("attack.<field>",
     "defence.<field>", "target.<field>") for bad input, NoRollAtThreeOrLess for an attack at
     effective level 3 or less (§1.1). Returns an ``AttackResolution``.
+
+    ``rolled``: steps 3–4 already done (``roll_attack``, or ``attack_hit_awaiting_defence``
+    for a roll kept while the defender chose): they are not rolled again, and the resolution's
+    steps are ``rolled.steps`` followed by the new ones. Raises InvalidValue("attack_roll")
+    when it was rolled against another level than this attack's.
     """
     plan = plan_attack(attack, defence, target)
-    steps: list[SequenceStep] = []
+    steps: list[SequenceStep] = list(rolled.steps) if rolled is not None else []
     pending: list[str] = []
     finish = partial(_resolution, attack, defence, target, plan, steps)
 
-    roll = attack_roll_step(source, steps, attack, plan)
-    table = critical_check_step(source, steps, attack, plan, roll)
+    if rolled is None:
+        rolled = roll_attack(source, attack, defence, target)
+        steps.extend(rolled.steps)
+    elif rolled.roll.effective_level != plan.level:
+        raise InvalidValue("attack_roll", ATTACK_ROLL_OTHER_LEVEL)
+    roll, table = rolled.roll, rolled.table
     if not roll.outcome.is_success:
         return finish(attack_roll=roll, hit=False, critical_miss=table)
     critical = roll.outcome is Outcome.CRITICAL_SUCCESS

@@ -38,3 +38,14 @@ HOPLITA_FELLS_A = (3, 4, 4, 6, 6, 5, 6)
 # damage 2d → 6+5 = 11 (DR 4: 7, cut ×1.5 = 10), major wound HT 12: 5+6+6=17 fails: he
 # falls and is stunned.
 B_WOUNDS_JURADO = (2, 3, 4, 6, 6, 6, 6, 5, 5, 6, 6)
+
+
+def decides_for_him(combat, character) -> None:
+    """The jogador of ``character`` left «decidir por mim: a de maior total» (§4.6): an attack
+    on him goes on at once with the best total, as the tests written before the defence was
+    asked at the moment of the attack expect."""
+    from sessions.models import Combatant
+
+    Combatant.objects.filter(combat=combat, character=character).update(
+        standing_defence={"first": "best"}
+    )

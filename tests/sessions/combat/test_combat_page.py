@@ -8,6 +8,7 @@ from sessions.combat import messages as combat_messages
 from sessions.combat import services as combat_services
 from sessions.combat import turns as combat_turns
 from sessions.models import Combat, Roll
+from tests.sessions.combat.helpers import decides_for_him
 
 
 def _url(scene, name="combat"):
@@ -134,6 +135,7 @@ def _act_data(combat, **more):
 
 def test_the_mestre_runs_a_whole_turn_in_one_form(client_for, mestre, scene, jurado, server_dice):
     combat = _bout(scene, mestre, jurado)
+    decides_for_him(combat, jurado)  # his jogador left «decidir por mim» (§4.6)
     html = client_for(mestre).get(_url(scene)).content.decode()
     assert "Turno inteiro numa ação" in html and 'name="act-combatant"' in html
     server_dice(2, 3, 4, 1, 1, 1)  # the bite hits, the jurado's best defence holds

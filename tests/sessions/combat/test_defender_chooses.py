@@ -10,12 +10,13 @@ from garganta_site.errors import ServiceError
 from sessions.combat import attack as combat_attack
 from sessions.combat import defending as combat_defending
 from sessions.combat import maneuvers as combat_maneuvers
+from sessions.combat import pending as combat_pending
 from sessions.combat import services as combat_services
 from sessions.combat import specs as combat_specs
 from sessions.combat import state as combat_state
 from sessions.combat import turns as combat_turns
 from sessions.combat.numbers import combatant_numbers
-from sessions.models import Combatant, CombatEvent, Roll
+from sessions.models import Combat, Combatant, CombatEvent, Roll
 from tests.sessions.combat.helpers import cavador
 
 
@@ -51,17 +52,24 @@ def _cavador_attacks(combat, mestre, server_dice, dice, **choice):
     )
 
 
-def test_without_a_choice_the_best_total_stands_and_the_log_says_so(bout, mestre, server_dice):
+def test_without_an_answer_in_the_mestres_time_the_best_total_stands_and_the_log_says_so(
+    bout, mestre, server_dice
+):
     jurado = _get(bout, "Jurado de Gapheim")
     numbers = combatant_numbers(jurado)
     totals = {"dodge": numbers.dodge, "block": numbers.block}
     best = max(totals, key=totals.get)  # Bloquear 7 against Esquiva 5: the jurado's shield
+    Combat.objects.filter(pk=bout.pk).update(defence_wait_minutes=0)  # no time to wait
     outcome = _cavador_attacks(bout, mestre, server_dice, (2, 3, 4, 1, 1, 1))
-    defence_step = next(s for s in outcome.resolution.steps if s.number == 5 and s.dice)
-    assert best == "block" and defence_step.title.startswith("Bloquear")
-    event = outcome.event
+    assert outcome.awaits_defence  # he is asked first (§4.6)
+    bout.refresh_from_db()
+    assert combat_pending.defences_overdue_apply(bout) == 1
+    event = bout.events.filter(kind=CombatEvent.Kind.DEFENCE).latest("pk")
+    defence_roll = Roll.objects.get(details__event=str(event.code), details__step=5)
+    assert best == "block" and defence_roll.label.startswith("Bloquear")
     assert any("não escolheu defesa" in line and "a escolha padrão" in line for line in event.lines)
-    assert outcome.resolution.defended
+    assert any("prazo do Mestre" in line for line in event.lines)
+    assert event.data["hit"] is False
 
 
 def test_the_jogadors_own_choice_is_used(bout, mestre, jogador, server_dice):
