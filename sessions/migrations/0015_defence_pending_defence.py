@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('mesa', '0013_statechange_log_keyset'),
+        ('mesa', '0014_journey_books'),
     ]
 
     operations = [
