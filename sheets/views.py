@@ -161,12 +161,14 @@ def _with_loot_key(response, context) -> HttpResponse:
 def sheet_live(request: HtmxHttpRequest, code) -> HttpResponse:
     """The sheet page's live region (PV, fatigue, conditions, Carga and defences, an attack
     waiting for the defence, §4.6), asked on the character's doorbell or by the fallback poll:
-    204 while it is drawn from what the page has (``?r=`` its token)."""
+    204 while it is drawn from what the page has (``?r=`` its token). Without htmx, the whole
+    sheet page (a region is only ever drawn inside its page)."""
     character, membership = _get_character(request, code)
     context = _sheet_context(request, character, membership)
     if request.GET.get("r") == context["live_token"]:
         return HttpResponse(status=204)
-    return _with_loot_key(render(request, "sheets/sheet.html#live", context), context)
+    template = "sheets/sheet.html#live" if request.htmx else "sheets/sheet.html"
+    return _with_loot_key(render(request, template, context), context)
 
 
 def sheet_live_response(request, character, *, answer_error: str = "") -> HttpResponse:
