@@ -50,6 +50,11 @@ DIFFICULTY_HELP = (
     "A dificuldade da perícia, só para o pré-definido pela regra geral (§3.3) quando o "
     "catálogo do Árbitro não tem a perícia."
 )
+NEW_SKILL_HELP = (
+    "Só para uma perícia que nem a ficha nem o catálogo do Árbitro conhecem e que é mesmo "
+    "nova (não um erro de grafia): com attribute e difficulty, vale o pré-definido pela regra "
+    "geral (§3.3). Sem isto, um nome desconhecido é recusado com os nomes mais próximos."
+)
 BASE_LEVEL_HELP = (
     "Só para quem não tem ficha homologada (criatura, NPC): o nível que o Mestre diz. Para "
     "uma personagem com ficha, omita: se vier, tem de conferir com a ficha."
@@ -88,6 +93,7 @@ class RollIn(Schema, extra="forbid"):
     skill: str = Field(default="", max_length=200, description=SKILL_HELP)
     attribute: AttributeKey | None = Field(default=None, description=ATTRIBUTE_HELP)
     difficulty: DifficultyKey | None = Field(default=None, description=DIFFICULTY_HELP)
+    new_skill: StrictBool = Field(default=False, description=NEW_SKILL_HELP)
     label: str = Field(
         default="", max_length=200, description="O nome da rolagem; omita e vale o da perícia"
     )
@@ -130,6 +136,7 @@ class ContestSideIn(Schema, extra="forbid"):
     skill: str = Field(default="", max_length=200, description=SKILL_HELP)
     attribute: AttributeKey | None = Field(default=None, description=ATTRIBUTE_HELP)
     difficulty: DifficultyKey | None = Field(default=None, description=DIFFICULTY_HELP)
+    new_skill: StrictBool = Field(default=False, description=NEW_SKILL_HELP)
     label: str = Field(
         default="", max_length=90, description="O que o lado testa; omita e vale o da perícia"
     )
@@ -488,6 +495,7 @@ def roll_create(
         skill=payload.skill,
         attribute=payload.attribute or "",
         difficulty=payload.difficulty or "",
+        new_skill=payload.new_skill,
         modifiers=_modifiers(payload.modifiers),
         character=_character(scene, payload.character),
         declaration=_declaration(scene, payload.declaration),
@@ -567,6 +575,7 @@ def contest_create(
             skill=side.skill,
             attribute=side.attribute or "",
             difficulty=side.difficulty or "",
+            new_skill=side.new_skill,
             name=side.name,
         )
         for name, side in (("a", payload.a), ("b", payload.b))

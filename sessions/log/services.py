@@ -296,6 +296,7 @@ def roll_create(
     skill: str = "",
     attribute: str = "",
     difficulty: str = "",
+    new_skill: bool = False,
     modifiers: Iterable[Modifier] = (),
     character: Character | None = None,
     declaration: Declaration | None = None,
@@ -308,7 +309,8 @@ def roll_create(
     The level (DESIGN.md invariant 10): for a character with a homologated sheet, the named
     ``skill`` or ``attribute`` read from the sheet and state, or the skill's best default
     (§3.3; ``attribute`` and ``difficulty`` give the book's general rule for a skill the
-    Árbitro's catalogue lacks) — ``base_level`` may be sent only if it agrees; for a creature
+    Árbitro's catalogue lacks, only with ``new_skill``: an unknown name is refused with the
+    nearest names) — ``base_level`` may be sent only if it agrees; for a creature
     or NPC without a sheet, or a roll of nobody's, the Mestre's ``base_level``
     (``sessions.log.levels.level_for``). The roll's ``details["level"]`` says which, with what
     was asked. A roll answering a declaration is its character's.
@@ -333,6 +335,7 @@ def roll_create(
         base_level=base_level,
         kind=str(kind or ""),
         label=label,
+        new_skill=bool(new_skill),
     )
     same = {"label": label, "asked": asked, "modifiers": modifiers}
     same |= {"character": character, "hidden": hidden}
@@ -574,6 +577,7 @@ class ContestSide:
     attribute: str = ""
     difficulty: str = ""
     name: str = ""
+    new_skill: bool = False
 
     @property
     def asked(self) -> levels.Asked:
@@ -584,6 +588,7 @@ class ContestSide:
             base_level=self.base_level,
             kind=str(self.kind or ""),
             label=(self.label or "").strip(),
+            new_skill=bool(self.new_skill),
         )
 
     @property

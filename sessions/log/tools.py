@@ -106,7 +106,10 @@ async def roll_check(
     com ficha, diga a perícia (`skill`, pelo nome) ou o atributo (`attribute`: st, dx, iq, ht,
     will) e o servidor lê o NH da ficha homologada e do estado (fadiga baixa a ST, §6.2), ou o
     melhor pré-definido (§3.3) se ela não tem a perícia; não mande `base_level` (se vier e não
-    conferir, é recusado). `base_level` só para criatura ou NPC sem ficha. `level_text` diz de
+    conferir, é recusado). Um nome que nem a ficha nem o catálogo do Árbitro conhecem é
+    recusado sem rolar, com os nomes mais próximos («você quis dizer Rastreamento (ficha, 13)?»);
+    só com `new_skill=true` (uma perícia nova mesmo), `attribute` e `difficulty` dão o
+    pré-definido pela regra geral. `base_level` só para criatura ou NPC sem ficha. `level_text` diz de
     onde veio o nível («Escalada 9 por pré-definido DX−5»). `hidden=true` para uma rolagem que
     só o Mestre e o Árbitro veem até a homologação do relatório (uma Observação escondida).
     Devolve a rolagem com dados, NH efetivo e seu elo na cadeia."""
