@@ -140,7 +140,8 @@ def on_gurps_error(request, exc: GurpsError):
 
 @api.exception_handler(ServiceError)
 def on_service_error(request, exc: ServiceError):
-    status = {"forbidden": 403, "not_found": 404, "idempotency_conflict": 409}.get(exc.code, 422)
+    conflicts = {"idempotency_conflict": 409, "already_resolved": 409}
+    status = {"forbidden": 403, "not_found": 404, **conflicts}.get(exc.code, 422)
     return _error(request, status, exc.code, exc.message, field=exc.field or None)
 
 

@@ -227,7 +227,7 @@ def combat_start(
         if existing is not None:
             return existing
     campaign = scene.week.campaign
-    entries.require_table(user, campaign)
+    entries.require_table(user, campaign, what=entries.RUNS_COMBAT)
     entries.ensure_scene_accepts_entries(scene)
     Campaign.objects.select_for_update().get(pk=campaign.pk)
     if Combat.objects.filter(scene=scene, status=Combat.Status.ACTIVE).exists():

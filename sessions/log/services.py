@@ -101,7 +101,7 @@ def scene_create(
     """A new scene of the week (free scenes are unlimited, §8). Terrain and boss are said
     here, before the first die (§5.4.1, §5d). The same ``request_key`` twice opens one."""
     request_key = (request_key or "")[:64]
-    require_table(user, week.campaign)
+    require_table(user, week.campaign, what=entries.OPENS_SCENES)
     title = (title or "").strip()
     existing = entry_replayed(Scene.objects.filter(week=week), request_key, user, title=title[:200])
     if existing is not None:

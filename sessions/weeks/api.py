@@ -17,7 +17,7 @@ from garganta_site.auth import AUTH
 from garganta_site.errors import ServiceError
 from sessions.log import services as log_services
 from sessions.log.api import CharacterRef, SceneOut
-from sessions.models import Week
+from sessions.models import Week, WorldAction
 from sessions.weeks import services
 from sheets.models import Campaign, Character, Membership
 from sheets.services import membership_for
@@ -37,6 +37,15 @@ class WorldActionOut(Schema):
     text: str
     author: str
     created_at: datetime
+    resolution: str = Field(description="O que veio da ação, dito pela mesa; vazio até então")
+    resolved_by: str | None
+    resolved_at: datetime | None
+
+
+class WorldActionResolveIn(Schema, extra="forbid"):
+    resolution: str = Field(
+        min_length=1, max_length=4000, description="O que veio da ação de mundo"
+    )
 
 
 class SceneIn(Schema, extra="forbid"):
@@ -207,17 +216,41 @@ def world_action_create(
         text=payload.text,
         request_key=idempotency_key,
     )
-    return Status(
-        201,
-        {
-            "id": action.code,
-            "character": {"id": character.code, "name": character.name},
-            "ordinal": action.ordinal,
-            "text": action.text,
-            "author": action.author.get_username(),
-            "created_at": action.created_at,
-        },
+    return Status(201, services.world_action_data(action))
+
+
+@router.get(
+    "/{slug:campaign}/{int:number}/world-actions",
+    response={200: list[WorldActionOut], **errors(401, 404)},
+    summary="As ações de mundo da semana, com o que veio de cada uma",
+)
+def world_action_list(request, campaign: str, number: int):
+    week, _ = _get_week(request, campaign, number)
+    return [
+        services.world_action_data(action)
+        for row in services.week_world_actions(week)
+        for action in row.actions
+    ]
+
+
+@router.post(
+    "/{slug:campaign}/{int:number}/world-actions/{uuid:code}/resolve",
+    response={200: WorldActionOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="O Mestre diz o que veio de uma ação de mundo (uma vez)",
+)
+def world_action_resolve(
+    request, campaign: str, number: int, code: UUID, payload: WorldActionResolveIn
+):
+    week, _ = _get_week(request, campaign, number)
+    action = get_object_or_404(
+        WorldAction.objects.select_related("week__campaign", "character", "author"),
+        week=week,
+        code=code,
     )
+    action = services.world_action_resolve(
+        action=action, user=request.user, resolution=payload.resolution
+    )
+    return services.world_action_data(action)
 
 
 @router.post(

@@ -213,6 +213,8 @@ POST   /api/v1/weeks/{campaign}                                -            401 
 GET    /api/v1/weeks/{campaign}/{week}                         -            401  200   200   200    200     404
 GET    /api/v1/weeks/{campaign}/{week}/export                  -            401  200   200   200    200     404
 POST   /api/v1/weeks/{campaign}/{week}/world-actions           world        401  done  403   403    403     404
+GET    /api/v1/weeks/{campaign}/{week}/world-actions           -            401  200   200   200    200     404
+POST   /api/v1/weeks/{campaign}/{week}/world-actions/{action}/resolve outcome 401  403   403   done   done    404
 POST   /api/v1/weeks/{campaign}/{week}/scenes                  scene        401  403   403   done   done    404
 PUT    /api/v1/weeks/{campaign}/{week}/report                  text         401  403   403   done   done    404
 POST   /api/v1/weeks/{campaign}/{week}/report/submit           -            401  403   403   4xx    4xx     404
@@ -288,6 +290,7 @@ BODIES = {
         "b": {"character": p.mate, "attribute": "st"},
     },
     "world": lambda p: {"character": p.char, "text": "Vender o espólio no Limiar."},
+    "outcome": lambda p: {"resolution": "Vendeu por 40 moedas."},
     "scene": lambda p: {"title": "Uma cena nova", "characters": [p.char]},
     "reason": lambda p: {"reason": "Falta a rolagem escondida."},
     "report-fix": lambda p: {"new_text": "Texto corrigido.", "reason": "Erro de digitação."},
