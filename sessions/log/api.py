@@ -35,6 +35,8 @@ TestKindKey = vocab.TEST_KIND.annotated()
 ContestKindKey = vocab.CONTEST_KIND.annotated()
 AttributeKey = vocab.TEST_ATTRIBUTE.annotated()
 DifficultyKey = vocab.DIFFICULTY.annotated()
+HitLocationKey = vocab.HIT_LOCATION.annotated()
+DamageTypeKey = vocab.DAMAGE_TYPE.annotated()
 LevelSourceKey = vocab.LEVEL_SOURCE.annotated()
 
 SKILL_HELP = (
@@ -121,9 +123,47 @@ class DamageRollIn(Schema, extra="forbid"):
         return value
 
 
+class TableOptionsIn(Schema, extra="forbid"):
+    """Each table's options, named (``rules_lookup``/vocabularies lists which table takes
+    which); an option the table does not take is refused naming it."""
+
+    unarmed: StrictBool | None = Field(
+        default=None, description="critical_miss (§4.8): o golpe foi desarmado"
+    )
+    unbreakable: StrictBool | None = Field(
+        default=None, description="critical_miss: arma que não quebra (maça, mangual, mágica…)"
+    )
+    cheap: StrictBool | None = Field(default=None, description="critical_miss: arma barata")
+    impaling: StrictBool | None = Field(default=None, description="critical_miss: arma de perfurar")
+    ranged: StrictBool | None = Field(default=None, description="critical_miss: arma de disparo")
+    location: HitLocationKey | None = Field(
+        default=None, description="critical_hit / critical_head: o local atingido (§4.8)"
+    )
+    damage_type: DamageTypeKey | None = Field(
+        default=None, description="critical_hit / critical_head: o tipo de dano"
+    )
+    best_intent: StrictBool | None = Field(
+        default=None,
+        description="spell_critical_failure (§4.15): magia e intenção da melhor espécie",
+    )
+    margin_of_failure: int | None = Field(
+        default=None,
+        ge=1,
+        le=100,
+        description="fright_check (§5b): por quanto a Verificação de Pânico falhou; omita com "
+        "follows, e a margem vem da rolagem",
+    )
+
+
 class TableRollIn(Schema, extra="forbid"):
     table: TableKey
-    options: dict[str, StrictBool | int | str] = Field(default={}, max_length=10)
+    options: TableOptionsIn = Field(default_factory=TableOptionsIn)
+    follows: UUID | None = Field(
+        default=None,
+        description="A rolagem desta cena que a tabela segue (a Verificação de Pânico que "
+        "falhou, o ataque do erro crítico): a tabela leva o número dela, a personagem e, no "
+        "Pânico, a margem pela qual falhou",
+    )
     character: UUID | None = None
     declaration: UUID | None = None
 
@@ -529,6 +569,16 @@ def damage_roll_create(
     return Status(201, _roll_out(roll))
 
 
+def _followed(scene: Scene, code: UUID | None):
+    """The roll of ``scene`` a table roll follows (as the scene's log shows it), or None."""
+    if code is None:
+        return None
+    roll = services.Roll.objects.filter(scene=scene, code=code).first()
+    if roll is None:
+        raise ServiceError(services.FOLLOWED_ROLL_UNKNOWN, field="follows")
+    return roll
+
+
 @router.post(
     "/{uuid:code}/table-rolls",
     response={201: RollOut, **errors(400, 401, 403, 404, 409, 422)},
@@ -545,7 +595,8 @@ def table_roll_create(
         scene=scene,
         user=request.user,
         table_key=payload.table,
-        options=payload.options,
+        options=payload.options.model_dump(exclude_none=True),
+        follows=_followed(scene, payload.follows),
         character=_character(scene, payload.character),
         declaration=_declaration(scene, payload.declaration),
         request_key=idempotency_key,

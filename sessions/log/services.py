@@ -74,6 +74,19 @@ CONTEST_NEEDS_CHARACTER = (
 CONTEST_SAME_CHARACTER = "A Disputa Rápida é entre duas personagens diferentes."
 CONTEST_KIND = "Numa Disputa Rápida cada lado testa uma perícia ou um atributo (§1.5)."
 UNKNOWN_TABLE = "Tabela desconhecida."
+FOLLOWED_ROLL_UNKNOWN = "A rolagem seguida (follows) não é desta cena."
+FOLLOWED_ROLL_NOT_A_TEST = (
+    "A rolagem seguida (follows) é {kind}: a tabela segue um teste de sucesso (3d contra um NH)."
+)
+FOLLOWED_ROLL_PASSED = (
+    "A rolagem seguida (follows), {label}, passou (margem {margin}): não se rola o Pânico (§5b: "
+    "só quem falha a Verificação rola na tabela)."
+)
+FOLLOWED_MARGIN_DISAGREES = (
+    "margin_of_failure {given} não confere com a rolagem seguida: {label} falhou por {margin}. "
+    "Omita a margem e ela vem da rolagem."
+)
+FOLLOWED_CHARACTER_DISAGREES = "A rolagem seguida (follows) é de {name}, não desta personagem."
 
 MAX_MODIFIERS = 20
 MAX_DAMAGE_DICE = 30
@@ -496,12 +509,44 @@ def table_choices() -> list[tuple[str, str]]:
     return list(tables.TABLE_TITLES.items())
 
 
+def _follows_character(follows: Roll, character: Character | None) -> Character | None:
+    if follows.kind not in Roll.SUCCESS_KINDS or follows.margin is None:
+        raise ServiceError(
+            FOLLOWED_ROLL_NOT_A_TEST.format(kind=follows.get_kind_display().lower()),
+            field="follows",
+        )
+    if character is not None and follows.character_id not in (None, character.pk):
+        raise ServiceError(
+            FOLLOWED_CHARACTER_DISAGREES.format(name=follows.character.name), field="character"
+        )
+    return character or follows.character
+
+
+def _margin_of_failure(follows: Roll, options: dict) -> int:
+    """The margin by which the followed roll failed (§5b), checked against one given."""
+    if follows.margin >= 0:
+        raise ServiceError(
+            FOLLOWED_ROLL_PASSED.format(label=follows.label, margin=follows.margin),
+            field="follows",
+        )
+    given = options.get("margin_of_failure")
+    if given is not None and given != -follows.margin:
+        raise ServiceError(
+            FOLLOWED_MARGIN_DISAGREES.format(
+                given=given, label=follows.label, margin=-follows.margin
+            ),
+            field="options.margin_of_failure",
+        )
+    return -follows.margin
+
+
 def table_roll_create(
     *,
     scene: Scene,
     user,
     table_key: str,
     options: dict | None = None,
+    follows: Roll | None = None,
     character: Character | None = None,
     declaration: Declaration | None = None,
     source: RandomSource | None = None,
@@ -513,12 +558,21 @@ def table_roll_create(
     ``options`` go to ``gurps.tables.roll_on_table`` as they are (the fright check needs
     ``margin_of_failure``; a critical miss ``unarmed``, ``impaling`` …): the engine says what
     each table takes and refuses the rest (``gurps.errors.InvalidValue`` naming the option).
+
+    ``follows``: the success roll of the scene the table roll comes after (issue 27). The table
+    roll takes its character and its number (``details["follows"]``); the fright check reads
+    from it the margin by which it failed (§5b: "soma-se a margem pela qual a Verificação
+    falhou"), and is refused after a roll that passed or with a margin that disagrees.
     """
     campaign = scene.week.campaign
     request_key = (request_key or "")[:64]
     options = dict(options or {})
     if table_key not in tables.TABLE_TITLES:
         raise ServiceError(UNKNOWN_TABLE, field="table")
+    if follows is not None:
+        character = _follows_character(follows, character)
+        if table_key == "fright_check":
+            options["margin_of_failure"] = _margin_of_failure(follows, options)
     asked = {"kind": Roll.Kind.TABLE.value, "label": tables.TABLE_TITLES[table_key][:200]}
     if request_key:
         existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
@@ -539,6 +593,7 @@ def table_roll_create(
         "effect": result.effect,
         "text": result.text,
         "readings": list(result.readings),
+        **({"follows": follows.sequence} if follows is not None else {}),
         "options": {
             key: str(value) if not isinstance(value, bool | int) else value
             for key, value in options.items()

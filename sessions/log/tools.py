@@ -133,9 +133,12 @@ async def roll_damage(
 async def roll_table(
     ctx: Context, scene: SceneId, table: TableRollIn, idempotency_key: IdempotencyKey = ""
 ) -> dict[str, Any]:
-    """O servidor rola numa tabela do motor (erro crítico, golpe fulminante, pânico…). As
-    tabelas, seus dados e suas opções estão em rules_lookup (topic=vocabularies); uma tabela que
-    não existe é recusada antes de qualquer dado."""
+    """O servidor rola numa tabela do motor (erro crítico, golpe fulminante, pânico…). Cada
+    opção está no esquema (`options`), com a tabela que a usa; uma opção que a tabela não usa é
+    recusada, nomeada, antes de qualquer dado. Uma tabela que segue uma rolagem leva o id dela
+    em `follows`: a tabela fica com o número e a personagem dela e, na Verificação de Pânico
+    (fright_check, §5b), soma a margem pela qual ela falhou (não mande margin_of_failure; depois
+    de uma Verificação que passou, não se rola)."""
     return await api_call(
         ctx, "POST", f"/scenes/{scene}/table-rolls", body=payload(table), key=idempotency_key
     )
