@@ -140,7 +140,7 @@ def on_gurps_error(request, exc: GurpsError):
 
 @api.exception_handler(ServiceError)
 def on_service_error(request, exc: ServiceError):
-    conflicts = {"idempotency_conflict": 409, "already_resolved": 409}
+    conflicts = {"idempotency_conflict": 409, "already_resolved": 409, "already_answered": 409}
     status = {"forbidden": 403, "not_found": 404, **conflicts}.get(exc.code, 422)
     return _error(request, status, exc.code, exc.message, field=exc.field or None)
 

@@ -74,6 +74,12 @@ CONTEST_NEEDS_CHARACTER = (
 CONTEST_SAME_CHARACTER = "A Disputa Rápida é entre duas personagens diferentes."
 CONTEST_KIND = "Numa Disputa Rápida cada lado testa uma perícia ou um atributo (§1.5)."
 UNKNOWN_TABLE = "Tabela desconhecida."
+CONTEST_ALREADY_ANSWERED = (
+    "A declaração já foi respondida pela Disputa Rápida nº {sequence} ({label}), com os "
+    "modificadores anunciados no lado A: outra disputa para ela rolaria de novo o mesmo lance. "
+    "Para outro lance, o jogador declara de novo; para repetir o mesmo pedido sem rolar, mande a "
+    "mesma chave de idempotência."
+)
 FOLLOWED_ROLL_UNKNOWN = "A rolagem seguida (follows) não é desta cena."
 FOLLOWED_ROLL_NOT_A_TEST = (
     "A rolagem seguida (follows) é {kind}: a tabela segue um teste de sucesso (3d contra um NH)."
@@ -716,7 +722,10 @@ def contest_create(
     Each side rolls 3d6 against its own level plus its modifiers; ``gurps.checks.
     quick_contest`` says who won (or nobody). Side A's roll fills the roll's own fields;
     both sides and the winner are in ``details``. A contest answering a declaration is side
-    A's, with the modifiers announced for it.
+    A's, with the modifiers announced for it (``details["announced_side"]`` says "a"); the
+    declaration is answered once: another contest for it is refused (409,
+    ``already_answered``: the same lance rolled again), unless it is the same request replayed
+    with its key.
     """
     campaign = scene.week.campaign
     request_key = (request_key or "")[:64]
@@ -727,6 +736,8 @@ def contest_create(
             return _same_contest(existing, (a, b), labels)
     require_table(user, campaign)
     ensure_scene_accepts_entries(scene)
+    if declaration is not None:
+        _ensure_contest_unanswered(declaration)
     found, cleaned, labels = _contest_sides(scene, a, b, labels)
     announcement, cleaned[0] = _answering(scene, declaration, a.character, cleaned[0])
     source = source or entries.dice_source()
@@ -744,6 +755,8 @@ def contest_create(
         "b": _contest_side_dict(b, found[1], cleaned[1], rolled[1]),
         "winner": winner,
     }
+    if announcement is not None:
+        details["announced_side"] = "a"
     details["a"]["label"], details["b"]["label"] = labels
     label = f"{labels[0]} × {labels[1]}"
     first = rolled[0]
@@ -767,6 +780,20 @@ def contest_create(
     return append_with_retries(
         campaign, request_key, fields, lambda existing: _same_contest(existing, (a, b), labels)
     )
+
+
+def _ensure_contest_unanswered(declaration: Declaration) -> None:
+    earlier = (
+        Roll.objects.filter(declaration=declaration, kind=Roll.Kind.CONTEST)
+        .order_by("sequence")
+        .first()
+    )
+    if earlier is not None:
+        raise ServiceError(
+            CONTEST_ALREADY_ANSWERED.format(sequence=earlier.sequence, label=earlier.label),
+            field="declaration",
+            code="already_answered",
+        )
 
 
 def _same_contest(roll: Roll, sides, labels: list[str]) -> Roll:

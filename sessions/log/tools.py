@@ -151,7 +151,13 @@ async def roll_contest(
     """O servidor rola uma Disputa Rápida (§1.5) entre dois lados: cada um rola contra o seu
     nível; passa um e falha o outro, vence quem passou; senão a maior margem; empate, ninguém.
     Cada lado é uma personagem da cena (`character` e `skill` ou `attribute`: o nível vem da
-    ficha) ou uma criatura/NPC sem ficha (`name`, `label` e `base_level` do Mestre)."""
+    ficha) ou uma criatura/NPC sem ficha (`name`, `label` e `base_level` do Mestre).
+    Modificadores anunciados: com `declaration`, o lado A é a personagem que declarou e rola com
+    os modificadores anunciados para a declaração (modifiers_announce), e só com eles (os
+    `modifiers` do lado A são recusados; os do lado B valem); a resposta diz em
+    `details.announced_side` ("a") e em `announcement`. Uma declaração se responde uma vez: outra
+    disputa para ela é recusada (HTTP 409); repetir o mesmo pedido com a mesma
+    `idempotency_key` devolve a mesma disputa, sem rolar."""
     return await api_call(
         ctx, "POST", f"/scenes/{scene}/contests", body=payload(contest), key=idempotency_key
     )

@@ -98,3 +98,39 @@ def test_an_option_no_table_takes_is_refused_naming_it(as_mestre, scene):
     assert response.status_code == 422
     assert "options.x" in str(response.json())
     assert not Roll.objects.exists()
+
+
+# --- a contest answering a declaration (issue 27) -------------------------------------------------
+
+
+def test_a_contest_applies_the_announced_modifiers_to_side_a_once(
+    as_mestre, client, bearer, jogadora, scene, rastreador
+):
+    from sessions.log.services import CONTEST_ALREADY_ANSWERED
+    from sessions.models import Declaration
+
+    declaration = Declaration.objects.create(
+        scene=scene, character=rastreador, author=rastreador.owner, text="Empurro a grade."
+    )
+    announced = [{"label": "grade emperrada", "value": -2}]
+    made = as_mestre(
+        scene, "announcements", {"declaration": str(declaration.code), "modifiers": announced}
+    )
+    assert made.status_code == 201, made.json()
+    body = {
+        "declaration": str(declaration.code),
+        "a": {"character": str(rastreador.code), "attribute": "st"},
+        "b": {"name": "A grade", "label": "ST", "base_level": 12, "kind": "attribute"},
+    }
+    first = as_mestre(scene, "contests", body)
+    assert first.status_code == 201, first.json()
+    answer = first.json()
+    assert answer["details"]["announced_side"] == "a"
+    assert answer["modifiers"] == announced
+    assert answer["details"]["a"]["effective_level"] == 11 - 2  # the Rastreador's ST 11
+    again = as_mestre(scene, "contests", body)
+    assert again.status_code == 409
+    assert again.json()["detail"] == CONTEST_ALREADY_ANSWERED.format(
+        sequence=answer["sequence"], label=answer["label"]
+    )
+    assert Roll.objects.filter(kind="contest").count() == 1
