@@ -90,22 +90,67 @@ def _error(request, status: int, code: str, detail, **extra):
     return api.create_response(request, body, status=status)
 
 
+LIST_ITEM = "{list} nº {number}{named}: {message}"
+LIST_ITEM_NAMED = " («{name}»)"
+# The keys that name an item of a list of the API's bodies (a modifier's label, a change's
+# reason, a creature's name), said with the item's number in a refusal about it.
+ITEM_NAMES = ("label", "reason", "name")
+
+
+def _body(request):
+    try:
+        return json.loads(request.body or b"null")
+    except (ValueError, RecursionError):
+        return None
+
+
+def _item_said(body, loc: list, message: str) -> str:
+    """``message`` about an item of a list (``modifiers.1.value``) said with which one:
+    "modifiers nº 2 («queda»): O maior valor aceito é 50." — the number counted from 1 and
+    the item's label, reason or name when it has one."""
+    for i in range(len(loc) - 1, -1, -1):
+        if not loc[i].isdigit() or i == 0:
+            continue
+        node = body
+        try:
+            for part in loc[: i + 1]:
+                node = node[int(part)] if part.isdigit() else node[part]
+        except (KeyError, IndexError, TypeError):
+            return message
+        name = next(
+            (
+                node[k]
+                for k in ITEM_NAMES
+                if isinstance(node, dict) and isinstance(node.get(k), str)
+            ),
+            "",
+        )
+        named = LIST_ITEM_NAMED.format(name=name[:60]) if name.strip() else ""
+        where = ".".join(loc[:i])
+        return LIST_ITEM.format(list=where, number=int(loc[i]) + 1, named=named, message=message)
+    return message
+
+
 @api.exception_handler(ValidationError)
 def on_validation_error(request, exc: ValidationError):
-    fields = []
+    fields, messages = [], []
+    body = None
     for error in exc.errors:
-        loc = [str(part) for part in error.get("loc", ()) if part not in ("body", "query", "path")]
+        where = error.get("loc", ())
+        loc = [str(part) for part in where if part not in ("body", "query", "path")]
         if loc and loc[0] == "payload":
             loc = loc[1:]
         fields.append(".".join(loc))
+        message = validation_message(error)
+        if "body" in where and any(part.isdigit() for part in loc[1:]):
+            body = _body(request) if body is None else body
+            message = _item_said(body, loc, message)
+        messages.append(message)
     return _error(
         request,
         422,
         "invalid",
-        [
-            {"field": f, "message": validation_message(e)}
-            for f, e in zip(fields, exc.errors, strict=True)
-        ],
+        [{"field": f, "message": m} for f, m in zip(fields, messages, strict=True)],
         field=fields[0] if fields else None,
     )
 

@@ -22,6 +22,7 @@ from sessions.log.api import (
 )
 from sessions.log.scene_api import StateChangeIn
 
+STATE_CHANGE_REFUSED = "state_changes nº {number} («{reason}») recusada, e nada foi escrito:"
 NOTHING_TO_NARRATE = "Mande a narração, uma mudança de estado (state_changes), ou as duas."
 
 SceneId = Annotated[UUID, Field(description="A cena (o id de campaign_overview ou scene_open)")]
@@ -188,10 +189,14 @@ async def narrate(
         raise ToolError(NOTHING_TO_NARRATE)
     # Each change tried first, keeping nothing: a refused one leaves no narration or change
     # of the others behind (and every key free for the corrected call).
-    for change in state_changes:
-        await api_call(
-            ctx, "POST", f"/scenes/{scene}/state-changes", body=payload(change), dry_run=True
-        )
+    for number, change in enumerate(state_changes, 1):
+        try:
+            await api_call(
+                ctx, "POST", f"/scenes/{scene}/state-changes", body=payload(change), dry_run=True
+            )
+        except ToolError as refused:
+            said = STATE_CHANGE_REFUSED.format(number=number, reason=change.reason)
+            raise ToolError(f"{said} {refused}") from refused
     answer: dict[str, Any] = {}
     if narration is not None:
         answer["narration"] = await api_call(

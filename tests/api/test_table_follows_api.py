@@ -134,3 +134,25 @@ def test_a_contest_applies_the_announced_modifiers_to_side_a_once(
         sequence=answer["sequence"], label=answer["label"]
     )
     assert Roll.objects.filter(kind="contest").count() == 1
+
+
+def test_a_refused_modifier_is_named_by_number_and_label(as_mestre, scene):
+    from garganta_site.api import LIST_ITEM, LIST_ITEM_NAMED
+    from garganta_site.api_errors import VALIDATION_MESSAGES
+
+    body = {
+        "label": "Saltar o fosso",
+        "base_level": 12,
+        "kind": "skill",
+        "modifiers": [{"label": "penumbra", "value": -2}, {"label": "queda", "value": -99}],
+    }
+    response = as_mestre(scene, "rolls", body)
+    assert response.status_code == 422
+    (item,) = response.json()["detail"]
+    assert item["field"] == "modifiers.1.value"
+    assert item["message"] == LIST_ITEM.format(
+        list="modifiers",
+        number=2,
+        named=LIST_ITEM_NAMED.format(name="queda"),
+        message=VALIDATION_MESSAGES["greater_than_equal"].format(ge=-50),
+    )
