@@ -10,6 +10,8 @@ import json
 import sys
 from urllib.parse import urlencode
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
@@ -30,6 +32,14 @@ from garganta_site.errors import ServiceError
 from gurps.errors import GurpsError, InvalidValue, NoRollAtThreeOrLess, OutsideCanon
 
 NUL_REFUSED = "Caracteres nulos não são permitidos."
+BODY_TOO_LARGE = (
+    "O corpo do pedido é grande demais: o limite é {limit} bytes ({megabytes} MB). Nenhum "
+    "pedido da API precisa de tanto."
+)
+BODY_TOO_DEEP = (
+    "O JSON do pedido é aninhado demais (listas ou objetos uns dentro dos outros além do que "
+    "o servidor lê). Nenhum pedido da API precisa disso."
+)
 NOT_FOUND = "Não encontrado (ou não é de uma campanha sua)."
 
 
@@ -61,13 +71,20 @@ class NulRefused(ValueError):
         self.field = field
 
 
+class BodyTooDeep(Exception):
+    """A JSON body nested deeper than Python's recursion limit lets the parser read."""
+
+
 class NoNulParser(Parser):
     """JSON bodies as usual, but a NUL character anywhere is refused, as the page forms refuse
     it (Django's form fields) and PostgreSQL cannot store it in text."""
 
     def parse_body(self, request):
-        data = super().parse_body(request)
-        where = _nul_at(data)
+        try:
+            data = super().parse_body(request)
+            where = _nul_at(data)
+        except RecursionError:
+            raise BodyTooDeep from None
         if where is not None:
             # Ninja turns a parser error into HttpError(400) from it; on_http_error says 422.
             raise NulRefused(".".join(str(part) for part in where))
@@ -183,6 +200,18 @@ def on_gurps_error(request, exc: GurpsError):
     return _error(request, 422, "invalid", exc.message)
 
 
+@api.exception_handler(RequestDataTooBig)
+def on_body_too_large(request, exc):
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    detail = BODY_TOO_LARGE.format(limit=limit, megabytes=f"{limit / 1_048_576:.1f}")
+    return _error(request, 413, "too_large", detail, field="body")
+
+
+@api.exception_handler(BodyTooDeep)
+def on_body_too_deep(request, exc):
+    return _error(request, 400, "invalid_json", BODY_TOO_DEEP, field="body")
+
+
 @api.exception_handler(ServiceError)
 def on_service_error(request, exc: ServiceError):
     conflicts = {"idempotency_conflict": 409, "already_resolved": 409, "already_answered": 409}
@@ -211,6 +240,10 @@ def page_not_found(request, exception):
 @api.exception_handler(HttpError)
 def on_http_error(request, exc: HttpError):
     cause = exc.__cause__
+    if isinstance(cause, BodyTooDeep):
+        return on_body_too_deep(request, cause)
+    if isinstance(cause, RequestDataTooBig):
+        return on_body_too_large(request, cause)
     if isinstance(cause, NulRefused):
         return _error(request, 422, "invalid", NUL_REFUSED, field=cause.field)
     if exc.status_code == 400 and isinstance(cause, json.JSONDecodeError):

@@ -25,6 +25,15 @@ IDEMPOTENCY_KEY_REUSED = (
 )
 
 
+# The longest Idempotency-Key taken (what sheets.IdempotencyKey and each entry's request_key
+# store); a longer one is refused, never cut (two long keys cut alike would collide).
+IDEMPOTENCY_KEY_MAX = 64
+IDEMPOTENCY_KEY_TOO_LONG = (
+    "Idempotency-Key longa demais: {length} caracteres, e o limite é {limit}. Use uma chave "
+    "mais curta (um UUID tem 36)."
+)
+
+
 def token_hash(token: str) -> str:
     """What is stored of an API token: its SHA-256, hex."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -90,7 +99,7 @@ def request_fingerprint(method: str, path: str, body: bytes) -> str:
     try:
         canonical = json.dumps(json.loads(body or b"null"), sort_keys=True, separators=(",", ":"))
         content = canonical.encode()
-    except ValueError:
+    except (ValueError, RecursionError):  # the parser refuses it next, with its own 400
         content = body
     return hashlib.sha256(f"{method} {path}\n".encode() + content).hexdigest()
 
@@ -135,6 +144,11 @@ def claim_idempotency_key(request, user) -> None:
     key with another request is a 409; the same request again goes on to the operation, whose
     service hands back what the first one made."""
     key = request.headers.get("Idempotency-Key", "")
+    if len(key) > IDEMPOTENCY_KEY_MAX:
+        raise ServiceError(
+            IDEMPOTENCY_KEY_TOO_LONG.format(length=len(key), limit=IDEMPOTENCY_KEY_MAX),
+            field="Idempotency-Key",
+        )
     if key and request.method not in ("GET", "HEAD", "OPTIONS"):
         fingerprint = request_fingerprint(request.method, request.path, request.body)
         request.idempotency_claim = idempotency_claim(user=user, key=key, fingerprint=fingerprint)

@@ -1,0 +1,76 @@
+"""What an attacker with a player's token tried (issue 27): a 10 MB body, JSON nested 5,000
+deep, a 5,000-character Idempotency-Key, guessed bearer tokens. Each gets a clear 4xx in
+Portuguese, never a 500, and nothing is written."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+
+from garganta_site.api import BODY_TOO_DEEP, BODY_TOO_LARGE
+from garganta_site.auth import IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_TOO_LONG, api_token_create
+from sessions.models import Narration, Roll, Scene
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def bearer():
+    def header(user) -> dict[str, str]:
+        return {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user)}"}
+
+    return header
+
+
+@pytest.fixture
+def scene(demo):
+    return Scene.objects.get(title="A galeria do andar 3")
+
+
+def _post(client, url, raw: bytes, **headers):
+    return client.generic("POST", url, raw, content_type="application/json", **headers)
+
+
+@pytest.mark.parametrize("who", ["jogador", "mestre"])
+def test_a_10_mb_body_is_a_413_that_says_the_limit(client, bearer, request, scene, who):
+    user = request.getfixturevalue(who)
+    text = "x" * (10 * 1024 * 1024)
+    raw = ('{"text": "' + text + '"}').encode()
+    response = _post(client, f"/api/v1/scenes/{scene.code}/narrations", raw, **bearer(user))
+    assert response.status_code == 413
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    assert response.json()["detail"] == BODY_TOO_LARGE.format(
+        limit=limit, megabytes=f"{limit / 1_048_576:.1f}"
+    )
+    assert not Narration.objects.filter(scene=scene, text__startswith="xxx").exists()
+
+
+def test_json_nested_5000_deep_is_a_400_not_a_500(client, bearer, mestre, scene):
+    raw = b"[" * 5000 + b"]" * 5000
+    body = b'{"text": ' + raw + b"}"
+    response = _post(
+        client,
+        f"/api/v1/scenes/{scene.code}/narrations",
+        body,
+        **bearer(mestre),
+        HTTP_IDEMPOTENCY_KEY="deep-1",
+    )
+    assert response.status_code == 400
+    assert response.json()["detail"] == BODY_TOO_DEEP
+
+
+def test_an_idempotency_key_past_the_limit_is_refused_saying_it(client, bearer, mestre, scene):
+    key = "k" * 5000
+    response = _post(
+        client,
+        f"/api/v1/scenes/{scene.code}/rolls",
+        b'{"label": "Observa\\u00e7\\u00e3o", "base_level": 12, "kind": "skill"}',
+        **bearer(mestre),
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+    assert response.status_code == 422
+    assert response.json()["field"] == "Idempotency-Key"
+    assert response.json()["detail"] == IDEMPOTENCY_KEY_TOO_LONG.format(
+        length=5000, limit=IDEMPOTENCY_KEY_MAX
+    )
+    assert not Roll.objects.exists()
