@@ -255,8 +255,11 @@ def on_http_error(request, exc: HttpError):
         return _error(
             request, 400, "invalid_json", BODY_NOT_JSON.format(reason="ilegível"), field="body"
         )
-    codes = {403: "forbidden", 404: "not_found"}
-    return _error(request, exc.status_code, codes.get(exc.status_code, "invalid"), str(exc))
+    codes = {403: "forbidden", 404: "not_found", 429: "too_many_requests"}
+    response = _error(request, exc.status_code, codes.get(exc.status_code, "invalid"), str(exc))
+    if getattr(exc, "retry_after", None):
+        response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 def _register_routers() -> None:

@@ -11,9 +11,12 @@ import hashlib
 import json
 import secrets
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from ninja.errors import HttpError
 from ninja.security import HttpBearer, SessionAuth
+from ninja.throttling import SimpleRateThrottle
 
 from garganta_site.errors import ServiceError
 from sheets.models import ApiToken, IdempotencyKey
@@ -178,12 +181,57 @@ def user_for_token(token: str):
     return found.user
 
 
+TOO_MANY_BAD_TOKENS = (
+    "Tokens inválidos demais deste endereço: {count} em {minutes} min. Espere {wait} s antes "
+    "de tentar de novo (até lá, nenhum token deste endereço é conferido)."
+)
+
+
+class BearerFailures(SimpleRateThrottle):
+    """Failed bearer tokens per client address (django-ninja's rate throttle, counting only
+    failures): ``GARGANTA_BEARER_FAILURES`` ("20/10m"). Past it, every bearer request from that
+    address is refused with 429 before its token is checked, so guessing gets no faster by
+    guessing right."""
+
+    scope = "bearer_failures"
+
+    def __init__(self) -> None:
+        super().__init__(rate=settings.GARGANTA_BEARER_FAILURES)
+
+    def get_cache_key(self, request) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+    def exhausted(self, request) -> bool:
+        self.key = self.get_cache_key(request)
+        self.history = self.cache.get(self.key, [])
+        self.now = self.timer()
+        while self.history and self.history[-1] <= self.now - self.duration:
+            self.history.pop()
+        return len(self.history) >= self.num_requests
+
+    def refusal(self) -> HttpError:
+        wait = max(1, int(self.wait() or 1) + 1)
+        error = HttpError(
+            429,
+            TOO_MANY_BAD_TOKENS.format(
+                count=self.num_requests, minutes=self.duration // 60, wait=wait
+            ),
+        )
+        error.retry_after = wait
+        return error
+
+
 class TokenAuth(HttpBearer):
-    """``Authorization: Bearer <token>``; only the token's SHA-256 is stored."""
+    """``Authorization: Bearer <token>``; only the token's SHA-256 is stored. Failed tokens
+    are counted per address (``BearerFailures``)."""
 
     def authenticate(self, request, token: str):
+        failures = BearerFailures()
+        if failures.exhausted(request):
+            raise failures.refusal()
         user = user_for_token(token)
         if user is None:
+            failures.throttle_success()  # one more failure on the count
             return None
         request.user = user
         claim_idempotency_key(request, user)

@@ -74,3 +74,24 @@ def test_an_idempotency_key_past_the_limit_is_refused_saying_it(client, bearer, 
         length=5000, limit=IDEMPOTENCY_KEY_MAX
     )
     assert not Roll.objects.exists()
+
+
+def test_guessed_bearer_tokens_are_throttled_per_address(client, bearer, mestre):
+    """20 failures in 10 minutes from one address; the 21st request from it is a 429 with
+    Retry-After — even with a right token, so guessing right is no faster. Another address is
+    not slowed."""
+    from garganta_site.auth import TOO_MANY_BAD_TOKENS, BearerFailures
+
+    limit = BearerFailures()
+    for attempt in range(limit.num_requests):
+        response = client.get(
+            "/api/v1/me", HTTP_AUTHORIZATION=f"Bearer palpite-{attempt}", REMOTE_ADDR="10.9.9.9"
+        )
+        assert response.status_code == 401
+    right = bearer(mestre)
+    throttled = client.get("/api/v1/me", REMOTE_ADDR="10.9.9.9", **right)
+    assert throttled.status_code == 429
+    assert throttled.json()["code"] == "too_many_requests"
+    assert int(throttled["Retry-After"]) >= 1
+    assert throttled.json()["detail"].startswith(TOO_MANY_BAD_TOKENS.split("{count}")[0])
+    assert client.get("/api/v1/me", REMOTE_ADDR="10.9.9.10", **right).status_code == 200
