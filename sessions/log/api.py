@@ -17,7 +17,7 @@ from ninja.errors import HttpError
 from pydantic import StrictBool, field_validator
 
 from garganta_site.api_errors import errors
-from garganta_site.auth import AUTH
+from garganta_site.auth import AUTH, gated
 from garganta_site.errors import ServiceError
 from gurps.dice import parse_dice
 from gurps.errors import GurpsError
@@ -27,7 +27,9 @@ from sessions.models import Declaration, Scene
 from sheets.models import Character, Membership
 from sheets.services import membership_for
 
-router = Router(auth=AUTH)
+# Permission first (issue 27): every write's access is checked in its authentication,
+# before its body is validated or its Idempotency-Key replayed.
+router = Router(auth=gated(lambda request, user: _table_first(request)))
 rolls_router = Router(auth=AUTH)
 
 TableKey = vocab.TABLE.annotated()
@@ -286,6 +288,13 @@ def _get_scene(request, code: UUID) -> tuple[Scene, Membership]:
     if membership is None:
         raise Http404  # as for an id that does not exist: it confirms nothing
     return scene, membership
+
+
+def _table_first(request) -> None:
+    """The scene's writes are the table's, but a declaration, which is its character's owner's
+    (its service says so)."""
+    if not request.path.endswith("/declarations"):
+        _get_scene_for_table(request, request.resolver_match.kwargs["code"])
 
 
 def _get_scene_for_table(request, code: UUID) -> Scene:

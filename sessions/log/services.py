@@ -358,11 +358,11 @@ def roll_create(
     )
     same = {"label": label, "asked": asked, "modifiers": modifiers}
     same |= {"character": character, "hidden": hidden}
+    require_table(user, campaign)
     if request_key:
         existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
         if existing is not None:
             return _same_request(existing, **same)
-    require_table(user, campaign)
     ensure_scene_accepts_entries(scene)
     if base_level is not None and not -50 <= base_level <= 50:
         raise ServiceError(LEVEL_OUT_OF_RANGE, field="base_level")
@@ -479,11 +479,11 @@ def damage_roll_create(
     parsed = parse_dice(expression)
     label = (label or "").strip()[:200] or f"Dano {parsed.display}"
     asked = {"kind": Roll.Kind.DAMAGE.value, "label": label, "details": {"expression": str(parsed)}}
+    require_table(user, campaign)
     if request_key:
         existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
         if existing is not None:
             return _conflict_unless(existing, asked)
-    require_table(user, campaign)
     ensure_scene_accepts_entries(scene)
     if parsed.count > MAX_DAMAGE_DICE:
         raise ServiceError(TOO_MANY_DICE.format(limit=MAX_DAMAGE_DICE), field="expression")
@@ -580,11 +580,11 @@ def table_roll_create(
         if table_key == "fright_check":
             options["margin_of_failure"] = _margin_of_failure(follows, options)
     asked = {"kind": Roll.Kind.TABLE.value, "label": tables.TABLE_TITLES[table_key][:200]}
+    require_table(user, campaign)
     if request_key:
         existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
         if existing is not None:
             return _conflict_unless(existing, asked)
-    require_table(user, campaign)
     ensure_scene_accepts_entries(scene)
     if character is not None and not scene.characters.filter(pk=character.pk).exists():
         raise ServiceError(CHARACTER_NOT_IN_SCENE, field="character")
@@ -730,11 +730,11 @@ def contest_create(
     campaign = scene.week.campaign
     request_key = (request_key or "")[:64]
     labels = [(side.label or "").strip()[:90] for side in (a, b)]
+    require_table(user, campaign)
     if request_key:
         existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
         if existing is not None:
             return _same_contest(existing, (a, b), labels)
-    require_table(user, campaign)
     ensure_scene_accepts_entries(scene)
     if declaration is not None:
         _ensure_contest_unanswered(declaration)

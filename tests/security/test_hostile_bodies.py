@@ -31,9 +31,9 @@ def _post(client, url, raw: bytes, **headers):
     return client.generic("POST", url, raw, content_type="application/json", **headers)
 
 
-@pytest.mark.parametrize("who", ["jogador", "mestre"])
-def test_a_10_mb_body_is_a_413_that_says_the_limit(client, bearer, request, scene, who):
-    user = request.getfixturevalue(who)
+def test_a_10_mb_body_is_a_413_that_says_the_limit(client, bearer, mestre, jogador, scene):
+    """The Mestre's is a 413 with the limit; a jogador's is a 403 before the body is read."""
+    user = mestre
     text = "x" * (10 * 1024 * 1024)
     raw = ('{"text": "' + text + '"}').encode()
     response = _post(client, f"/api/v1/scenes/{scene.code}/narrations", raw, **bearer(user))
@@ -43,6 +43,8 @@ def test_a_10_mb_body_is_a_413_that_says_the_limit(client, bearer, request, scen
         limit=limit, megabytes=f"{limit / 1_048_576:.1f}"
     )
     assert not Narration.objects.filter(scene=scene, text__startswith="xxx").exists()
+    url = f"/api/v1/scenes/{scene.code}/narrations"
+    assert _post(client, url, raw, **bearer(jogador)).status_code == 403
 
 
 def test_json_nested_5000_deep_is_a_400_not_a_500(client, bearer, mestre, scene):
@@ -95,3 +97,43 @@ def test_guessed_bearer_tokens_are_throttled_per_address(client, bearer, mestre)
     assert int(throttled["Retry-After"]) >= 1
     assert throttled.json()["detail"].startswith(TOO_MANY_BAD_TOKENS.split("{count}")[0])
     assert client.get("/api/v1/me", REMOTE_ADDR="10.9.9.10", **right).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/console/decisions",
+        "/api/v1/console/corrections",
+        "/api/v1/console/divergences",
+        "/api/v1/combats",
+        "/api/v1/explorations",
+        "/api/v1/weeks/a-garganta/1/report",
+    ],
+)
+def test_a_player_is_refused_before_the_body_is_read(client, bearer, jogador, path):
+    """Issue 27: console writes by a player answered 422 (the body) before 403 (the role)."""
+    method = "PUT" if path.endswith("/report") else "POST"
+    response = client.generic(
+        method, path, b'{"nada": 1}', content_type="application/json", **bearer(jogador)
+    )
+    assert (response.status_code, response.json()["code"]) == (403, "forbidden")
+
+
+def test_a_replayed_combat_start_is_refused_to_a_player_before_the_replay(
+    client, bearer, mestre, jogador, scene
+):
+    """combat_start answered a replayed request before it checked the role: the Mestre's
+    start, replayed by a jogador with his own key and the same body, is refused."""
+    import json
+
+    body = json.dumps({"scene": str(scene.code)})
+    url = "/api/v1/combats"
+    started = client.post(
+        url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY="c-1", **bearer(mestre)
+    )
+    assert started.status_code == 201, started.json()
+    replay = client.post(
+        url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY="c-1", **bearer(jogador)
+    )
+    assert (replay.status_code, replay.json()["code"]) == (403, "forbidden")
+    assert "id" not in replay.json()

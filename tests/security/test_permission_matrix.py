@@ -229,10 +229,10 @@ POST   /api/v1/console/divergences                             divergence   401 
 GET    /api/v1/console/divergences/{divergence}                -            401  200   200   200    200     404
 POST   /api/v1/console/divergences/{divergence}/resolve        resolve      401  403   403   403    done    404
 GET    /api/v1/console/decisions                               -            401  200   200   200    200     200
-POST   /api/v1/console/decisions                               decision     401  403   403   403    done    422
+POST   /api/v1/console/decisions                               decision     401  403   403   403    done    403
 GET    /api/v1/console/decisions/{decision}                    -            401  200   200   200    200     404
 GET    /api/v1/console/corrections                             -            401  200   200   200    200     200
-POST   /api/v1/console/corrections                             correction   401  403   403   403    done    404
+POST   /api/v1/console/corrections                             correction   401  403   403   403    done    403
 GET    /api/v1/console/corrections/{correction}                -            401  200   200   200    200     404
 GET    /api/v1/console/sheets/{char}/history                   -            401  200   200   200    200     404
 GET    /api/v1/console/sheets/{char}/diff?from=1&to=1          -            401  200   200   200    200     404
@@ -525,7 +525,11 @@ def test_the_objects_of_another_campaign_are_404_to_the_demos_people(world):
             theirs = request(world, row, actor, world.outra, clients)
             outcome.requests += 1
             outcome.checked += 1
-            if not matches("404", theirs):
+            # An operation whose object is in the body checks the role first (issue 27):
+            # who holds it in no campaign gets that 403 before the body is read — the same
+            # answer as for an unknown id, compared below.
+            role_first = row.body in BODY_OBJECTS and theirs.status == 403
+            if not (matches("404", theirs) or role_first):
                 outcome.mismatches.append(describe(row, actor, "404", theirs))
             if theirs.wrote:
                 outcome.mismatches.append(
