@@ -197,7 +197,12 @@ def world_action_resolve(*, action: WorldAction, user, resolution: str) -> World
     resolution = (resolution or "").strip()
     if not resolution:
         raise ServiceError(WORLD_ACTION_RESOLUTION_EMPTY, field="resolution")
-    locked = WorldAction.objects.select_for_update().select_related("resolved_by").get(pk=action.pk)
+    # Lock the action's row only: PostgreSQL refuses FOR UPDATE on an outer join's nullable side.
+    locked = (
+        WorldAction.objects.select_for_update(of=("self",))
+        .select_related("resolved_by")
+        .get(pk=action.pk)
+    )
     if locked.resolved_at is not None:
         if locked.resolution == resolution:
             return locked
