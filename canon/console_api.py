@@ -21,12 +21,14 @@ from ninja import Field, Header, Query, Router, Schema, Status
 from canon import services
 from canon.models import Decision, Divergence
 from garganta_site.api_errors import errors
-from garganta_site.auth import AUTH
+from garganta_site.auth import arbitrates, gated, runs_a_table
 from garganta_site.errors import ServiceError
 from sheets import services as sheet_services
 from sheets.models import Campaign, Character, SheetVersion
 
-router = Router(auth=AUTH)
+# Permission first (issue 27): every write's access is checked in its authentication,
+# before its body is validated or its Idempotency-Key replayed.
+router = Router(auth=gated(lambda request, user: _role_first(request, user)))
 
 UNKNOWN_CAMPAIGN = "Campanha desconhecida: use o slug de uma campanha sua."
 
@@ -315,6 +317,28 @@ def _campaign_for_write(user, slug: str | None, roles, message: str) -> Campaign
     if len({c.pk for c in allowed}) > 1:
         raise ServiceError(services.CAMPAIGN_REQUIRED, field="campaign")
     return allowed[0]
+
+
+def _role_first(request, user) -> None:
+    """The Mestre or the Árbitro opens a pendência; the Árbitro alone writes the rest. A write
+    about an object of the path asks its campaign (404 outside it); one whose campaign is in
+    the body asks whether the user holds the role anywhere."""
+    path = request.path.rstrip("/")
+    code = request.resolver_match.kwargs.get("code")
+    if path.endswith("/divergences"):
+        if not runs_a_table(user):
+            raise ServiceError(services.ONLY_TABLE_OPENS, code="forbidden")
+        return
+    if code is None:
+        allowed = arbitrates(user)
+    elif path.endswith("/resolve"):
+        divergence = _get(Divergence, user, code)
+        allowed = services.membership_for(user, divergence.campaign).role in services.ARBITRO_ONLY
+    else:
+        _, membership = _character(user, code)
+        allowed = membership.role in services.ARBITRO_ONLY
+    if not allowed:
+        raise ServiceError(services.ONLY_ARBITRO, code="forbidden")
 
 
 def _get(model, user, code: UUID, *related):

@@ -10,6 +10,8 @@ import json
 import sys
 from urllib.parse import urlencode
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
@@ -30,6 +32,14 @@ from garganta_site.errors import ServiceError
 from gurps.errors import GurpsError, InvalidValue, NoRollAtThreeOrLess, OutsideCanon
 
 NUL_REFUSED = "Caracteres nulos não são permitidos."
+BODY_TOO_LARGE = (
+    "O corpo do pedido é grande demais: o limite é {limit} bytes ({megabytes} MB). Nenhum "
+    "pedido da API precisa de tanto."
+)
+BODY_TOO_DEEP = (
+    "O JSON do pedido é aninhado demais (listas ou objetos uns dentro dos outros além do que "
+    "o servidor lê). Nenhum pedido da API precisa disso."
+)
 NOT_FOUND = "Não encontrado (ou não é de uma campanha sua)."
 
 
@@ -61,13 +71,20 @@ class NulRefused(ValueError):
         self.field = field
 
 
+class BodyTooDeep(Exception):
+    """A JSON body nested deeper than Python's recursion limit lets the parser read."""
+
+
 class NoNulParser(Parser):
     """JSON bodies as usual, but a NUL character anywhere is refused, as the page forms refuse
     it (Django's form fields) and PostgreSQL cannot store it in text."""
 
     def parse_body(self, request):
-        data = super().parse_body(request)
-        where = _nul_at(data)
+        try:
+            data = super().parse_body(request)
+            where = _nul_at(data)
+        except RecursionError:
+            raise BodyTooDeep from None
         if where is not None:
             # Ninja turns a parser error into HttpError(400) from it; on_http_error says 422.
             raise NulRefused(".".join(str(part) for part in where))
@@ -90,22 +107,67 @@ def _error(request, status: int, code: str, detail, **extra):
     return api.create_response(request, body, status=status)
 
 
+LIST_ITEM = "{list} nº {number}{named}: {message}"
+LIST_ITEM_NAMED = " («{name}»)"
+# The keys that name an item of a list of the API's bodies (a modifier's label, a change's
+# reason, a creature's name), said with the item's number in a refusal about it.
+ITEM_NAMES = ("label", "reason", "name")
+
+
+def _body(request):
+    try:
+        return json.loads(request.body or b"null")
+    except (ValueError, RecursionError):
+        return None
+
+
+def _item_said(body, loc: list, message: str) -> str:
+    """``message`` about an item of a list (``modifiers.1.value``) said with which one:
+    "modifiers nº 2 («queda»): O maior valor aceito é 50." — the number counted from 1 and
+    the item's label, reason or name when it has one."""
+    for i in range(len(loc) - 1, -1, -1):
+        if not loc[i].isdigit() or i == 0:
+            continue
+        node = body
+        try:
+            for part in loc[: i + 1]:
+                node = node[int(part)] if part.isdigit() else node[part]
+        except (KeyError, IndexError, TypeError):
+            return message
+        name = next(
+            (
+                node[k]
+                for k in ITEM_NAMES
+                if isinstance(node, dict) and isinstance(node.get(k), str)
+            ),
+            "",
+        )
+        named = LIST_ITEM_NAMED.format(name=name[:60]) if name.strip() else ""
+        where = ".".join(loc[:i])
+        return LIST_ITEM.format(list=where, number=int(loc[i]) + 1, named=named, message=message)
+    return message
+
+
 @api.exception_handler(ValidationError)
 def on_validation_error(request, exc: ValidationError):
-    fields = []
+    fields, messages = [], []
+    body = None
     for error in exc.errors:
-        loc = [str(part) for part in error.get("loc", ()) if part not in ("body", "query", "path")]
+        where = error.get("loc", ())
+        loc = [str(part) for part in where if part not in ("body", "query", "path")]
         if loc and loc[0] == "payload":
             loc = loc[1:]
         fields.append(".".join(loc))
+        message = validation_message(error)
+        if "body" in where and any(part.isdigit() for part in loc[1:]):
+            body = _body(request) if body is None else body
+            message = _item_said(body, loc, message)
+        messages.append(message)
     return _error(
         request,
         422,
         "invalid",
-        [
-            {"field": f, "message": validation_message(e)}
-            for f, e in zip(fields, exc.errors, strict=True)
-        ],
+        [{"field": f, "message": m} for f, m in zip(fields, messages, strict=True)],
         field=fields[0] if fields else None,
     )
 
@@ -138,16 +200,29 @@ def on_gurps_error(request, exc: GurpsError):
     return _error(request, 422, "invalid", exc.message)
 
 
+@api.exception_handler(RequestDataTooBig)
+def on_body_too_large(request, exc):
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    detail = BODY_TOO_LARGE.format(limit=limit, megabytes=f"{limit / 1_048_576:.1f}")
+    return _error(request, 413, "too_large", detail, field="body")
+
+
+@api.exception_handler(BodyTooDeep)
+def on_body_too_deep(request, exc):
+    return _error(request, 400, "invalid_json", BODY_TOO_DEEP, field="body")
+
+
 @api.exception_handler(ServiceError)
 def on_service_error(request, exc: ServiceError):
-    status = {
-        "forbidden": 403,
-        "not_found": 404,
+    conflicts = {
         "idempotency_conflict": 409,
+        "already_resolved": 409,
+        "already_answered": 409,
         # A defence awaited, or none to answer (§4.6): the fight's state, not the body, is wrong.
         "defence_pending": 409,
         "no_pending_defence": 409,
-    }.get(exc.code, 422)
+    }
+    status = {"forbidden": 403, "not_found": 404, **conflicts}.get(exc.code, 422)
     return _error(request, status, exc.code, exc.message, field=exc.field or None)
 
 
@@ -172,6 +247,10 @@ def page_not_found(request, exception):
 @api.exception_handler(HttpError)
 def on_http_error(request, exc: HttpError):
     cause = exc.__cause__
+    if isinstance(cause, BodyTooDeep):
+        return on_body_too_deep(request, cause)
+    if isinstance(cause, RequestDataTooBig):
+        return on_body_too_large(request, cause)
     if isinstance(cause, NulRefused):
         return _error(request, 422, "invalid", NUL_REFUSED, field=cause.field)
     if exc.status_code == 400 and isinstance(cause, json.JSONDecodeError):
@@ -183,8 +262,11 @@ def on_http_error(request, exc: HttpError):
         return _error(
             request, 400, "invalid_json", BODY_NOT_JSON.format(reason="ilegível"), field="body"
         )
-    codes = {403: "forbidden", 404: "not_found"}
-    return _error(request, exc.status_code, codes.get(exc.status_code, "invalid"), str(exc))
+    codes = {403: "forbidden", 404: "not_found", 429: "too_many_requests"}
+    response = _error(request, exc.status_code, codes.get(exc.status_code, "invalid"), str(exc))
+    if getattr(exc, "retry_after", None):
+        response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 def _register_routers() -> None:

@@ -12,18 +12,30 @@ import json
 import secrets
 
 from asgiref.sync import iscoroutinefunction, sync_to_async
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.decorators import sync_and_async_middleware
+from ninja.errors import HttpError
 from ninja.security import HttpBearer, SessionAuth
+from ninja.throttling import SimpleRateThrottle
 
 from garganta_site.errors import ServiceError
-from sheets.models import ApiToken, IdempotencyKey
+from sheets.models import ApiToken, IdempotencyKey, Membership
 
 # Messages are constants so tests import them instead of repeating them.
 IDEMPOTENCY_KEY_REUSED = (
     "Esta Idempotency-Key já foi usada para outro pedido (outro caminho ou outro corpo). "
     "Use uma chave nova para um pedido novo; a mesma chave só repete o mesmo pedido."
+)
+
+
+# The longest Idempotency-Key taken (what sheets.IdempotencyKey and each entry's request_key
+# store); a longer one is refused, never cut (two long keys cut alike would collide).
+IDEMPOTENCY_KEY_MAX = 64
+IDEMPOTENCY_KEY_TOO_LONG = (
+    "Idempotency-Key longa demais: {length} caracteres, e o limite é {limit}. Use uma chave "
+    "mais curta (um UUID tem 36)."
 )
 
 
@@ -92,7 +104,7 @@ def request_fingerprint(method: str, path: str, body: bytes) -> str:
     try:
         canonical = json.dumps(json.loads(body or b"null"), sort_keys=True, separators=(",", ":"))
         content = canonical.encode()
-    except ValueError:
+    except (ValueError, RecursionError):  # the parser refuses it next, with its own 400
         content = body
     return hashlib.sha256(f"{method} {path}\n".encode() + content).hexdigest()
 
@@ -137,6 +149,11 @@ def claim_idempotency_key(request, user) -> None:
     key with another request is a 409; the same request again goes on to the operation, whose
     service hands back what the first one made."""
     key = request.headers.get("Idempotency-Key", "")
+    if len(key) > IDEMPOTENCY_KEY_MAX:
+        raise ServiceError(
+            IDEMPOTENCY_KEY_TOO_LONG.format(length=len(key), limit=IDEMPOTENCY_KEY_MAX),
+            field="Idempotency-Key",
+        )
     if key and request.method not in ("GET", "HEAD", "OPTIONS"):
         fingerprint = request_fingerprint(request.method, request.path, request.body)
         request.idempotency_claim = idempotency_claim(user=user, key=key, fingerprint=fingerprint)
@@ -179,14 +196,75 @@ def user_for_token(token: str):
     return found.user
 
 
+TOO_MANY_BAD_TOKENS = (
+    "Tokens inválidos demais deste endereço: {count} em {minutes} min. Espere {wait} s antes "
+    "de tentar de novo (até lá, nenhum token deste endereço é conferido)."
+)
+
+
+class BearerFailures(SimpleRateThrottle):
+    """Failed bearer tokens per client address (django-ninja's rate throttle, counting only
+    failures): ``GARGANTA_BEARER_FAILURES`` ("20/10m"). Past it, every bearer request from that
+    address is refused with 429 before its token is checked, so guessing gets no faster by
+    guessing right."""
+
+    scope = "bearer_failures"
+
+    def __init__(self) -> None:
+        super().__init__(rate=settings.GARGANTA_BEARER_FAILURES)
+
+    def get_cache_key(self, request) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+    def exhausted(self, request) -> bool:
+        self.key = self.get_cache_key(request)
+        self.history = self.cache.get(self.key, [])
+        self.now = self.timer()
+        while self.history and self.history[-1] <= self.now - self.duration:
+            self.history.pop()
+        return len(self.history) >= self.num_requests
+
+    def refusal(self) -> HttpError:
+        wait = max(1, int(self.wait() or 1) + 1)
+        error = HttpError(
+            429,
+            TOO_MANY_BAD_TOKENS.format(
+                count=self.num_requests, minutes=self.duration // 60, wait=wait
+            ),
+        )
+        error.retry_after = wait
+        return error
+
+
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def _pass_gate(gate, request, user) -> None:
+    """An unsafe request's permission, before its body is read or its key replayed: ``gate``
+    (the router's, e.g. "only the table writes in this scene") raises the refusal."""
+    if gate is not None and request.method not in SAFE_METHODS:
+        gate(request, user)
+
+
 class TokenAuth(HttpBearer):
-    """``Authorization: Bearer <token>``; only the token's SHA-256 is stored."""
+    """``Authorization: Bearer <token>``; only the token's SHA-256 is stored. Failed tokens
+    are counted per address (``BearerFailures``). With a ``gate``, an unsafe request's
+    permission is checked here, before validation and before any Idempotency-Key replay."""
+
+    def __init__(self, gate=None) -> None:
+        super().__init__()
+        self.gate = gate
 
     def authenticate(self, request, token: str):
+        failures = BearerFailures()
+        if failures.exhausted(request):
+            raise failures.refusal()
         user = user_for_token(token)
         if user is None:
+            failures.throttle_success()  # one more failure on the count
             return None
         request.user = user
+        _pass_gate(self.gate, request, user)
         claim_idempotency_key(request, user)
         return user
 
@@ -195,13 +273,38 @@ class SessionUnlessBearer(SessionAuth):
     """Django's session, with its CSRF check — unless the request brings a bearer token: then
     the token alone decides, and a bad one is a 401, not a confusing CSRF failure."""
 
+    def __init__(self, gate=None) -> None:
+        super().__init__()
+        self.gate = gate
+
     def __call__(self, request):
         if request.headers.get("Authorization", "").lower().startswith("bearer "):
             return None
         user = super().__call__(request)
         if user:
+            _pass_gate(self.gate, request, user)
             claim_idempotency_key(request, user)
         return user
 
 
 AUTH = [TokenAuth(), SessionUnlessBearer()]
+
+
+def gated(gate) -> list:
+    """The API's authentication with ``gate(request, user)`` run for every unsafe request
+    once the user is known — the permission checked first, so a refused caller learns
+    nothing about the body or a replay (issue 27). ``gate`` raises ServiceError "forbidden"
+    (403) or Http404; the path's parameters are in ``request.resolver_match.kwargs``."""
+    return [TokenAuth(gate), SessionUnlessBearer(gate)]
+
+
+def runs_a_table(user) -> bool:
+    """Whether ``user`` is the Mestre or the Árbitro of some campaign (a gate for an operation
+    whose campaign is in its body: who is neither anywhere is refused before the body)."""
+    roles = (Membership.Role.MESTRE, Membership.Role.ARBITRO)
+    return Membership.objects.filter(user=user, role__in=roles).exists()
+
+
+def arbitrates(user) -> bool:
+    """Whether ``user`` is the Árbitro of some campaign (the same kind of gate)."""
+    return Membership.objects.filter(user=user, role=Membership.Role.ARBITRO).exists()

@@ -204,7 +204,14 @@ AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 # The lockout answer is a page of the site (pt-BR, status 429), not axes' English line.
 AXES_LOCKOUT_TEMPLATE = "lockout.html"
+# Failed bearer tokens, per client address (garganta_site.auth.BearerFailures, with
+# django-ninja's throttling): past this many in the window, 429 until the oldest ages out.
+GARGANTA_BEARER_FAILURES = "20/10m"
+# The client address ninja's throttling reads: REMOTE_ADDR (0 proxies) unless behind the
+# proxy, then the last X-Forwarded-For item, the one our proxy appended (as axes does).
+NINJA_NUM_PROXIES = 0
 if env_bool("DJANGO_BEHIND_HTTPS_PROXY", False):
+    NINJA_NUM_PROXIES = 1
     # Behind the proxy REMOTE_ADDR is the proxy's own address, so every login would share
     # one IP. axes reads the client address through django-ipware (the ``django-axes[ipware]``
     # extra): take it from X-Forwarded-For, trusting one hop only: the address our proxy

@@ -13,6 +13,7 @@ skill or attribute test (§5.4 halves Move and Dodge only).
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -76,6 +77,20 @@ SKILL_UNKNOWN_NEEDS_DIFFICULTY = (
 VERY_HARD_NO_DEFAULT = (
     "{name} não tem {skill}, e perícia Muito Difícil não tem pré-definido (§3.3)."
 )
+SKILL_UNKNOWN = (
+    "Perícia desconhecida: {skill} não está na ficha de {name} nem no catálogo do Árbitro, "
+    "e nada se rola."
+)
+SKILL_UNKNOWN_NEAREST = " Você quis dizer {names}?"
+SKILL_UNKNOWN_IF_NEW = (
+    " Se é mesmo uma perícia nova, mande new_skill=true e diga o atributo e a dificuldade "
+    "(regra geral, §3.3)."
+)
+NEAREST_ON_SHEET = "{name} (ficha, {level})"
+NEAREST_IN_CATALOGUE = "{name} (catálogo)"
+# How near a name must be to be offered (difflib's ratio, 0–1) and how many are offered.
+NEAREST_CUTOFF = 0.6
+NEAREST_COUNT = 3
 UNKNOWN_TEST_ATTRIBUTE = "Atributo desconhecido: use ST, DX, IQ, HT ou Vontade."
 SKILL_NAME_EMPTY = "Diga a perícia."
 
@@ -257,6 +272,7 @@ def skill_level(
     catalogue: Sequence[CatalogueSkill] = (),
     attribute: str | None = None,
     difficulty: Difficulty | str | None = None,
+    new_skill: bool = False,
 ) -> Level:
     """A skill test's level (§3.1, §3.3), the name compared without case or accents.
 
@@ -267,6 +283,10 @@ def skill_level(
       difficulty) from the catalogue's attribute and difficulty, else ``attribute`` and
       ``difficulty`` as the caller gives them: "Escalada 9 por pré-definido DX−5". Defaults
       from ST use ST after fatigue.
+    - Neither the sheet nor the catalogue knows the name: refused with the nearest names
+      (``unknown_skill_message``: a misspelling rolls nothing), unless ``new_skill`` says the
+      caller means a skill the catalogue does not have yet; then the general rule from
+      ``attribute`` and ``difficulty``.
 
     Raises InvalidValue("skill") when the skill has no default (a Muito Difícil one, a
     description with none), none within the sheet's reach, or nothing says which default
@@ -279,6 +299,8 @@ def skill_level(
         if folded(name) == wanted:
             return _own_skill(sheet, name, line)
     entry = next((e for e in catalogue if folded(e.name) == wanted), None)
+    if entry is None and not new_skill:
+        raise InvalidValue("skill", unknown_skill_message(sheet, skill, catalogue))
     name = entry.name if entry is not None else " ".join(skill.split())
     if attribute is not None:
         attribute = str(read_attribute(attribute))
@@ -323,6 +345,37 @@ def skill_level(
         used.computation,
         general,
     )
+
+
+def nearest_skills(
+    sheet: SheetLevels, skill: str, catalogue: Sequence[CatalogueSkill] = ()
+) -> list[str]:
+    """The names of the sheet and the catalogue nearest to ``skill`` (difflib's ratio over the
+    folded names, at least NEAREST_CUTOFF, at most NEAREST_COUNT), each said with where it is:
+    "Rastreamento (ficha, 13)", "Rastreamento (catálogo)" — the sheet's line first when both
+    have it."""
+    said: dict[str, str] = {}
+    for name, line in sheet.skills.items():
+        said.setdefault(folded(name), NEAREST_ON_SHEET.format(name=name, level=line.level))
+    for entry in catalogue:
+        said.setdefault(folded(entry.name), NEAREST_IN_CATALOGUE.format(name=entry.name))
+    near = difflib.get_close_matches(
+        folded(skill), list(said), n=NEAREST_COUNT, cutoff=NEAREST_CUTOFF
+    )
+    return [said[name] for name in near]
+
+
+def unknown_skill_message(
+    sheet: SheetLevels, skill: str, catalogue: Sequence[CatalogueSkill] = ()
+) -> str:
+    """The refusal of a skill neither the sheet nor the catalogue knows, with the nearest
+    names ("… Você quis dizer Rastreamento (ficha, 13)? …") and how to say it is new."""
+    name = " ".join(str(skill).split())
+    message = SKILL_UNKNOWN.format(skill=name, name=sheet.name)
+    near = nearest_skills(sheet, name, catalogue)
+    if near:
+        message += SKILL_UNKNOWN_NEAREST.format(names=" ou ".join(near))
+    return message + SKILL_UNKNOWN_IF_NEW
 
 
 def given_level(name: str, level: int, kind: RollKind | str = RollKind.SKILL) -> Level:

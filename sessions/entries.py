@@ -21,7 +21,19 @@ SCENE_CLOSED = "A cena está encerrada; nada mais entra no registro."
 ENTRY_IDEMPOTENCY_CONFLICT = (
     "Esta chave de idempotência já foi usada para outra entrada: gere uma chave nova."
 )
-ONLY_THE_TABLE = "Só o Mestre de Cena ou o Árbitro fazem isso."
+# Who may not, and what: "Só o Mestre de Cena ou o Árbitro conduzem o combate." (issue 27: a
+# refusal says what is refused, never "fazem isso").
+ONLY_THE_TABLE = "Só o Mestre de Cena ou o Árbitro {what}."
+OPENS_SCENES = "abrem cenas"
+CONDUCTS_SCENE = "conduzem a cena: anunciam, rolam e narram"
+CLOSES_SCENE = "encerram a cena ou mudam PV e fadiga"
+RUNS_COMBAT = "conduzem o combate"
+RUNS_EXPLORATION = "conduzem a exploração"
+ROLLS_PROCEDURE = "rolam nas tabelas do procedimento"
+OPENS_WEEKS = "abrem a semana e publicam o Boletim"
+RESOLVES_WORLD_ACTIONS = "resolvem ações de mundo"
+WRITES_REPORT = "escrevem e enviam o relatório da semana"
+TRACKER_WHAT = {"combat": RUNS_COMBAT, "exploration": RUNS_EXPLORATION}
 ONLY_THE_ARBITRO = "Só o Árbitro homologa, devolve ou corrige o relatório da semana."
 WEEK_CLOSED_FOR_ENTRIES = "A Semana {number} não recebe mais entradas: {state}."
 
@@ -33,10 +45,12 @@ def dice_source() -> RandomSource:
 # --- who may do what --------------------------------------------------------------------------
 
 
-def require_table(user, campaign: Campaign) -> Membership:
+def require_table(user, campaign: Campaign, *, what: str = CONDUCTS_SCENE) -> Membership:
+    """The Mestre's or the Árbitro's membership of ``campaign``; ServiceError "forbidden" saying
+    ``what`` only they do (one of the phrases above) for anyone else."""
     membership = membership_for(user, campaign)
     if membership is None or not membership.runs_the_table:
-        raise ServiceError(ONLY_THE_TABLE, code="forbidden")
+        raise ServiceError(ONLY_THE_TABLE.format(what=what), code="forbidden")
     return membership
 
 

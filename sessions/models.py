@@ -252,7 +252,8 @@ class WorldAction(models.Model):
     """One of the character's world actions of the week (canon §8: three, not carried over).
 
     ``ordinal`` numbers them 1, 2, 3 within the week; the unique constraint keeps two
-    writers from spending the same one.
+    writers from spending the same one. ``resolution`` is what the table said came of it
+    (``sessions.weeks.services.world_action_resolve``).
     """
 
     code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
@@ -263,6 +264,12 @@ class WorldAction(models.Model):
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     request_key = models.CharField(max_length=64, blank=True)
+    # What came of it, said once by the Mestre or the Árbitro (issue 27); empty until then.
+    resolution = models.TextField(blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["week", "character__name", "ordinal"]

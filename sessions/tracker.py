@@ -56,7 +56,8 @@ def tracker_begin(
     None, for an action that writes events of several kinds (the one-call turn): the earlier
     event is handed back whatever its kind, and the caller checks that it is its own."""
     if authorize is None:
-        entries.require_table(user, tracker.scene.week.campaign)
+        what = entries.TRACKER_WHAT.get(tracker._meta.model_name, entries.CONDUCTS_SCENE)
+        entries.require_table(user, tracker.scene.week.campaign, what=what)
     else:
         authorize(user)
     fresh = tracker_lock(tracker, *related)

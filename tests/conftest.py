@@ -18,6 +18,16 @@ from sheets.demo import DEMO_PASSWORD, demo_seed
 from sheets.models import Campaign, Character, Membership
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Each test starts with an empty cache: the count of failed bearer tokens per address
+    (garganta_site.auth.BearerFailures) of one test is not another's."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def demo(db):
     demo_seed()

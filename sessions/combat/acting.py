@@ -232,7 +232,7 @@ def combat_act_preview(
     value, canon §) and the defences the defender could use with their levels. The rolls at
     the start of the turn are supposed to pass (``start_rolls`` names them). Only the Mestre
     or the Árbitro ask it; it takes no idempotency key (it does nothing twice)."""
-    entries.require_table(user, combat.scene.week.campaign)
+    entries.require_table(user, combat.scene.week.campaign, what=entries.RUNS_COMBAT)
     fresh = Combat.objects.select_related("scene__week__campaign", "first_roll").get(pk=combat.pk)
     tracker_ensure_active(fresh, ended=COMBAT_ENDED, code="combat_ended")
     return _rehearse(fresh, combatant, maneuver, attack, defender, defence_choice)

@@ -17,7 +17,7 @@ from ninja.errors import HttpError
 from pydantic import StrictBool
 
 from garganta_site.api_errors import errors
-from garganta_site.auth import AUTH, idempotency_release
+from garganta_site.auth import gated, idempotency_release, runs_a_table
 from garganta_site.errors import ServiceError
 from sessions import vocabularies as vocab
 from sessions.combat import acting as combat_acting
@@ -50,7 +50,9 @@ from sessions.log.api import ModifierIn
 from sessions.models import Combat, Combatant, Scene
 from sheets.services import membership_for
 
-router = Router(auth=AUTH)
+# Permission first (issue 27): every write's access is checked in its authentication,
+# before its body is validated or its Idempotency-Key replayed.
+router = Router(auth=gated(lambda request, user: _table_first(request, user)))
 
 # The closed sets these bodies take (sessions.vocabularies): enums of keys in the schema, the
 # Portuguese names accepted too.
@@ -228,6 +230,17 @@ class DefenceWaitIn(Schema, extra="forbid"):
 
 class EndIn(Schema, extra="forbid"):
     spoils: str = Field(default="", max_length=4000)
+
+
+def _table_first(request, user) -> None:
+    """The tracker's writes are the table's (a defence is also its defender's owner's); the
+    start names its scene in the body: who runs no table anywhere is refused before it."""
+    code = request.resolver_match.kwargs.get("code")
+    if code is None:
+        if not runs_a_table(user):
+            raise HttpError(403, ONLY_THE_TABLE_RUNS_COMBAT)
+        return
+    _combat(request, code, table=not request.path.endswith("/defence"))
 
 
 def _combat(request, code: UUID, *, table: bool = True) -> tuple[Combat, object]:

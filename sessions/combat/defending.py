@@ -241,7 +241,7 @@ def _authorize(combatant: Combatant):
             if not character.is_owned_by(user):
                 raise ServiceError(ONLY_OWNER_OR_TABLE, code="forbidden")
             return
-        entries.require_table(user, combatant.combat.scene.week.campaign)
+        entries.require_table(user, combatant.combat.scene.week.campaign, what=entries.RUNS_COMBAT)
 
     return check
 

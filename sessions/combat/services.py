@@ -223,12 +223,12 @@ def combat_start(
     """Start a fight in ``scene`` with ``characters`` (default: every character present). The
     same ``request_key`` twice starts one."""
     request_key = (request_key or "")[:64]
+    campaign = scene.week.campaign
+    entries.require_table(user, campaign, what=entries.RUNS_COMBAT)
     if request_key:
         existing = Combat.objects.filter(scene=scene, request_key=request_key).first()
         if existing is not None:
             return existing
-    campaign = scene.week.campaign
-    entries.require_table(user, campaign)
     entries.ensure_scene_accepts_entries(scene)
     Campaign.objects.select_for_update().get(pk=campaign.pk)
     if Combat.objects.filter(scene=scene, status=Combat.Status.ACTIVE).exists():

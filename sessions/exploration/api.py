@@ -17,7 +17,7 @@ from ninja.errors import HttpError
 from pydantic import StrictBool
 
 from garganta_site.api_errors import errors
-from garganta_site.auth import AUTH
+from garganta_site.auth import gated, runs_a_table
 from garganta_site.errors import ServiceError
 from sessions.exploration import journey, services, supplies
 from sessions.exploration.schemas import (
@@ -44,7 +44,9 @@ from sessions.exploration.schemas import (
 from sessions.models import Exploration, Scene
 from sheets.services import membership_for
 
-router = Router(auth=AUTH)
+# Permission first (issue 27): every write's access is checked in its authentication,
+# before its body is validated or its Idempotency-Key replayed.
+router = Router(auth=gated(lambda request, user: _table_first(request, user)))
 
 ONLY_THE_TABLE_RUNS_IT = "Só o Mestre de Cena ou o Árbitro conduzem a exploração."
 Key = Header("", alias="Idempotency-Key")
@@ -146,6 +148,17 @@ class LootIn(Schema, extra="forbid"):
     category: Literal["treasure", "item"]
     kind: str = Field(min_length=1, max_length=100)
     quantity: int = Field(default=1, ge=1, le=100_000)
+
+
+def _table_first(request, user) -> None:
+    """The tracker's writes are the table's (a defence is also its defender's owner's); the
+    start names its scene in the body: who runs no table anywhere is refused before it."""
+    code = request.resolver_match.kwargs.get("code")
+    if code is None:
+        if not runs_a_table(user):
+            raise HttpError(403, ONLY_THE_TABLE_RUNS_IT)
+        return
+    _exploration(request, code, table=not request.path.endswith("/defence"))
 
 
 def _exploration(request, code: UUID, *, table: bool = True) -> Exploration:

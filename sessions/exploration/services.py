@@ -205,7 +205,7 @@ def exploration_start(
     scene's characters. The same ``request_key`` twice starts one."""
     request_key = (request_key or "")[:64]
     campaign = scene.week.campaign
-    entries.require_table(user, campaign)
+    entries.require_table(user, campaign, what=entries.RUNS_EXPLORATION)
     if request_key:
         existing = Exploration.objects.filter(scene=scene, request_key=request_key).first()
         if existing is not None:

@@ -17,7 +17,7 @@ from ninja.errors import HttpError
 from pydantic import StrictBool, field_validator
 
 from garganta_site.api_errors import errors
-from garganta_site.auth import AUTH
+from garganta_site.auth import AUTH, gated
 from garganta_site.errors import ServiceError
 from gurps.dice import parse_dice
 from gurps.errors import GurpsError
@@ -27,7 +27,9 @@ from sessions.models import Declaration, Scene
 from sheets.models import Character, Membership
 from sheets.services import membership_for
 
-router = Router(auth=AUTH)
+# Permission first (issue 27): every write's access is checked in its authentication,
+# before its body is validated or its Idempotency-Key replayed.
+router = Router(auth=gated(lambda request, user: _table_first(request)))
 rolls_router = Router(auth=AUTH)
 
 TableKey = vocab.TABLE.annotated()
@@ -35,6 +37,8 @@ TestKindKey = vocab.TEST_KIND.annotated()
 ContestKindKey = vocab.CONTEST_KIND.annotated()
 AttributeKey = vocab.TEST_ATTRIBUTE.annotated()
 DifficultyKey = vocab.DIFFICULTY.annotated()
+HitLocationKey = vocab.HIT_LOCATION.annotated()
+DamageTypeKey = vocab.DAMAGE_TYPE.annotated()
 LevelSourceKey = vocab.LEVEL_SOURCE.annotated()
 
 SKILL_HELP = (
@@ -49,6 +53,11 @@ ATTRIBUTE_HELP = (
 DIFFICULTY_HELP = (
     "A dificuldade da perícia, só para o pré-definido pela regra geral (§3.3) quando o "
     "catálogo do Árbitro não tem a perícia."
+)
+NEW_SKILL_HELP = (
+    "Só para uma perícia que nem a ficha nem o catálogo do Árbitro conhecem e que é mesmo "
+    "nova (não um erro de grafia): com attribute e difficulty, vale o pré-definido pela regra "
+    "geral (§3.3). Sem isto, um nome desconhecido é recusado com os nomes mais próximos."
 )
 BASE_LEVEL_HELP = (
     "Só para quem não tem ficha homologada (criatura, NPC): o nível que o Mestre diz. Para "
@@ -88,6 +97,7 @@ class RollIn(Schema, extra="forbid"):
     skill: str = Field(default="", max_length=200, description=SKILL_HELP)
     attribute: AttributeKey | None = Field(default=None, description=ATTRIBUTE_HELP)
     difficulty: DifficultyKey | None = Field(default=None, description=DIFFICULTY_HELP)
+    new_skill: StrictBool = Field(default=False, description=NEW_SKILL_HELP)
     label: str = Field(
         default="", max_length=200, description="O nome da rolagem; omita e vale o da perícia"
     )
@@ -115,9 +125,47 @@ class DamageRollIn(Schema, extra="forbid"):
         return value
 
 
+class TableOptionsIn(Schema, extra="forbid"):
+    """Each table's options, named (``rules_lookup``/vocabularies lists which table takes
+    which); an option the table does not take is refused naming it."""
+
+    unarmed: StrictBool | None = Field(
+        default=None, description="critical_miss (§4.8): o golpe foi desarmado"
+    )
+    unbreakable: StrictBool | None = Field(
+        default=None, description="critical_miss: arma que não quebra (maça, mangual, mágica…)"
+    )
+    cheap: StrictBool | None = Field(default=None, description="critical_miss: arma barata")
+    impaling: StrictBool | None = Field(default=None, description="critical_miss: arma de perfurar")
+    ranged: StrictBool | None = Field(default=None, description="critical_miss: arma de disparo")
+    location: HitLocationKey | None = Field(
+        default=None, description="critical_hit / critical_head: o local atingido (§4.8)"
+    )
+    damage_type: DamageTypeKey | None = Field(
+        default=None, description="critical_hit / critical_head: o tipo de dano"
+    )
+    best_intent: StrictBool | None = Field(
+        default=None,
+        description="spell_critical_failure (§4.15): magia e intenção da melhor espécie",
+    )
+    margin_of_failure: int | None = Field(
+        default=None,
+        ge=1,
+        le=100,
+        description="fright_check (§5b): por quanto a Verificação de Pânico falhou; omita com "
+        "follows, e a margem vem da rolagem",
+    )
+
+
 class TableRollIn(Schema, extra="forbid"):
     table: TableKey
-    options: dict[str, StrictBool | int | str] = Field(default={}, max_length=10)
+    options: TableOptionsIn = Field(default_factory=TableOptionsIn)
+    follows: UUID | None = Field(
+        default=None,
+        description="A rolagem desta cena que a tabela segue (a Verificação de Pânico que "
+        "falhou, o ataque do erro crítico): a tabela leva o número dela, a personagem e, no "
+        "Pânico, a margem pela qual falhou",
+    )
     character: UUID | None = None
     declaration: UUID | None = None
 
@@ -130,6 +178,7 @@ class ContestSideIn(Schema, extra="forbid"):
     skill: str = Field(default="", max_length=200, description=SKILL_HELP)
     attribute: AttributeKey | None = Field(default=None, description=ATTRIBUTE_HELP)
     difficulty: DifficultyKey | None = Field(default=None, description=DIFFICULTY_HELP)
+    new_skill: StrictBool = Field(default=False, description=NEW_SKILL_HELP)
     label: str = Field(
         default="", max_length=90, description="O que o lado testa; omita e vale o da perícia"
     )
@@ -239,6 +288,13 @@ def _get_scene(request, code: UUID) -> tuple[Scene, Membership]:
     if membership is None:
         raise Http404  # as for an id that does not exist: it confirms nothing
     return scene, membership
+
+
+def _table_first(request) -> None:
+    """The scene's writes are the table's, but a declaration, which is its character's owner's
+    (its service says so)."""
+    if not request.path.endswith("/declarations"):
+        _get_scene_for_table(request, request.resolver_match.kwargs["code"])
 
 
 def _get_scene_for_table(request, code: UUID) -> Scene:
@@ -488,6 +544,7 @@ def roll_create(
         skill=payload.skill,
         attribute=payload.attribute or "",
         difficulty=payload.difficulty or "",
+        new_skill=payload.new_skill,
         modifiers=_modifiers(payload.modifiers),
         character=_character(scene, payload.character),
         declaration=_declaration(scene, payload.declaration),
@@ -521,6 +578,16 @@ def damage_roll_create(
     return Status(201, _roll_out(roll))
 
 
+def _followed(scene: Scene, code: UUID | None):
+    """The roll of ``scene`` a table roll follows (as the scene's log shows it), or None."""
+    if code is None:
+        return None
+    roll = services.Roll.objects.filter(scene=scene, code=code).first()
+    if roll is None:
+        raise ServiceError(services.FOLLOWED_ROLL_UNKNOWN, field="follows")
+    return roll
+
+
 @router.post(
     "/{uuid:code}/table-rolls",
     response={201: RollOut, **errors(400, 401, 403, 404, 409, 422)},
@@ -537,7 +604,8 @@ def table_roll_create(
         scene=scene,
         user=request.user,
         table_key=payload.table,
-        options=payload.options,
+        options=payload.options.model_dump(exclude_none=True),
+        follows=_followed(scene, payload.follows),
         character=_character(scene, payload.character),
         declaration=_declaration(scene, payload.declaration),
         request_key=idempotency_key,
@@ -567,6 +635,7 @@ def contest_create(
             skill=side.skill,
             attribute=side.attribute or "",
             difficulty=side.difficulty or "",
+            new_skill=side.new_skill,
             name=side.name,
         )
         for name, side in (("a", payload.a), ("b", payload.b))

@@ -92,6 +92,10 @@ class RollForm(forms.Form):
         choices=[("", "—"), *((d.value, name) for d, name in DIFFICULTY_NAMES.items())],
         required=False,
     )
+    new_skill = forms.BooleanField(
+        label="Perícia nova (nem a ficha nem o catálogo a têm: vale a regra geral)",
+        required=False,
+    )
     kind = forms.ChoiceField(
         label="Tipo (se outro)",
         choices=[("skill", "Perícia"), ("attribute", "Atributo"), ("defence", "Defesa")],

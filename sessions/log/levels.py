@@ -54,7 +54,9 @@ def sheet_levels(character: Character, *, version=None, state=None) -> levels.Sh
 class Asked:
     """What a request names to roll against: a ``skill`` (with the ``attribute`` and
     ``difficulty`` of the book's general rule, for a skill the catalogue lacks) or an
-    ``attribute``; ``base_level`` only for who has no sheet; ``kind`` of test, if said."""
+    ``attribute``; ``base_level`` only for who has no sheet; ``kind`` of test, if said;
+    ``new_skill`` when the caller says the skill is new (not a misspelling: the general rule
+    then applies to a name the sheet and the catalogue do not know)."""
 
     skill: str = ""
     attribute: str = ""
@@ -62,6 +64,7 @@ class Asked:
     base_level: int | None = None
     kind: str = ""
     label: str = ""
+    new_skill: bool = False
 
     def as_dict(self) -> dict:
         return {
@@ -70,6 +73,7 @@ class Asked:
                 ("skill", " ".join(self.skill.split())),
                 ("attribute", self.attribute),
                 ("difficulty", self.difficulty),
+                ("new_skill", self.new_skill),
             )
             if value
         }
@@ -132,6 +136,7 @@ def _from_sheet(character, sheet: levels.SheetLevels, asked: Asked, prefix: str)
                 ),
                 attribute=asked.attribute or None,
                 difficulty=asked.difficulty or None,
+                new_skill=asked.new_skill,
             )
         elif asked.attribute:
             level = levels.attribute_level(sheet, asked.attribute)

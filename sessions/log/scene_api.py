@@ -13,7 +13,7 @@ from ninja import Field, Header, Router, Schema, Status
 from pydantic import StrictInt
 
 from garganta_site.api_errors import errors
-from garganta_site.auth import AUTH
+from garganta_site.auth import gated
 from garganta_site.errors import ServiceError
 from sessions.access import get_scene
 from sessions.log import scene_ops, timeline
@@ -21,7 +21,11 @@ from sessions.log.api import CharacterRef, SceneOut
 from sessions.models import Roll
 from sheets.services import state_of
 
-router = Router(auth=AUTH)
+# Permission first (issue 27): every write's access is checked in its authentication,
+# before its body is validated or its Idempotency-Key replayed.
+router = Router(
+    auth=gated(lambda request, user: _for_table(request, request.resolver_match.kwargs["code"]))
+)
 
 ONLY_THE_TABLE_CLOSES = "Só o Mestre de Cena ou o Árbitro encerram a cena ou mudam PV e fadiga."
 

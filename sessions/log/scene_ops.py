@@ -103,7 +103,7 @@ def scene_close(*, scene: Scene, user) -> Scene:
     announcements, rolls, narration, state changes: ``entries.SCENE_CLOSED``). Refused while a
     combat or a descent of the scene is running (COMBAT_RUNNING, EXPLORATION_RUNNING, code
     "tracker_running"). Closing a closed scene changes nothing."""
-    entries.require_table(user, scene.week.campaign)
+    entries.require_table(user, scene.week.campaign, what=entries.CLOSES_SCENE)
     # The chain's lock: a combat started at the same moment either sees the scene closed or
     # is seen running here.
     Campaign.objects.select_for_update().get(pk=scene.week.campaign_id)
@@ -192,7 +192,7 @@ def state_change_create(
     sheet for fatigue (ST); a recovery of more than was lost. The same ``request_key`` twice
     changes once."""
     request_key = (request_key or "")[:64]
-    entries.require_table(user, scene.week.campaign)
+    entries.require_table(user, scene.week.campaign, what=entries.CLOSES_SCENE)
     hp = _points(hp, "hp")
     fatigue = _points(fatigue, "fatigue")
     reason = (reason or "").strip()[:300]

@@ -74,6 +74,25 @@ CONTEST_NEEDS_CHARACTER = (
 CONTEST_SAME_CHARACTER = "A Disputa Rápida é entre duas personagens diferentes."
 CONTEST_KIND = "Numa Disputa Rápida cada lado testa uma perícia ou um atributo (§1.5)."
 UNKNOWN_TABLE = "Tabela desconhecida."
+CONTEST_ALREADY_ANSWERED = (
+    "A declaração já foi respondida pela Disputa Rápida nº {sequence} ({label}), com os "
+    "modificadores anunciados no lado A: outra disputa para ela rolaria de novo o mesmo lance. "
+    "Para outro lance, o jogador declara de novo; para repetir o mesmo pedido sem rolar, mande a "
+    "mesma chave de idempotência."
+)
+FOLLOWED_ROLL_UNKNOWN = "A rolagem seguida (follows) não é desta cena."
+FOLLOWED_ROLL_NOT_A_TEST = (
+    "A rolagem seguida (follows) é {kind}: a tabela segue um teste de sucesso (3d contra um NH)."
+)
+FOLLOWED_ROLL_PASSED = (
+    "A rolagem seguida (follows), {label}, passou (margem {margin}): não se rola o Pânico (§5b: "
+    "só quem falha a Verificação rola na tabela)."
+)
+FOLLOWED_MARGIN_DISAGREES = (
+    "margin_of_failure {given} não confere com a rolagem seguida: {label} falhou por {margin}. "
+    "Omita a margem e ela vem da rolagem."
+)
+FOLLOWED_CHARACTER_DISAGREES = "A rolagem seguida (follows) é de {name}, não desta personagem."
 
 MAX_MODIFIERS = 20
 MAX_DAMAGE_DICE = 30
@@ -101,7 +120,7 @@ def scene_create(
     """A new scene of the week (free scenes are unlimited, §8). Terrain and boss are said
     here, before the first die (§5.4.1, §5d). The same ``request_key`` twice opens one."""
     request_key = (request_key or "")[:64]
-    require_table(user, week.campaign)
+    require_table(user, week.campaign, what=entries.OPENS_SCENES)
     title = (title or "").strip()
     existing = entry_replayed(Scene.objects.filter(week=week), request_key, user, title=title[:200])
     if existing is not None:
@@ -296,6 +315,7 @@ def roll_create(
     skill: str = "",
     attribute: str = "",
     difficulty: str = "",
+    new_skill: bool = False,
     modifiers: Iterable[Modifier] = (),
     character: Character | None = None,
     declaration: Declaration | None = None,
@@ -308,7 +328,8 @@ def roll_create(
     The level (DESIGN.md invariant 10): for a character with a homologated sheet, the named
     ``skill`` or ``attribute`` read from the sheet and state, or the skill's best default
     (§3.3; ``attribute`` and ``difficulty`` give the book's general rule for a skill the
-    Árbitro's catalogue lacks) — ``base_level`` may be sent only if it agrees; for a creature
+    Árbitro's catalogue lacks, only with ``new_skill``: an unknown name is refused with the
+    nearest names) — ``base_level`` may be sent only if it agrees; for a creature
     or NPC without a sheet, or a roll of nobody's, the Mestre's ``base_level``
     (``sessions.log.levels.level_for``). The roll's ``details["level"]`` says which, with what
     was asked. A roll answering a declaration is its character's.
@@ -333,14 +354,15 @@ def roll_create(
         base_level=base_level,
         kind=str(kind or ""),
         label=label,
+        new_skill=bool(new_skill),
     )
     same = {"label": label, "asked": asked, "modifiers": modifiers}
     same |= {"character": character, "hidden": hidden}
+    require_table(user, campaign)
     if request_key:
         existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
         if existing is not None:
             return _same_request(existing, **same)
-    require_table(user, campaign)
     ensure_scene_accepts_entries(scene)
     if base_level is not None and not -50 <= base_level <= 50:
         raise ServiceError(LEVEL_OUT_OF_RANGE, field="base_level")
@@ -457,11 +479,11 @@ def damage_roll_create(
     parsed = parse_dice(expression)
     label = (label or "").strip()[:200] or f"Dano {parsed.display}"
     asked = {"kind": Roll.Kind.DAMAGE.value, "label": label, "details": {"expression": str(parsed)}}
+    require_table(user, campaign)
     if request_key:
         existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
         if existing is not None:
             return _conflict_unless(existing, asked)
-    require_table(user, campaign)
     ensure_scene_accepts_entries(scene)
     if parsed.count > MAX_DAMAGE_DICE:
         raise ServiceError(TOO_MANY_DICE.format(limit=MAX_DAMAGE_DICE), field="expression")
@@ -493,12 +515,44 @@ def table_choices() -> list[tuple[str, str]]:
     return list(tables.TABLE_TITLES.items())
 
 
+def _follows_character(follows: Roll, character: Character | None) -> Character | None:
+    if follows.kind not in Roll.SUCCESS_KINDS or follows.margin is None:
+        raise ServiceError(
+            FOLLOWED_ROLL_NOT_A_TEST.format(kind=follows.get_kind_display().lower()),
+            field="follows",
+        )
+    if character is not None and follows.character_id not in (None, character.pk):
+        raise ServiceError(
+            FOLLOWED_CHARACTER_DISAGREES.format(name=follows.character.name), field="character"
+        )
+    return character or follows.character
+
+
+def _margin_of_failure(follows: Roll, options: dict) -> int:
+    """The margin by which the followed roll failed (§5b), checked against one given."""
+    if follows.margin >= 0:
+        raise ServiceError(
+            FOLLOWED_ROLL_PASSED.format(label=follows.label, margin=follows.margin),
+            field="follows",
+        )
+    given = options.get("margin_of_failure")
+    if given is not None and given != -follows.margin:
+        raise ServiceError(
+            FOLLOWED_MARGIN_DISAGREES.format(
+                given=given, label=follows.label, margin=-follows.margin
+            ),
+            field="options.margin_of_failure",
+        )
+    return -follows.margin
+
+
 def table_roll_create(
     *,
     scene: Scene,
     user,
     table_key: str,
     options: dict | None = None,
+    follows: Roll | None = None,
     character: Character | None = None,
     declaration: Declaration | None = None,
     source: RandomSource | None = None,
@@ -510,18 +564,27 @@ def table_roll_create(
     ``options`` go to ``gurps.tables.roll_on_table`` as they are (the fright check needs
     ``margin_of_failure``; a critical miss ``unarmed``, ``impaling`` …): the engine says what
     each table takes and refuses the rest (``gurps.errors.InvalidValue`` naming the option).
+
+    ``follows``: the success roll of the scene the table roll comes after (issue 27). The table
+    roll takes its character and its number (``details["follows"]``); the fright check reads
+    from it the margin by which it failed (§5b: "soma-se a margem pela qual a Verificação
+    falhou"), and is refused after a roll that passed or with a margin that disagrees.
     """
     campaign = scene.week.campaign
     request_key = (request_key or "")[:64]
     options = dict(options or {})
     if table_key not in tables.TABLE_TITLES:
         raise ServiceError(UNKNOWN_TABLE, field="table")
+    if follows is not None:
+        character = _follows_character(follows, character)
+        if table_key == "fright_check":
+            options["margin_of_failure"] = _margin_of_failure(follows, options)
     asked = {"kind": Roll.Kind.TABLE.value, "label": tables.TABLE_TITLES[table_key][:200]}
+    require_table(user, campaign)
     if request_key:
         existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
         if existing is not None:
             return _conflict_unless(existing, asked)
-    require_table(user, campaign)
     ensure_scene_accepts_entries(scene)
     if character is not None and not scene.characters.filter(pk=character.pk).exists():
         raise ServiceError(CHARACTER_NOT_IN_SCENE, field="character")
@@ -536,6 +599,7 @@ def table_roll_create(
         "effect": result.effect,
         "text": result.text,
         "readings": list(result.readings),
+        **({"follows": follows.sequence} if follows is not None else {}),
         "options": {
             key: str(value) if not isinstance(value, bool | int) else value
             for key, value in options.items()
@@ -574,6 +638,7 @@ class ContestSide:
     attribute: str = ""
     difficulty: str = ""
     name: str = ""
+    new_skill: bool = False
 
     @property
     def asked(self) -> levels.Asked:
@@ -584,6 +649,7 @@ class ContestSide:
             base_level=self.base_level,
             kind=str(self.kind or ""),
             label=(self.label or "").strip(),
+            new_skill=bool(self.new_skill),
         )
 
     @property
@@ -656,17 +722,22 @@ def contest_create(
     Each side rolls 3d6 against its own level plus its modifiers; ``gurps.checks.
     quick_contest`` says who won (or nobody). Side A's roll fills the roll's own fields;
     both sides and the winner are in ``details``. A contest answering a declaration is side
-    A's, with the modifiers announced for it.
+    A's, with the modifiers announced for it (``details["announced_side"]`` says "a"); the
+    declaration is answered once: another contest for it is refused (409,
+    ``already_answered``: the same lance rolled again), unless it is the same request replayed
+    with its key.
     """
     campaign = scene.week.campaign
     request_key = (request_key or "")[:64]
     labels = [(side.label or "").strip()[:90] for side in (a, b)]
+    require_table(user, campaign)
     if request_key:
         existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
         if existing is not None:
             return _same_contest(existing, (a, b), labels)
-    require_table(user, campaign)
     ensure_scene_accepts_entries(scene)
+    if declaration is not None:
+        _ensure_contest_unanswered(declaration)
     found, cleaned, labels = _contest_sides(scene, a, b, labels)
     announcement, cleaned[0] = _answering(scene, declaration, a.character, cleaned[0])
     source = source or entries.dice_source()
@@ -684,6 +755,8 @@ def contest_create(
         "b": _contest_side_dict(b, found[1], cleaned[1], rolled[1]),
         "winner": winner,
     }
+    if announcement is not None:
+        details["announced_side"] = "a"
     details["a"]["label"], details["b"]["label"] = labels
     label = f"{labels[0]} × {labels[1]}"
     first = rolled[0]
@@ -707,6 +780,20 @@ def contest_create(
     return append_with_retries(
         campaign, request_key, fields, lambda existing: _same_contest(existing, (a, b), labels)
     )
+
+
+def _ensure_contest_unanswered(declaration: Declaration) -> None:
+    earlier = (
+        Roll.objects.filter(declaration=declaration, kind=Roll.Kind.CONTEST)
+        .order_by("sequence")
+        .first()
+    )
+    if earlier is not None:
+        raise ServiceError(
+            CONTEST_ALREADY_ANSWERED.format(sequence=earlier.sequence, label=earlier.label),
+            field="declaration",
+            code="already_answered",
+        )
 
 
 def _same_contest(roll: Roll, sides, labels: list[str]) -> Roll:

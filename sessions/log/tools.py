@@ -22,6 +22,7 @@ from sessions.log.api import (
 )
 from sessions.log.scene_api import StateChangeIn
 
+STATE_CHANGE_REFUSED = "state_changes nº {number} («{reason}») recusada, e nada foi escrito:"
 NOTHING_TO_NARRATE = "Mande a narração, uma mudança de estado (state_changes), ou as duas."
 
 SceneId = Annotated[UUID, Field(description="A cena (o id de campaign_overview ou scene_open)")]
@@ -106,7 +107,10 @@ async def roll_check(
     com ficha, diga a perícia (`skill`, pelo nome) ou o atributo (`attribute`: st, dx, iq, ht,
     will) e o servidor lê o NH da ficha homologada e do estado (fadiga baixa a ST, §6.2), ou o
     melhor pré-definido (§3.3) se ela não tem a perícia; não mande `base_level` (se vier e não
-    conferir, é recusado). `base_level` só para criatura ou NPC sem ficha. `level_text` diz de
+    conferir, é recusado). Um nome que nem a ficha nem o catálogo do Árbitro conhecem é
+    recusado sem rolar, com os nomes mais próximos («você quis dizer Rastreamento (ficha, 13)?»);
+    só com `new_skill=true` (uma perícia nova mesmo), `attribute` e `difficulty` dão o
+    pré-definido pela regra geral. `base_level` só para criatura ou NPC sem ficha. `level_text` diz de
     onde veio o nível («Escalada 9 por pré-definido DX−5»). `hidden=true` para uma rolagem que
     só o Mestre e o Árbitro veem até a homologação do relatório (uma Observação escondida).
     Devolve a rolagem com dados, NH efetivo e seu elo na cadeia."""
@@ -130,9 +134,12 @@ async def roll_damage(
 async def roll_table(
     ctx: Context, scene: SceneId, table: TableRollIn, idempotency_key: IdempotencyKey = ""
 ) -> dict[str, Any]:
-    """O servidor rola numa tabela do motor (erro crítico, golpe fulminante, pânico…). As
-    tabelas, seus dados e suas opções estão em rules_lookup (topic=vocabularies); uma tabela que
-    não existe é recusada antes de qualquer dado."""
+    """O servidor rola numa tabela do motor (erro crítico, golpe fulminante, pânico…). Cada
+    opção está no esquema (`options`), com a tabela que a usa; uma opção que a tabela não usa é
+    recusada, nomeada, antes de qualquer dado. Uma tabela que segue uma rolagem leva o id dela
+    em `follows`: a tabela fica com o número e a personagem dela e, na Verificação de Pânico
+    (fright_check, §5b), soma a margem pela qual ela falhou (não mande margin_of_failure; depois
+    de uma Verificação que passou, não se rola)."""
     return await api_call(
         ctx, "POST", f"/scenes/{scene}/table-rolls", body=payload(table), key=idempotency_key
     )
@@ -145,7 +152,13 @@ async def roll_contest(
     """O servidor rola uma Disputa Rápida (§1.5) entre dois lados: cada um rola contra o seu
     nível; passa um e falha o outro, vence quem passou; senão a maior margem; empate, ninguém.
     Cada lado é uma personagem da cena (`character` e `skill` ou `attribute`: o nível vem da
-    ficha) ou uma criatura/NPC sem ficha (`name`, `label` e `base_level` do Mestre)."""
+    ficha) ou uma criatura/NPC sem ficha (`name`, `label` e `base_level` do Mestre).
+    Modificadores anunciados: com `declaration`, o lado A é a personagem que declarou e rola com
+    os modificadores anunciados para a declaração (modifiers_announce), e só com eles (os
+    `modifiers` do lado A são recusados; os do lado B valem); a resposta diz em
+    `details.announced_side` ("a") e em `announcement`. Uma declaração se responde uma vez: outra
+    disputa para ela é recusada (HTTP 409); repetir o mesmo pedido com a mesma
+    `idempotency_key` devolve a mesma disputa, sem rolar."""
     return await api_call(
         ctx, "POST", f"/scenes/{scene}/contests", body=payload(contest), key=idempotency_key
     )
@@ -176,10 +189,14 @@ async def narrate(
         raise ToolError(NOTHING_TO_NARRATE)
     # Each change tried first, keeping nothing: a refused one leaves no narration or change
     # of the others behind (and every key free for the corrected call).
-    for change in state_changes:
-        await api_call(
-            ctx, "POST", f"/scenes/{scene}/state-changes", body=payload(change), dry_run=True
-        )
+    for number, change in enumerate(state_changes, 1):
+        try:
+            await api_call(
+                ctx, "POST", f"/scenes/{scene}/state-changes", body=payload(change), dry_run=True
+            )
+        except ToolError as refused:
+            said = STATE_CHANGE_REFUSED.format(number=number, reason=change.reason)
+            raise ToolError(f"{said} {refused}") from refused
     answer: dict[str, Any] = {}
     if narration is not None:
         answer["narration"] = await api_call(

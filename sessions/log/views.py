@@ -454,6 +454,7 @@ def roll_add(request: HtmxHttpRequest, code) -> HttpResponse:
                     "skill": label,
                     "attribute": data["default_attribute"],
                     "difficulty": data["difficulty"],
+                    "new_skill": data["new_skill"],
                     "base_level": data["base_level"],
                 }
             else:

@@ -232,7 +232,7 @@ def procedure_roll(
     if isinstance(modifier, bool) or not isinstance(modifier, int) or not -20 <= modifier <= 20:
         raise ServiceError(MODIFIER_OUT_OF_RANGE, field="modifier")
     asked = {"procedure_table": key, "column": column, "die": die, "modifier": modifier}
-    _require_table(user, campaign)
+    _require_table(user, campaign, what=entries.ROLLS_PROCEDURE)
     existing = _earlier(campaign, request_key, asked)
     if existing is not None:
         return existing
@@ -309,7 +309,7 @@ def procedure_chance(
     if threshold is None:
         raise ServiceError(CELL_NOT_A_CHANCE.format(cell=cell), field="row_label")
     asked = {"procedure_table": key, "column": column, "row": row.label, "die": "1d6"}
-    _require_table(user, campaign)
+    _require_table(user, campaign, what=entries.ROLLS_PROCEDURE)
     existing = _earlier(campaign, request_key, asked)
     if existing is not None:
         return existing, bool(existing.details.get("happened"))

@@ -13,16 +13,27 @@ from django.shortcuts import get_object_or_404
 from ninja import Field, Header, Router, Schema, Status
 
 from garganta_site.api_errors import errors
-from garganta_site.auth import AUTH
+from garganta_site.auth import gated
 from garganta_site.errors import ServiceError
+from sessions import entries
 from sessions.log import services as log_services
 from sessions.log.api import CharacterRef, SceneOut
-from sessions.models import Week
+from sessions.models import Week, WorldAction
 from sessions.weeks import services
 from sheets.models import Campaign, Character, Membership
 from sheets.services import membership_for
 
-router = Router(auth=AUTH)
+# Permission first (issue 27): every write's access is checked in its authentication,
+# before its body is validated or its Idempotency-Key replayed.
+router = Router(auth=gated(lambda request, user: _table_first(request)))
+
+ARBITRO_WRITES = ("/report/homologate", "/report/return", "/report/corrections")
+WHAT_BY_END = {
+    "/scenes": entries.OPENS_SCENES,
+    "/resolve": entries.RESOLVES_WORLD_ACTIONS,
+    "/report": entries.WRITES_REPORT,
+    "/report/submit": entries.WRITES_REPORT,
+}
 
 
 class WorldActionIn(Schema, extra="forbid"):
@@ -37,6 +48,15 @@ class WorldActionOut(Schema):
     text: str
     author: str
     created_at: datetime
+    resolution: str = Field(description="O que veio da ação, dito pela mesa; vazio até então")
+    resolved_by: str | None
+    resolved_at: datetime | None
+
+
+class WorldActionResolveIn(Schema, extra="forbid"):
+    resolution: str = Field(
+        min_length=1, max_length=4000, description="O que veio da ação de mundo"
+    )
 
 
 class SceneIn(Schema, extra="forbid"):
@@ -99,6 +119,32 @@ class ReportCorrectionIn(Schema, extra="forbid"):
 
 class BulletinIn(Schema, extra="forbid"):
     text: str = Field(min_length=1, max_length=50_000)
+
+
+def _table_first(request) -> None:
+    """The week's writes are the table's — a world action its character's owner's (its
+    service says so), the report's homologation, return and corrections the Árbitro's."""
+    kwargs = request.resolver_match.kwargs
+    path = request.path.rstrip("/")
+    if path.endswith("/world-actions"):
+        return
+    if "number" not in kwargs:  # opening the next week
+        membership = membership_for(
+            request.user, get_object_or_404(Campaign, slug=kwargs["campaign"])
+        )
+        if membership is None:
+            raise Http404
+    else:
+        _, membership = _get_week(request, kwargs["campaign"], kwargs["number"])
+    if path.endswith(ARBITRO_WRITES):
+        if membership.role != Membership.Role.ARBITRO:
+            raise ServiceError(entries.ONLY_THE_ARBITRO, code="forbidden")
+        return
+    if not membership.runs_the_table:
+        what = next(
+            (w for end, w in WHAT_BY_END.items() if path.endswith(end)), entries.OPENS_WEEKS
+        )
+        raise ServiceError(entries.ONLY_THE_TABLE.format(what=what), code="forbidden")
 
 
 def _get_week(request, slug: str, number: int) -> tuple[Week, Membership]:
@@ -207,17 +253,41 @@ def world_action_create(
         text=payload.text,
         request_key=idempotency_key,
     )
-    return Status(
-        201,
-        {
-            "id": action.code,
-            "character": {"id": character.code, "name": character.name},
-            "ordinal": action.ordinal,
-            "text": action.text,
-            "author": action.author.get_username(),
-            "created_at": action.created_at,
-        },
+    return Status(201, services.world_action_data(action))
+
+
+@router.get(
+    "/{slug:campaign}/{int:number}/world-actions",
+    response={200: list[WorldActionOut], **errors(401, 404)},
+    summary="As ações de mundo da semana, com o que veio de cada uma",
+)
+def world_action_list(request, campaign: str, number: int):
+    week, _ = _get_week(request, campaign, number)
+    return [
+        services.world_action_data(action)
+        for row in services.week_world_actions(week)
+        for action in row.actions
+    ]
+
+
+@router.post(
+    "/{slug:campaign}/{int:number}/world-actions/{uuid:code}/resolve",
+    response={200: WorldActionOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="O Mestre diz o que veio de uma ação de mundo (uma vez)",
+)
+def world_action_resolve(
+    request, campaign: str, number: int, code: UUID, payload: WorldActionResolveIn
+):
+    week, _ = _get_week(request, campaign, number)
+    action = get_object_or_404(
+        WorldAction.objects.select_related("week__campaign", "character", "author"),
+        week=week,
+        code=code,
     )
+    action = services.world_action_resolve(
+        action=action, user=request.user, resolution=payload.resolution
+    )
+    return services.world_action_data(action)
 
 
 @router.post(

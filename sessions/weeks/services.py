@@ -15,6 +15,7 @@ from django.utils import timezone
 from garganta_site import doorbell
 from garganta_site.errors import ServiceError
 from gurps import house
+from sessions import entries
 from sessions.entries import (
     ensure_week_accepts_entries,
     entry_replayed,
@@ -36,6 +37,11 @@ from sheets.models import Campaign, Character, Membership
 
 WORLD_ACTION_EMPTY = "Diga o que a personagem faz no mundo com esta ação."
 NOT_YOUR_CHARACTER_WORLD = "Você só gasta ações de mundo das suas próprias personagens."
+WORLD_ACTION_RESOLUTION_EMPTY = "Diga o que veio da ação de mundo (resolution)."
+WORLD_ACTION_RESOLVED_OTHERWISE = (
+    "Esta ação de mundo já foi resolvida ({by}, {at}): «{resolution}». Uma resolução não se "
+    "reescreve; o que mudar depois entra no relatório da semana."
+)
 WORLD_ACTIONS_USED_UP = (
     "{character} já gastou as {limit} ações de mundo da Semana {number}. Elas não acumulam; "
     "cenas livres continuam ilimitadas (§8)."
@@ -80,7 +86,7 @@ def week_open(*, campaign: Campaign, user, number: int | None = None) -> Week:
     ``number``, when given, is the week the caller means to open: if it is already open (the
     same button pressed twice) it is returned as it is.
     """
-    require_table(user, campaign)
+    require_table(user, campaign, what=entries.OPENS_WEEKS)
     Campaign.objects.select_for_update().get(pk=campaign.pk)
     if number is not None:
         existing = Week.objects.filter(campaign=campaign, number=number).first()
@@ -99,7 +105,7 @@ def week_open(*, campaign: Campaign, user, number: int | None = None) -> Week:
 @transaction.atomic
 def week_publish_bulletin(*, week: Week, user, text: str) -> Week:
     """Publish the week's Boletim, once, after its report is homologated; the week closes."""
-    require_table(user, week.campaign)
+    require_table(user, week.campaign, what=entries.OPENS_WEEKS)
     locked = Week.objects.select_for_update().get(pk=week.pk)
     text = (text or "").strip()
     if locked.bulletin_published_at is not None:
@@ -182,13 +188,63 @@ def world_action_create(
     raise AssertionError("unreachable")
 
 
+@transaction.atomic
+def world_action_resolve(*, action: WorldAction, user, resolution: str) -> WorldAction:
+    """The table says what came of a world action (Mestre or Árbitro), once: the same text
+    again changes nothing, another is refused (409, ``already_resolved``). Refused once the
+    week's report is with the Árbitro, as any entry of the week."""
+    require_table(user, action.week.campaign, what=entries.RESOLVES_WORLD_ACTIONS)
+    resolution = (resolution or "").strip()
+    if not resolution:
+        raise ServiceError(WORLD_ACTION_RESOLUTION_EMPTY, field="resolution")
+    # Lock the action's row only: PostgreSQL refuses FOR UPDATE on an outer join's nullable side.
+    locked = (
+        WorldAction.objects.select_for_update(of=("self",))
+        .select_related("resolved_by")
+        .get(pk=action.pk)
+    )
+    if locked.resolved_at is not None:
+        if locked.resolution == resolution:
+            return locked
+        raise ServiceError(
+            WORLD_ACTION_RESOLVED_OTHERWISE.format(
+                by=locked.resolved_by.get_username() if locked.resolved_by else "?",
+                at=timezone.localtime(locked.resolved_at).strftime("%d/%m/%Y %H:%M"),
+                resolution=locked.resolution,
+            ),
+            field="resolution",
+            code="already_resolved",
+        )
+    ensure_week_accepts_entries(action.week)
+    locked.resolution = resolution
+    locked.resolved_by = user
+    locked.resolved_at = timezone.now()
+    locked.save(update_fields=["resolution", "resolved_by", "resolved_at"])
+    return locked
+
+
+def world_action_data(action: WorldAction) -> dict:
+    """A world action as the API and the week's export give it."""
+    return {
+        "id": action.code,
+        "character": {"id": action.character.code, "name": action.character.name},
+        "ordinal": action.ordinal,
+        "text": action.text,
+        "author": action.author.get_username(),
+        "created_at": action.created_at,
+        "resolution": action.resolution,
+        "resolved_by": action.resolved_by.get_username() if action.resolved_by else None,
+        "resolved_at": action.resolved_at,
+    }
+
+
 # --- the weekly report ------------------------------------------------------------------------
 
 
 @transaction.atomic
 def report_write(*, week: Week, user, text: str) -> WeeklyReport:
     """Write (or rewrite) the week's report while it is a draft or was returned."""
-    require_table(user, week.campaign)
+    require_table(user, week.campaign, what=entries.WRITES_REPORT)
     text = (text or "").strip()
     if week.bulletin_published_at is not None:
         raise ServiceError(REPORT_HOMOLOGATED_IS_FINAL, code="report_final")
@@ -213,7 +269,7 @@ def report_write(*, week: Week, user, text: str) -> WeeklyReport:
 @transaction.atomic
 def report_submit(*, week: Week, user) -> WeeklyReport:
     """Send the report to the Árbitro; the week's log closes until it comes back."""
-    require_table(user, week.campaign)
+    require_table(user, week.campaign, what=entries.WRITES_REPORT)
     Campaign.objects.select_for_update().get(pk=week.campaign_id)
     report = WeeklyReport.objects.select_for_update().filter(week=week).first()
     if report is None:
@@ -341,7 +397,10 @@ def week_world_actions(week: Week) -> list[CharacterActions]:
             campaign=week.campaign, kind=Character.Kind.PLAYER_CHARACTER
         ).select_related("owner")
     }
-    for action in WorldAction.objects.filter(week=week).select_related("character", "author"):
+    found = WorldAction.objects.filter(week=week).select_related(
+        "character", "author", "resolved_by"
+    )
+    for action in found:
         rows.setdefault(action.character_id, CharacterActions(action.character, limit=limit))
         rows[action.character_id].actions.append(action)
     return list(rows.values())
@@ -394,16 +453,7 @@ def week_export(week: Week, *, membership, user) -> dict:
         "bulletin": week.bulletin if week.bulletin_published_at else None,
         "bulletin_published_at": week.bulletin_published_at,
         "world_actions": [
-            {
-                "id": a.code,
-                "character": {"id": row.character.code, "name": row.character.name},
-                "ordinal": a.ordinal,
-                "text": a.text,
-                "author": a.author.get_username(),
-                "created_at": a.created_at,
-            }
-            for row in week_world_actions(week)
-            for a in row.actions
+            world_action_data(a) for row in week_world_actions(week) for a in row.actions
         ],
         "report": None,
         "scenes": [

@@ -357,6 +357,7 @@ def test_homologation_through_the_api_reveals_through_the_api(
         skill="Empatia",
         attribute="iq",
         difficulty="H",
+        new_skill=True,  # not in the test catalogue: said new, or it would be refused
         character=rastreador,
         hidden=True,
     )

@@ -9,15 +9,19 @@ from gurps.audit import CatalogueSkill
 from gurps.checks import RollKind
 from gurps.errors import InvalidValue
 from gurps.levels import (
+    SKILL_UNKNOWN,
+    SKILL_UNKNOWN_NEAREST,
     LevelSource,
     SheetLevels,
     SheetSkillLevel,
     attribute_level,
     folded,
     given_level,
+    nearest_skills,
     read_attribute,
     sheet_line,
     skill_level,
+    unknown_skill_message,
 )
 from gurps.skills import Difficulty
 
@@ -77,11 +81,44 @@ def test_the_general_rule_from_the_catalogue():
 def test_the_general_rule_from_what_the_caller_gives():
     """A skill the catalogue lacks (or names without attribute and difficulty): Difícil on
     DX, DX−6: DX 14 → 8."""
-    for name in ("Acrobacia", "Salto"):
+    for name, new in (("Acrobacia", False), ("Salto", True)):
         level = skill_level(
-            _rastreador(), name, catalogue=CATALOGUE, attribute="dx", difficulty="H"
+            _rastreador(),
+            name,
+            catalogue=CATALOGUE,
+            attribute="dx",
+            difficulty="H",
+            new_skill=new,
         )
         assert (level.level, level.default) == (8, "DX−6")
+
+
+def test_a_misspelled_skill_is_refused_with_the_nearest_names():
+    """Issue 27: "Rastreamneto" is the sheet's Rastreamento 13, not a default at 7."""
+    with pytest.raises(InvalidValue) as raised:
+        skill_level(
+            _rastreador(), "Rastreamneto", catalogue=CATALOGUE, attribute="iq", difficulty="A"
+        )
+    assert raised.value.field == "skill"
+    sheet = _rastreador()
+    assert raised.value.message == unknown_skill_message(sheet, "Rastreamneto", CATALOGUE)
+    assert raised.value.message.startswith(
+        SKILL_UNKNOWN.format(skill="Rastreamneto", name="Rastreador de Uruk-Kalam")
+    )
+    assert SKILL_UNKNOWN_NEAREST.format(names="Rastreamento (ficha, 13)") in raised.value.message
+
+
+def test_the_nearest_names_come_from_the_sheet_and_the_catalogue():
+    assert nearest_skills(_rastreador(), "Escalda", CATALOGUE) == ["Escalada (catálogo)"]
+    assert nearest_skills(_rastreador(), "observacão", CATALOGUE) == ["Observação (catálogo)"]
+    assert nearest_skills(_rastreador(), "Navegação", CATALOGUE) == []
+
+
+def test_a_new_skill_said_new_takes_the_general_rule():
+    level = skill_level(
+        _rastreador(), "Salto", catalogue=CATALOGUE, attribute="dx", difficulty="E", new_skill=True
+    )
+    assert (level.level, level.default, level.general_rule) == (10, "DX−4", True)
 
 
 def test_a_skill_without_default_is_refused_saying_so():

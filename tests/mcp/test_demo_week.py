@@ -36,4 +36,8 @@ async def test_the_demo_week_through_mcp_alone(tokens):
     assert played["next_week"]["week"] == 2 and played["next_week"]["state"] == "open"
     # One call per step: far fewer than the 236 HTTP calls an AI client needed before.
     assert table.counts.calls <= 118, table.counts.by_name
+    # Issue 27: at most 70 requests for the week, none a guess (the fright check's margin comes
+    # from its Will roll) and no phantom roll (every skill named is the sheet's or said new).
+    assert table.counts.calls <= 70, table.counts.by_name
+    print(f"demo week through MCP, by tool: {dict(sorted(table.counts.by_name.items()))}")
     print(f"demo week through MCP: {table.counts.calls} tool calls, {played['fight']}")

@@ -8,6 +8,7 @@ import uuid
 
 import pytest
 
+from garganta_site.mcp import TOOL_MODULES
 from sessions.log import chain
 from sessions.models import Roll, Scene
 from sheets.models import Campaign
@@ -95,7 +96,7 @@ async def test_about_twenty_tools_each_described_in_portuguese(tokens):
         "rules_lookup",
     }
     assert asked <= names
-    assert 18 <= len(tools) <= 26
+    assert len(tools) == len({t for module in TOOL_MODULES for t in module.TOOLS}) == 36
     for t in tools:
         assert t.description and any(w in t.description for w in (" o ", " a ", " de ")), t.name
 

@@ -164,3 +164,22 @@ async def test_a_refused_creature_leaves_no_running_combat(tokens, scene):
             {"scene": str(scene.code), "creatures": [fixed], "idempotency_key": "c-fixed"},
         )
     assert "Rato gigante" in {c["name"] for c in data(started)["combatants"]}
+
+
+async def test_a_refused_state_change_is_named_by_number_and_reason(tokens, scene, outsider):
+    """Issue 27: of two changes, the second (a character not in the scene) is refused, and the
+    refusal says which; nothing of the first is written."""
+    from sessions.log.tools import STATE_CHANGE_REFUSED
+
+    jurado = await orm(_jurado_code)()
+    stranger = "00000000-0000-4000-8000-000000000000"
+    changes = [
+        {"character": jurado, "hp": -1, "reason": "Pânico"},
+        {"character": stranger, "fatigue": -1, "reason": "marcha"},
+    ]
+    async with connect(tokens["mestre"]) as client:
+        result = await client.call_tool(
+            "narrate", {"scene": str(scene.code), "state_changes": changes}
+        )
+    assert error_text(result).startswith(STATE_CHANGE_REFUSED.format(number=2, reason="marcha"))
+    assert await orm(_hp_lost)() == 0

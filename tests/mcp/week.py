@@ -454,12 +454,23 @@ async def play_week(table) -> dict:
             "sequence"
         ]
     )
-    table_roll = {"table": "fright_check", "options": {"margin_of_failure": 2}, "character": jurado}
-    rolls.append(
-        (await w("mestre", scene, "roll_table", "table-rolls", "table", table_roll, "p1"))[
-            "sequence"
-        ]
-    )
+    # The fright check (§5b): a Will roll; only a failure rolls on the table, which takes the
+    # margin from that roll (follows) — no margin typed, none guessed.
+    fright = {
+        "character": jurado,
+        "attribute": "will",
+        "label": "Verificação de Pânico",
+        "modifiers": [{"label": "os vultos do poço", "value": -6}],
+    }
+    will = await w("mestre", scene, "roll_check", "rolls", "roll", fright, "v1")
+    rolls.append(will["sequence"])
+    if will["margin"] < 0:
+        table_roll = {"table": "fright_check", "follows": will["id"]}
+        rolls.append(
+            (await w("mestre", scene, "roll_table", "table-rolls", "table", table_roll, "p1"))[
+                "sequence"
+            ]
+        )
     await w(
         "mestre",
         scene,

@@ -38,7 +38,7 @@ from sessions.demo import (
 )
 from sessions.exploration import services as exploration_services
 from sessions.log import services as log_services
-from sessions.models import Combat, Declaration, Exploration, RandomTable
+from sessions.models import Combat, Declaration, Exploration, RandomTable, WorldAction
 from sessions.weeks import services as weeks_services
 from sheets import demo as sheet_demo
 from sheets.demo import DEMO_PASSWORD
@@ -82,6 +82,7 @@ class Place:
     own: str  # the combatant of the character the matrix looks at (its owner's)
     player: str  # a jogador's username (for the folder of hidden rolls)
     token: str  # an API token of that jogador (the account page revokes it)
+    action: str  # a world action of the week, spent by that jogador
 
     def fill(self, template: str) -> str:
         return template.format(**vars(self))
@@ -172,6 +173,12 @@ def _place(campaign, *, owner, arbitro, character, mate, scene, combat_scene, xs
         own=str(own.code),
         player=owner.username,
         token=str(_token_of(owner).code),
+        action=str(
+            WorldAction.objects.filter(week=scene.week, character=character)
+            .order_by("pk")
+            .first()
+            .code
+        ),
     )
 
 
@@ -263,6 +270,9 @@ def build_world() -> World:
     o_xscene = _second_scene(week, outsider, [sentinela, companion], "A descida de outra")
     exploration_services.exploration_start(scene=o_xscene, user=outsider, danger="unsafe")
     weeks_services.report_write(week=week, user=outsider, text="Relatório de outra campanha.")
+    weeks_services.world_action_create(
+        week=week, character=sentinela, user=o_jogador, text="Vigiar a ponte."
+    )
     canon_services.divergence_create(
         campaign=outra, user=outsider, title="Uma pendência de outra", description="Teste."
     )
