@@ -18,6 +18,7 @@ from gurps import combat as engine
 from gurps import damage, defence, injury
 from gurps.attributes import will as will_of
 from gurps.errors import UNKNOWN_ACTIVE_DEFENCE, InvalidValue, OutsideCanon
+from gurps.hit_locations import Limb, limb_hit
 from gurps.house import CombatantKind
 from gurps.ranged import range_modifier
 from gurps.rolling import Modifier
@@ -67,8 +68,6 @@ from sessions.combat.state import (
 from sessions.combat.weapons import CombatWeapon, lines_of_weapon
 from sessions.log import services as log_services
 from sessions.models import Combat, Combatant, CombatEvent, Roll
-
-LIMBS = ("arm", "hand", "leg", "foot")
 
 
 @dataclass
@@ -313,6 +312,7 @@ class AttackInputs:
     defence: engine.DefenceInput
     target: engine.TargetInput
     location: injury.HitLocation
+    limb: Limb | None
     kinds: list[str]
     parry_index: int | None
     feint_penalty: int
@@ -340,6 +340,8 @@ def _plan(
         location = injury.HitLocation(spec.location or injury.HitLocation.TORSO)
     except ValueError:
         raise ServiceError(UNKNOWN_LOCATION, field="location") from None
+    # Each arm, leg, hand and foot has its own §5.5 limit: the side is said before the dice.
+    limb = limb_hit(location, arm_side=spec.arm_side, side=spec.side)
     maneuver = d.maneuver or NO_MANEUVER_YET
     return AttackInputs(
         attack=engine.AttackInput(
@@ -373,9 +375,10 @@ def _plan(
             kind=CombatantKind(d.kind),
             strong_will=d.strong_will,
             weak_will=d.weak_will,
-            limb_hp_lost_before=int(d.limb_hp_lost.get(location.value, 0)),
+            limb_hp_lost_before=int(d.limb_hp_lost.get(limb.value, 0)) if limb else 0,
         ),
         location=location,
+        limb=limb,
         kinds=kinds,
         parry_index=parry_index,
         feint_penalty=feint_penalty,
@@ -439,8 +442,9 @@ def _extras(extra: ExtraRolls, a, d, blow: Blow, plan: AttackInputs, result) -> 
     extra.check()
 
 
-def _wounds(combat: Combat, d: Combatant, result, location: injury.HitLocation) -> None:
-    """What the blow did to the defender (§4.10 rows 9 and 10)."""
+def _wounds(combat: Combat, d: Combatant, result, limb: Limb | None) -> None:
+    """What the blow did to the defender (§4.10 rows 9 and 10); ``limb`` the one hit, whose
+    own §5.5 limit counts this blow (None: not a limb)."""
     if result.aim_spoiled:
         d.aim_turns, d.aim_weapon = 0, None
     if result.reload_cancelled:
@@ -449,9 +453,9 @@ def _wounds(combat: Combat, d: Combatant, result, location: injury.HitLocation) 
         d.hp_lost += result.hp_lost
         key = str(combat.round)
         d.wounds = {**d.wounds, key: int(d.wounds.get(key, 0)) + result.hp_lost}
-        if location.value in LIMBS:
-            lost = int(d.limb_hp_lost.get(location.value, 0)) + result.hp_lost
-            d.limb_hp_lost = {**d.limb_hp_lost, location.value: lost}
+        if limb is not None:
+            lost = int(d.limb_hp_lost.get(limb.value, 0)) + result.hp_lost
+            d.limb_hp_lost = {**d.limb_hp_lost, limb.value: lost}
     after = result.consequences
     if after is None:
         return
@@ -461,8 +465,8 @@ def _wounds(combat: Combat, d: Combatant, result, location: injury.HitLocation) 
     d.stunned = d.stunned or after.stunned
     if after.knocked_down:
         d.knocked_down, d.posture = True, Combatant.Posture.LYING
-    if after.crippled and location.value not in d.crippled:
-        d.crippled = [*d.crippled, location.value]
+    if after.crippled and limb is not None and limb.value not in d.crippled:
+        d.crippled = [*d.crippled, limb.value]
     if after.knocked_out and d.status == Combatant.Status.FIGHTING:
         d.status = Combatant.Status.UNCONSCIOUS
     if after.dead:
@@ -575,7 +579,7 @@ def attack_run(
     )
     _defender_spent(d, plan, result, plan.choice)
     _extras(ExtraRolls(combat, user, code, combat_source(), lines), a, d, blow, plan, result)
-    _wounds(combat, d, result, plan.location)
+    _wounds(combat, d, result, plan.limb)
     combatant_save(a)
     combatant_save(d)
     event = combat_event(
