@@ -20,7 +20,7 @@ from gurps.attributes import will as will_of
 from gurps.errors import UNKNOWN_ACTIVE_DEFENCE, InvalidValue, OutsideCanon
 from gurps.hit_locations import Limb, limb_hit
 from gurps.house import CombatantKind
-from gurps.ranged import range_modifier
+from gurps.ranged import range_modifier, target_posture_modifier
 from gurps.rolling import Modifier
 from sessions.combat.defending import defence_for_attack
 from sessions.combat.effects import (
@@ -35,6 +35,7 @@ from sessions.combat.messages import (
     ATTACKS_USED,
     CLOSE_COMBAT_CANNOT,
     MANEUVER_FIRST,
+    NO_ACCURACY_AIM,
     NO_ACTIVE_DEFENCE_NOW,
     NO_BLOCK,
     NO_MANEUVER_YET,
@@ -87,13 +88,17 @@ class Blow:
 
 
 def _announced(
-    combat: Combat, attacker: Combatant, blow: Blow, spec: AttackSpec
+    combat: Combat, attacker: Combatant, blow: Blow, spec: AttackSpec, defender: Combatant
 ) -> tuple[list[engine.AnnouncedModifier], list[Modifier]]:
-    """The modifiers of the attack roll, all said before the dice (§1.4, §4.5, §4.11)."""
+    """The modifiers of the attack roll, all said before the dice (§1.4, §4.5, §4.11): a
+    ranged attack's include the target's posture (``gurps.ranged.target_posture_modifier``)."""
     announced = _situations(combat, attacker, blow, spec)
     modifiers = []
     if blow.line.ranged:
         modifiers += _ranged_modifiers(attacker, blow, spec)
+        low = target_posture_modifier(defender.posture, defender.get_posture_display())
+        if low is not None:
+            modifiers.append(low)
     if attacker.shock and not attacker.shock_pending:
         modifiers.append(Modifier(attacker.shock, "choque (§5.1)", section="5.1"))
     for extra in log_services.clean_modifiers(spec.modifiers):
@@ -155,11 +160,12 @@ def _ranged_modifiers(attacker: Combatant, blow: Blow, spec: AttackSpec) -> list
     distance = between(spec.distance_m, 0, 100_000, "distance_m")
     turns = aimed_turns(attacker, blow.index)
     bonus = engine.AimState(turns).bonus(blow.line.accuracy or 0, blow.line.skill)
+    aim = f"mira de {turns} turno(s)" if turns else "sem apontar"
+    if turns and blow.line.accuracy is None:
+        aim += f" ({NO_ACCURACY_AIM.format(weapon=blow.line.name)})"
     return [
         Modifier(range_modifier(distance), f"distância {distance} m", section="4.11"),
-        Modifier(
-            bonus, f"mira de {turns} turno(s)" if turns else "sem apontar", section="4.3, 4.11"
-        ),
+        Modifier(bonus, aim, section="4.3, 4.11"),
     ]
 
 
@@ -324,7 +330,7 @@ class AttackInputs:
 def _plan(
     combat: Combat, a: Combatant, d: Combatant, row, blow: Blow, spec: AttackSpec, choice
 ) -> AttackInputs:
-    announced, modifiers = _announced(combat, a, blow, spec)
+    announced, modifiers = _announced(combat, a, blow, spec, d)
     feint_penalty = _feint_penalty(combat, a, d)
     aware = _awareness(d, choice)
     d_numbers = combatant_numbers(d, terrain=combat.terrain)
@@ -399,7 +405,9 @@ def _after_the_attack(a: Combatant, blow: Blow, out_of_turn: bool, plan: AttackI
                 make_unready(a, blow.index)
                 lines.append(f"{blow.line.name} fica despreparada: um turno em Preparar (§4.3).")
         except OutsideCanon as error:
-            lines.append(f"Pendência: {error.message}")
+            line = f"Pendência: {error.message}"
+            if not _said_in_this_fight(a, line):
+                lines.append(line)
     a.fought = True
     if out_of_turn or row.maneuver is engine.Maneuver.WAIT:
         a.waiting = False
@@ -412,6 +420,15 @@ def _after_the_attack(a: Combatant, blow: Blow, out_of_turn: bool, plan: AttackI
         lines.append(f"A mira de {a.name} foi usada neste ataque (§4.3).")
     a.aim_turns, a.aim_weapon = 0, None
     return lines
+
+
+def _said_in_this_fight(a: Combatant, line: str) -> bool:
+    """True if an attack of ``a`` earlier in this fight already said ``line`` (the weapon's
+    open question is said once, not at every blow)."""
+    earlier = CombatEvent.objects.filter(
+        combat_id=a.combat_id, kind=CombatEvent.Kind.ATTACK, data__attacker=str(a.code)
+    ).values_list("lines", flat=True)
+    return any(line in said for said in earlier)
 
 
 def _defender_spent(d: Combatant, plan: AttackInputs, result, choice: DefenceSpec) -> None:

@@ -128,3 +128,6 @@ START_ROLL_ASSUMED = "Esta prévia supõe que passe: {roll}."
 CRITICAL_NO_DEFENCE = (
     "Golpe fulminante (3 ou 4; 5 a NH 15+, 6 a NH 16+) não deixa defesa ativa (§4.8)."
 )
+# A ranged weapon whose line has no Precisão (Prec): aiming's first turn adds nothing (§4.3).
+NO_ACCURACY_AIM = "{weapon} sem Precisão na ficha: o primeiro turno de mira soma +0 (§4.3)"
+NO_ACCURACY = "Sem Precisão (Prec) na ficha: apontar soma +0 no primeiro turno (§4.3, §4.11)"
