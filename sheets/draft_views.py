@@ -24,7 +24,7 @@ from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest
 from gurps.skill_costs import format_points
 from sheets import access, importing, services
-from sheets.drafting import resolve_skill_lines
+from sheets.drafting import follow_attributes, resolve_skill_lines
 from sheets.forms import DraftForm, DraftSkillFormSet, ImportForm, ItemFormSet, TraitFormSet
 from sheets.models import SheetVersion
 
@@ -117,8 +117,17 @@ def _audit_of(forms: DraftForms, data: checks.SkillData, draft: SheetVersion):
     return checks.lines_audit(
         data=data,
         attributes=attributes,
-        skill_lines=[line for _, line in _skill_lines(forms.skills)],
+        skill_lines=follow_attributes(
+            lines=[line for _, line in _skill_lines(forms.skills)],
+            before=draft.attributes(),
+            after=attributes,
+            table=data.table,
+        )[0],
         trait_lines=traits,
+        item_lines=[
+            {key: getattr(item, key) for key in checks.ITEM_AUDIT_FIELDS}
+            for item in draft.items.all()
+        ],
         unread_lines=len(draft.unread_line_list),
         previous_total=checks.version_total(current),
     )
@@ -153,9 +162,16 @@ def _save(request, character, draft, forms, data) -> HttpResponse:
     if forms.all_valid():
         attributes = _attributes(forms.form)
         kept = _skill_lines(forms.skills)
+        # An attribute changed: the levels follow it by the table, the points stay (§3.2).
+        lines, followed = follow_attributes(
+            lines=[line for _, line in kept],
+            before=draft.attributes(),
+            after=attributes,
+            table=data.table,
+        )
         resolved, errors = resolve_skill_lines(
             attributes=attributes,
-            lines=[line for _, line in kept],
+            lines=lines,
             table=data.table,
             catalogue=data.catalogue,
         )
@@ -182,8 +198,12 @@ def _save(request, character, draft, forms, data) -> HttpResponse:
                 return redirect("sheet", code=character.code)
             if "submit" in request.POST:
                 messages.success(request, SUBMITTED.format(number=draft.number))
+                for sentence in followed:
+                    messages.info(request, sentence)
                 return redirect("sheet", code=character.code)
             messages.success(request, SAVED)
+            for sentence in followed:
+                messages.info(request, sentence)
             return redirect("draft", code=character.code)
     messages.error(request, FIX_BELOW)
     return _page(request, character, draft, forms, data, status=422)
