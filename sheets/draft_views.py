@@ -17,9 +17,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from canon import checks
+from garganta_site.confirm import Confirmation, confirmation_step
 from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest
 from gurps.skill_costs import format_points
@@ -34,6 +36,11 @@ SUBMITTED = "Versão {number} enviada ao Árbitro para homologação."
 IMPORTED = (
     "Importadas {read} linha(s) para o rascunho; {unread} não lida(s), listadas abaixo para "
     "corrigir antes de enviar."
+)
+IMPORT_ACTION = "Importar o texto para o rascunho"
+IMPORT_REPLACES = (
+    "o texto substitui estas linhas do rascunho, que ele não traz e que se perdem: {lines}. "
+    "Para mantê-las, ponha-as no texto ou volte e acrescente-as depois."
 )
 FIX_BELOW = "Há o que corrigir nos campos marcados; nada foi salvo."
 
@@ -271,6 +278,14 @@ def draft_import(request: HtmxHttpRequest, code) -> HttpResponse:
     form = ImportForm(request.POST)
     data = checks.skill_data(character.campaign)
     if form.is_valid():
+        losses = importing.import_losses(
+            character=character, text=form.cleaned_data["text"], catalogue=data.catalogue
+        )
+        if losses:
+            asked = Confirmation(IMPORT_ACTION, IMPORT_REPLACES.format(lines="; ".join(losses)))
+            back = reverse("draft", kwargs={"code": character.code})
+            if step := confirmation_step(request, "sheet_import", back=back, confirmation=asked):
+                return step
         try:
             _, result = importing.sheet_import(
                 character=character,
