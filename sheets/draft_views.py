@@ -82,6 +82,21 @@ def _initial_forms(draft: SheetVersion) -> DraftForms:
     )
 
 
+ROW_PARTS = ("skills", "traits", "items")
+
+
+def _with_a_blank_row(data, part: str):
+    """The posted data with one more form in ``part``'s formset (blank rows are skipped)."""
+    data = data.copy()
+    key = f"{part}-TOTAL_FORMS"
+    try:
+        total = int(data.get(key, "0"))
+    except ValueError:
+        total = 0
+    data[key] = str(min(total + 1, 200))
+    return data
+
+
 def _posted_forms(data) -> DraftForms:
     return DraftForms(
         DraftForm(data),
@@ -242,6 +257,11 @@ def draft_edit(request: HtmxHttpRequest, code) -> HttpResponse:
     data = checks.skill_data(character.campaign)
     if request.method != "POST" or "st" not in request.POST:
         return _page(request, character, draft, _initial_forms(draft), data)
+    if request.POST.get("add") in ROW_PARTS:
+        # "Mais uma linha": the page again with one blank row more in that part, nothing saved.
+        forms = _posted_forms(_with_a_blank_row(request.POST, request.POST["add"]))
+        forms.all_valid()
+        return _page(request, character, draft, forms, data)
     forms = _posted_forms(request.POST)
     if "preview" in request.POST or request.htmx:
         forms.all_valid()  # the errors show beside their fields; nothing is saved
