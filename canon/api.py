@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from typing import Any, Literal
+from uuid import UUID
 
 from ninja import Field, Query, Router, Schema
 
 from garganta_site.api_errors import errors
 from garganta_site.vocabulary import REGISTRY
 from gurps import checks, damage, derived
+from gurps.readings import READINGS
 from sessions import vocabularies as game_vocabularies  # noqa: F401  (registers them)
 
 router = Router()
@@ -86,6 +88,59 @@ class DerivedOut(Schema):
     move_halved: bool = Field(description="Deslocamento à metade (§5.4 ou §6.2)")
 
 
+class ReadingOut(Schema):
+    """A number of the sheet that rests on an open reading (``gurps.readings``): the question
+    the canon leaves open, the answer the site uses until the Árbitro decides, and the
+    pendência of his register that holds it."""
+
+    value: str = Field(
+        description="O número: hp, fatigue, basic_speed, encumbrance, move, dodge, "
+        "passive_defense, block, parry:<arma> (as chaves de derived)"
+    )
+    reading: str = Field(description="A chave da leitura (regras: /regras/leituras/)")
+    section: str
+    question: str
+    answer: str = Field(description="A resposta que o site usa até a decisão do Árbitro")
+    divergence: UUID | None = Field(description="A pendência do Árbitro que a guarda, se há")
+    divergence_status: Literal["open", "resolved"] | None
+
+
+class DerivedRulesOut(DerivedOut):
+    readings: list[ReadingOut] = Field(
+        description="Os números que dependem de uma leitura provisória (as mesmas que "
+        "GET /sheets/{id} e a ficha dão para o mesmo caso); sem campanha aqui, a pendência "
+        "de cada uma está no registro do Árbitro de cada campanha (divergence null)"
+    )
+
+
+def reading_pairs(result: derived.Derived) -> list[tuple[str, str]]:
+    """(number, reading key) of each derived number that rests on an open reading."""
+    found = {r.key for r in READINGS}
+    return [
+        (value, key)
+        for value, how in result.explanations.items()
+        for key in (how.readings if how else ())
+        if key in found
+    ]
+
+
+def readings_out(pairs: list[tuple[str, str]]) -> list[dict]:
+    """The readings as ``ReadingOut`` rows, without their pendência (no campaign here)."""
+    found = {r.key: r for r in READINGS}
+    return [
+        {
+            "value": value,
+            "reading": key,
+            "section": found[key].section,
+            "question": found[key].question,
+            "answer": found[key].answer,
+            "divergence": None,
+            "divergence_status": None,
+        }
+        for value, key in pairs
+    ]
+
+
 def derived_out(result: derived.Derived) -> dict:
     """The API's derived block (also used by GET /sheets/{id})."""
     return {
@@ -137,7 +192,7 @@ def basic_damage(request, st: int = Query(..., ge=1, le=1000)):
 
 @router.post(
     "/derived",
-    response={200: DerivedOut, **errors(400, 422, database=False)},
+    response={200: DerivedRulesOut, **errors(400, 422, database=False)},
     summary="Derivados, Carga e defesas (§2, §4.6–4.7)",
 )
 def derived_stats(request, payload: DerivedIn):
@@ -159,7 +214,7 @@ def derived_stats(request, payload: DerivedIn):
             derived.Weapon(name=w.name, skill=w.skill, parry=w.parry) for w in payload.weapons
         ],
     )
-    return derived_out(result)
+    return {**derived_out(result), "readings": readings_out(reading_pairs(result))}
 
 
 class TermOut(Schema):

@@ -26,9 +26,11 @@ from gurps.audit import (
     DefaultAnswer,
     SheetSkill,
     SheetTrait,
+    SheetWeapon,
     audit_sheet,
     sheet_defaults,
 )
+from gurps.ranged import is_ranged_weapon
 from gurps.skill_costs import CostRow
 from sheets import services as sheet_services
 from sheets.models import Campaign, Character, SheetVersion
@@ -82,12 +84,14 @@ def lines_audit(
     attributes: dict[str, int],
     skill_lines: list[dict],
     trait_lines: list[dict] = (),
+    item_lines: list[dict] = (),
     unread_lines: int = 0,
     previous_total: Fraction | None = None,
 ) -> Audit:
     """The audit of lines as plain dicts (a draft being typed, or a version's lines): skills
     with name, attribute, difficulty, level (or None), points (or None); traits with name, kind,
-    points."""
+    points; items with name, skill_name, damage and the ranged numbers (ranged_snap_shot,
+    ranged_accuracy, ranged_half_damage_m, ranged_max_m; absent or None where not given)."""
     return audit_sheet(
         attributes=attributes,
         skills=[
@@ -101,11 +105,33 @@ def lines_audit(
             for line in skill_lines
         ],
         traits=[SheetTrait(t["name"], t["kind"], t["points"] or 0) for t in trait_lines],
+        weapons=[_weapon(item) for item in item_lines if item.get("damage")],
         table=data.table,
         catalogue=data.catalogue,
         unread_lines=unread_lines,
         previous_total=previous_total,
     )
+
+
+def _weapon(item: dict) -> SheetWeapon:
+    ranged = is_ranged_weapon(
+        item.get("skill_name") or "",
+        snap_shot=item.get("ranged_snap_shot"),
+        half_damage_m=item.get("ranged_half_damage_m"),
+        max_m=item.get("ranged_max_m"),
+    )
+    return SheetWeapon(item["name"], ranged, item.get("ranged_accuracy"))
+
+
+ITEM_AUDIT_FIELDS = (
+    "name",
+    "skill_name",
+    "damage",
+    "ranged_snap_shot",
+    "ranged_accuracy",
+    "ranged_half_damage_m",
+    "ranged_max_m",
+)
 
 
 def version_audit(
@@ -136,6 +162,9 @@ def version_audit(
         ],
         trait_lines=[
             {"name": t.name, "kind": t.kind, "points": t.points} for t in version.traits.all()
+        ],
+        item_lines=[
+            {key: getattr(item, key) for key in ITEM_AUDIT_FIELDS} for item in version.items.all()
         ],
         unread_lines=len(version.unread_line_list),
         previous_total=version_total(current),

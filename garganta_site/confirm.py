@@ -85,11 +85,14 @@ def confirmations(request) -> dict:
     return {"confirmations": CONFIRMATIONS}
 
 
-def confirmation_step(request: HttpRequest, key: str, *, back: str) -> HttpResponse | None:
+def confirmation_step(
+    request: HttpRequest, key: str, *, back: str, confirmation: Confirmation | None = None
+) -> HttpResponse | None:
     """``None`` when the POST carries ``confirm=1``; else the confirmation page (200), which
     writes nothing and posts the same fields back with ``confirm=1``. ``back``: where
-    "Voltar" goes. Call it after the permission check (and the form's validation, when there
-    is a form), right before the service writes."""
+    "Voltar" goes; ``confirmation``: this request's own words in place of ``key``'s (what it
+    would replace, listed). Call it after the permission check (and the form's validation,
+    when there is a form), right before the service writes."""
     if request.POST.get("confirm") == CONFIRMED["confirm"]:
         return None
     fields = [
@@ -99,7 +102,7 @@ def confirmation_step(request: HttpRequest, key: str, *, back: str) -> HttpRespo
         for value in values
     ]
     context = {
-        "confirmation": CONFIRMATIONS[key],
+        "confirmation": confirmation if confirmation is not None else CONFIRMATIONS[key],
         "action": request.get_full_path(),
         "fields": fields,
         "back": back,

@@ -44,6 +44,7 @@ HUMAN_MAXIMUM = 20
 ATTRIBUTES_GROUP = "Atributos"
 SKILLS_GROUP = "Perícias"
 SHEET_GROUP = "Ficha"
+WEAPONS_GROUP = "Armas"
 
 ATTRIBUTE_ABOVE_20 = "{name} {value}: acima de 20 não é humano (§2, pág. 12–13)."
 LEVEL_NOT_BOUGHT = "A ficha diz NH {stated}, mas {computation}. {price}"
@@ -64,6 +65,10 @@ NOT_IN_CATALOGUE = "Fora do catálogo do Árbitro: confira atributo e dificuldad
 UNREAD_LINES = (
     "{count} linha(s) do texto importado não foram lidas: corrija-as na ficha ou apague a lista "
     "antes de enviar."
+)
+NO_ACCURACY = (
+    "Arma de longo alcance sem Precisão (Prec) na ficha: apontar soma +0 no primeiro turno "
+    "(§4.3, §4.11). Diga a Prec da arma."
 )
 TOTAL_POINTS = (
     "Pontos gastos: perícias {skills}, vantagens {advantages}, desvantagens {disadvantages}, "
@@ -95,6 +100,7 @@ class FindingCode(StrEnum):
     CATALOGUE_DIFFERS = "catalogue_differs"
     NOT_IN_CATALOGUE = "not_in_catalogue"
     UNREAD_LINES = "unread_lines"
+    NO_ACCURACY = "no_accuracy"
     TOTAL_POINTS = "total_points"
 
 
@@ -137,6 +143,16 @@ class SheetTrait:
     name: str
     kind: str  # "advantage" | "disadvantage" | "quirk"
     points: int
+
+
+@dataclass(frozen=True)
+class SheetWeapon:
+    """A weapon line as the audit reads it: ``ranged`` whether it shoots or throws
+    (``gurps.ranged.is_ranged_weapon``), ``accuracy`` its Prec, None where the sheet has none."""
+
+    name: str
+    ranged: bool
+    accuracy: int | None
 
 
 @dataclass(frozen=True)
@@ -386,6 +402,7 @@ def audit_sheet(
     table: Sequence[CostRow],
     catalogue: Sequence[CatalogueSkill] = (),
     traits: Sequence[SheetTrait] = (),
+    weapons: Sequence[SheetWeapon] = (),
     unread_lines: int = 0,
     previous_total: Fraction | None = None,
 ) -> Audit:
@@ -393,8 +410,9 @@ def audit_sheet(
     (a level the points do not buy, points that buy no row or not in halves, left-over points,
     a column the table lacks — a physical skill marked Very Hard —, 0 points where a default
     applies, a catalogue that says another attribute or difficulty); lines of an import not
-    read; and the sheet's points (with the change from ``previous_total``, the points of the
-    version in force, when given).
+    read; a ranged weapon in ``weapons`` without Prec (aiming would add +0, §4.3); and the
+    sheet's points (with the change from ``previous_total``, the points of the version in
+    force, when given).
 
     ``attributes`` maps "st"/"dx"/"iq"/"ht" to values (1 or more); ``skills`` and ``traits``
     are the sheet's lines; ``catalogue`` the Árbitro's skills (matched by name, any case).
@@ -424,6 +442,17 @@ def audit_sheet(
         )
         audits.append(audit)
         findings.extend(said)
+    for weapon in weapons:
+        if weapon.ranged and weapon.accuracy is None:
+            findings.append(
+                Finding(
+                    FindingCode.NO_ACCURACY,
+                    Severity.NOTE,  # a gap in the sheet, not a count that fails
+                    WEAPONS_GROUP,
+                    weapon.name,
+                    NO_ACCURACY,
+                )
+            )
     if unread_lines:
         findings.append(
             Finding(

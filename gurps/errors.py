@@ -261,6 +261,8 @@ EMPTY_SKILL_NAME = "Diga o nome da perícia."
 UNKNOWN_STUN_KIND = "Atordoamento desconhecido: use físico (sai com HT) ou mental (sai com IQ)."
 UNKNOWN_ARM_SIDE = "Lado do braço desconhecido: use o braço da arma ou o outro (§5.5)."
 ARM_SIDE_REQUIRED = "Golpe no braço: diga se é o braço da arma ou o outro (§5.5)."
+UNKNOWN_LIMB_SIDE = "Lado desconhecido: use esquerda ou direita (§5.5)."
+LIMB_SIDE_REQUIRED = "Golpe na perna, na mão ou no pé: diga o lado, esquerda ou direita (§5.5)."
 EYES_CRIPPLING_OUTSIDE_CANON = (
     "O cânone não dá o dano que incapacita um olho (§5.5); decide o Árbitro."
 )

@@ -38,6 +38,7 @@ from gurps.errors import (
     InvalidValue,
     OutsideCanon,
 )
+from gurps.rolling import Modifier
 from gurps.tabular import CanonTable, signed
 
 Number = Fraction | Decimal | int | float | str
@@ -130,6 +131,26 @@ def range_modifier(distance_m: Number, speed_mps: Number = 0) -> int:
     return range_row(distance_m, speed_mps).modifier
 
 
+# --- which weapons shoot or throw ---------------------------------------------------------------
+
+# The skills that shoot or throw, each with what comes at the defender (§4.7, §4.11).
+RANGED_SKILLS = {"arco": "arrow", "besta": "arrow", "funda": "sling_stone", "arremesso": "thrown"}
+
+
+def is_ranged_weapon(
+    skill_name: str,
+    *,
+    snap_shot: int | None = None,
+    half_damage_m: int | None = None,
+    max_m: int | None = None,
+) -> bool:
+    """True for a sheet's weapon that shoots or throws: its skill is Arco, Besta, Funda or
+    Arremesso, or the line gives any of the four numbers of §4.11 (TR, ½D, Máx)."""
+    if skill_name.strip().casefold() in RANGED_SKILLS:
+        return True
+    return any(value is not None for value in (snap_shot, half_damage_m, max_m))
+
+
 # --- §4.3 and §4.11: aiming --------------------------------------------------------------------
 
 # "Sem apontar, arma de longo alcance ataca a −4" (§4.3 and §4.11, p. 95).
@@ -169,6 +190,28 @@ def aim_bonus(
         return UNAIMED_PENALTY
     first = 0 if beyond_half_damage else min(acc, level)
     return first + min(turns - 1, MAX_EXTRA_AIM_BONUS) + (BRACED_BONUS if braced else 0)
+
+
+# "Alvo agachado, deitado ou só com a cabeça de fora: de −2 a −7, conforme a posição" (§4.11,
+# p. 201). The canon gives the range, not a number per posture: reading
+# "ranged_target_low_posture" takes the mildest for any posture lower than standing.
+TARGET_LOW_MILDEST = -2
+TARGET_LOW_WORST = -7
+LOW_POSTURES = frozenset({"kneeling", "crouching", "sitting", "lying"})
+TARGET_LOW_READING = "ranged_target_low_posture"
+
+
+def target_posture_modifier(posture: str, name: str) -> Modifier | None:
+    """The modifier a ranged attack takes from its target's ``posture`` (§4.11, p. 201):
+    kneeling, crouching, sitting or lying ("Alvo agachado, deitado …: de −2 a −7") → −2, the
+    mildest (reading ``ranged_target_low_posture``; more — only the head showing — is the
+    Mestre's to announce); standing (or any other) → None. ``name`` the posture as the page
+    says it ("Deitado"). A hand-to-hand attack takes none: the canon gives it no number."""
+    if posture not in LOW_POSTURES:
+        return None
+    low, worst = signed(TARGET_LOW_MILDEST), signed(TARGET_LOW_WORST)
+    reason = f"alvo {name.lower()} ({low} a {worst} conforme a posição; leitura: o mais brando)"
+    return Modifier(TARGET_LOW_MILDEST, reason, section="4.11")
 
 
 # --- §4.11 Os quatro números (MB p. 114–115) ----------------------------------------------------

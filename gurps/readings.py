@@ -23,6 +23,12 @@ class Reading:
 
 READINGS: tuple[Reading, ...] = (
     Reading(
+        "ranged_target_low_posture",
+        "4.11",
+        "Tiro contra alvo ajoelhado, agachado, sentado ou deitado: §4.11 dá «de −2 a −7, conforme a posição». Quanto vale cada posição?",
+        "O mais brando, −2, para qualquer posição abaixo de de pé, aplicado pela posição do alvo no combate; mais que isso (só a cabeça de fora) o Mestre anuncia antes dos dados.",
+    ),
+    Reading(
         "staggered_below_1_hp",
         "5.4",
         "Abaixo de 1 PV, Deslocamento e Esquiva continuam caindo à metade? (§5.4 diz «3, 2 ou 1».)",
@@ -249,7 +255,7 @@ READINGS: tuple[Reading, ...] = (
         "defence_roll_on_passive_only",
         "4.6, 4.10",
         "Sem defesa ativa (Ataque Total, surpresa, ataque pelas costas), ainda se rola defesa contra a Defesa Passiva? E com PD 0?",
-        "Sim: rola-se 3d6 contra a PD, que sempre protege (§4.6), e 3 ou 4 passa sempre, mesmo com PD 0. Só o golpe fulminante dispensa a jogada de defesa (§4.10, linha 4: «sem defesa»).",
+        "Sim: rola-se 3d6 contra a PD, que sempre protege (§4.6), e 3 ou 4 passa sempre, mesmo com PD 0. Só o golpe fulminante dispensa a jogada de defesa (§4.10, linha 4: «sem defesa»). Essa jogada só passa ou falha: não testa defesa ativa nenhuma, então não tem sucesso decisivo nem falha crítica (§1.2).",
     ),
     Reading(
         "forced_ht_roll_at_three_or_less",

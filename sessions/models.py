@@ -17,6 +17,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from garganta_site.records import AppendOnly
+from gurps.hit_locations import limb_label
 from gurps.house import CombatantKind
 from sessions.combat.weapons import weapons_of
 from sessions.procedure import data as procedure_data
@@ -760,6 +761,11 @@ class Combatant(models.Model):
     @property
     def in_the_fight(self) -> bool:
         return self.status == self.Status.FIGHTING
+
+    @property
+    def crippled_labels(self) -> list[str]:
+        """The crippled limbs by name ("perna esquerda"), as stored (§5.5)."""
+        return [limb_label(key) for key in self.crippled]
 
 
 class TrackerEvent(AppendOnly):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from garganta_site.vocabulary import Term, vocabulary
 from gurps import combat as engine
 from gurps import damage, defence, levels, skills, tables
-from gurps.hit_locations import ARM_PENALTIES, HitLocation
+from gurps.hit_locations import ARM_PENALTIES, HitLocation, Limb, LimbSide
 from sessions.models import Combatant, Exploration, ExplorationTimer, Roll
 
 MANEUVER = vocabulary(
@@ -69,6 +69,18 @@ ARM_SIDE = vocabulary(
     "Qual braço",
     "5.5",
     (Term("weapon", "braço da arma"), Term("other", "o outro braço")),
+)
+LIMB_SIDE = vocabulary(
+    "limb_side",
+    "Qual perna, mão ou pé",
+    "5.5",
+    (Term(side.value, side.label) for side in LimbSide),
+)
+LIMB = vocabulary(
+    "limb",
+    "Membros, cada um com o seu limite de incapacitação",
+    "5.5",
+    (Term(limb.value, limb.label, {"location": limb.location.value}) for limb in Limb),
 )
 ATTACK_KIND = vocabulary(
     "attack_kind",

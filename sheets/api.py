@@ -12,12 +12,11 @@ from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 
 from canon import checks
-from canon.api import DerivedOut, derived_out
+from canon.api import DerivedOut, ReadingOut, derived_out, reading_pairs, readings_out
 from canon.models import Divergence
 from canon.seed import READING_KEY_PREFIX
 from garganta_site.api_errors import errors
 from garganta_site.auth import AUTH
-from gurps.readings import READINGS
 from sheets import services
 from sheets.models import Character, Membership
 
@@ -85,23 +84,6 @@ class ConditionOut(Schema):
     section: str
 
 
-class ReadingOut(Schema):
-    """A number of the sheet that rests on an open reading (``gurps.readings``): the question
-    the canon leaves open, the answer the site uses until the Árbitro decides, and the
-    pendência of his register that holds it."""
-
-    value: str = Field(
-        description="O número: hp, fatigue, basic_speed, encumbrance, move, dodge, "
-        "passive_defense, block, parry:<arma> (as chaves de derived)"
-    )
-    reading: str = Field(description="A chave da leitura (regras: /regras/leituras/)")
-    section: str
-    question: str
-    answer: str = Field(description="A resposta que o site usa até a decisão do Árbitro")
-    divergence: UUID | None = Field(description="A pendência do Árbitro que a guarda, se há")
-    divergence_status: Literal["open", "resolved"] | None
-
-
 class SheetOut(Schema):
     id: UUID
     name: str
@@ -133,18 +115,11 @@ def _owner(character: Character) -> str | None:
 
 def _reading_pairs(view) -> list[tuple[str, str]]:
     """(number, reading key) of each number of the sheet that rests on an open reading."""
-    found = {r.key for r in READINGS}
-    return [
-        (value, key)
-        for value, how in view.derived.explanations.items()
-        for key in (how.readings if how else ())
-        if key in found
-    ]
+    return reading_pairs(view.derived)
 
 
 def _readings_out(campaign_id: int, pairs: list[tuple[str, str]]) -> list[dict]:
     """The readings the sheet's numbers rest on, each with the Árbitro's pendência (1 query)."""
-    found = {r.key: r for r in READINGS}
     divergences = {
         d.source_key: d
         for d in Divergence.objects.filter(
@@ -152,21 +127,11 @@ def _readings_out(campaign_id: int, pairs: list[tuple[str, str]]) -> list[dict]:
             source_key__in={READING_KEY_PREFIX + key for _, key in pairs},
         )
     }
-    rows = []
-    for value, key in pairs:
-        reading = found[key]
-        divergence = divergences.get(READING_KEY_PREFIX + key)
-        rows.append(
-            {
-                "value": value,
-                "reading": key,
-                "section": reading.section,
-                "question": reading.question,
-                "answer": reading.answer,
-                "divergence": divergence.code if divergence else None,
-                "divergence_status": divergence.status if divergence else None,
-            }
-        )
+    rows = readings_out(pairs)
+    for row in rows:
+        divergence = divergences.get(READING_KEY_PREFIX + row["reading"])
+        row["divergence"] = divergence.code if divergence else None
+        row["divergence_status"] = divergence.status if divergence else None
     return rows
 
 

@@ -17,14 +17,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from canon import checks
+from garganta_site.confirm import Confirmation, confirmation_step
 from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest
 from gurps.skill_costs import format_points
 from sheets import access, importing, services
-from sheets.drafting import resolve_skill_lines
+from sheets.drafting import follow_attributes, resolve_skill_lines
 from sheets.forms import DraftForm, DraftSkillFormSet, ImportForm, ItemFormSet, TraitFormSet
 from sheets.models import SheetVersion
 
@@ -34,6 +36,11 @@ SUBMITTED = "Versão {number} enviada ao Árbitro para homologação."
 IMPORTED = (
     "Importadas {read} linha(s) para o rascunho; {unread} não lida(s), listadas abaixo para "
     "corrigir antes de enviar."
+)
+IMPORT_ACTION = "Importar o texto para o rascunho"
+IMPORT_REPLACES = (
+    "o texto substitui estas linhas do rascunho, que ele não traz e que se perdem: {lines}. "
+    "Para mantê-las, ponha-as no texto ou volte e acrescente-as depois."
 )
 FIX_BELOW = "Há o que corrigir nos campos marcados; nada foi salvo."
 
@@ -73,6 +80,21 @@ def _initial_forms(draft: SheetVersion) -> DraftForms:
         ),
         ItemFormSet(prefix="items", initial=items),
     )
+
+
+ROW_PARTS = ("skills", "traits", "items")
+
+
+def _with_a_blank_row(data, part: str):
+    """The posted data with one more form in ``part``'s formset (blank rows are skipped)."""
+    data = data.copy()
+    key = f"{part}-TOTAL_FORMS"
+    try:
+        total = int(data.get(key, "0"))
+    except ValueError:
+        total = 0
+    data[key] = str(min(total + 1, 200))
+    return data
 
 
 def _posted_forms(data) -> DraftForms:
@@ -117,8 +139,17 @@ def _audit_of(forms: DraftForms, data: checks.SkillData, draft: SheetVersion):
     return checks.lines_audit(
         data=data,
         attributes=attributes,
-        skill_lines=[line for _, line in _skill_lines(forms.skills)],
+        skill_lines=follow_attributes(
+            lines=[line for _, line in _skill_lines(forms.skills)],
+            before=draft.attributes(),
+            after=attributes,
+            table=data.table,
+        )[0],
         trait_lines=traits,
+        item_lines=[
+            {key: getattr(item, key) for key in checks.ITEM_AUDIT_FIELDS}
+            for item in draft.items.all()
+        ],
         unread_lines=len(draft.unread_line_list),
         previous_total=checks.version_total(current),
     )
@@ -153,9 +184,16 @@ def _save(request, character, draft, forms, data) -> HttpResponse:
     if forms.all_valid():
         attributes = _attributes(forms.form)
         kept = _skill_lines(forms.skills)
+        # An attribute changed: the levels follow it by the table, the points stay (§3.2).
+        lines, followed = follow_attributes(
+            lines=[line for _, line in kept],
+            before=draft.attributes(),
+            after=attributes,
+            table=data.table,
+        )
         resolved, errors = resolve_skill_lines(
             attributes=attributes,
-            lines=[line for _, line in kept],
+            lines=lines,
             table=data.table,
             catalogue=data.catalogue,
         )
@@ -182,8 +220,12 @@ def _save(request, character, draft, forms, data) -> HttpResponse:
                 return redirect("sheet", code=character.code)
             if "submit" in request.POST:
                 messages.success(request, SUBMITTED.format(number=draft.number))
+                for sentence in followed:
+                    messages.info(request, sentence)
                 return redirect("sheet", code=character.code)
             messages.success(request, SAVED)
+            for sentence in followed:
+                messages.info(request, sentence)
             return redirect("draft", code=character.code)
     messages.error(request, FIX_BELOW)
     return _page(request, character, draft, forms, data, status=422)
@@ -215,6 +257,11 @@ def draft_edit(request: HtmxHttpRequest, code) -> HttpResponse:
     data = checks.skill_data(character.campaign)
     if request.method != "POST" or "st" not in request.POST:
         return _page(request, character, draft, _initial_forms(draft), data)
+    if request.POST.get("add") in ROW_PARTS:
+        # "Mais uma linha": the page again with one blank row more in that part, nothing saved.
+        forms = _posted_forms(_with_a_blank_row(request.POST, request.POST["add"]))
+        forms.all_valid()
+        return _page(request, character, draft, forms, data)
     forms = _posted_forms(request.POST)
     if "preview" in request.POST or request.htmx:
         forms.all_valid()  # the errors show beside their fields; nothing is saved
@@ -251,6 +298,14 @@ def draft_import(request: HtmxHttpRequest, code) -> HttpResponse:
     form = ImportForm(request.POST)
     data = checks.skill_data(character.campaign)
     if form.is_valid():
+        losses = importing.import_losses(
+            character=character, text=form.cleaned_data["text"], catalogue=data.catalogue
+        )
+        if losses:
+            asked = Confirmation(IMPORT_ACTION, IMPORT_REPLACES.format(lines="; ".join(losses)))
+            back = reverse("draft", kwargs={"code": character.code})
+            if step := confirmation_step(request, "sheet_import", back=back, confirmation=asked):
+                return step
         try:
             _, result = importing.sheet_import(
                 character=character,

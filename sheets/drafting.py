@@ -89,3 +89,67 @@ def resolve_skill_lines(
         if said:
             errors[index] = said
     return resolved, errors
+
+
+LEVEL_FOLLOWED = (
+    "{name}: NH {old} → {new}, porque {attribute} foi de {before} para {after}; os {points} "
+    "ponto(s) ficam, e o NH sai deles pela tabela de custo (§3.2)."
+)
+
+
+def _bought_at(line: dict, value: int, table, attribute: str) -> int | None:
+    try:
+        return skill_costs.level_bought(
+            points=line["points"],
+            attribute=value,
+            kind=skill_costs.skill_kind_for(attribute),
+            difficulty=line["difficulty"],
+            table=table,
+            attribute_name=ATTRIBUTE_NAMES[attribute],
+        ).level
+    except InvalidValue:
+        return None
+
+
+def follow_attributes(
+    *,
+    lines: Sequence[dict],
+    before: dict[str, int],
+    after: dict[str, int],
+    table: Sequence[CostRow],
+) -> tuple[list[dict], list[str]]:
+    """The skill lines after an attribute changed (DX 12 → 13): the points bought stay, and a
+    line whose NH was what its points bought at the old value gets the NH they buy at the new
+    one (§3.2, the Árbitro's cost table); a line that did not add up before is left as typed
+    (the audit says so). Returns the lines and one sentence per level that moved."""
+    followed, said = [], []
+    for line in lines:
+        attribute = line.get("attribute")
+        points, level = line.get("points"), line.get("level")
+        if (
+            attribute not in after
+            or before.get(attribute) == after[attribute]
+            or points is None
+            or level is None
+            or Fraction(points) == 0
+            or _bought_at(line, before[attribute], table, attribute) != level
+        ):
+            followed.append(line)
+            continue
+        new = _bought_at(line, after[attribute], table, attribute)
+        if new is None or new == level:
+            followed.append(line)
+            continue
+        followed.append({**line, "level": new})
+        said.append(
+            LEVEL_FOLLOWED.format(
+                name=line["name"],
+                old=level,
+                new=new,
+                attribute=ATTRIBUTE_NAMES[attribute],
+                before=before[attribute],
+                after=after[attribute],
+                points=skill_costs.format_points(Fraction(points)),
+            )
+        )
+    return followed, said

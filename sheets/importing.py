@@ -325,3 +325,41 @@ def sheet_import(
         unread_lines="\n".join(result.unread),
     )
     return draft, result
+
+
+PART_NAMES = {"skills": "perícia", "traits": "vantagem ou desvantagem", "items": "item"}
+
+
+def import_losses(
+    *, character: Character, text: str, catalogue: Sequence[CatalogueSkill] = ()
+) -> list[str]:
+    """What importing ``text`` would drop, before anything is written: each line of the draft
+    (or of the newest version, which a new draft copies) in a part the text has lines of
+    (skills, traits, items: that part is replaced whole) whose name the text does not have —
+    "item Cota de malha". Empty when nothing would be lost (or nothing is read: the import
+    then refuses on its own)."""
+    result = sheet_text_read(text, catalogue=catalogue)
+    if result.read_count == 0:
+        return []
+    versions = SheetVersion.objects.filter(character=character)
+    source = versions.filter(status=SheetVersion.Status.DRAFT).first()
+    if source is None and versions.filter(status=SheetVersion.Status.SUBMITTED).exists():
+        return []  # no draft can be made: the import refuses on its own
+    source = source or versions.order_by("-number").first()
+    if source is None:
+        return []
+    lost = []
+    for part, lines in (
+        ("skills", result.skills),
+        ("traits", result.traits),
+        ("items", result.items),
+    ):
+        if not lines:
+            continue
+        kept = {line["name"].casefold() for line in lines}
+        lost += [
+            f"{PART_NAMES[part]} {row.name}"
+            for row in getattr(source, part).all()
+            if row.name.casefold() not in kept
+        ]
+    return lost

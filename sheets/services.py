@@ -17,8 +17,10 @@ from django.utils import timezone
 
 from garganta_site.errors import ServiceError
 from gurps import checks, damage, derived, encumbrance
+from gurps.audit import NO_ACCURACY
 from gurps.conditions import conditions_now
 from gurps.errors import InvalidValue, OutsideCanon
+from gurps.ranged import is_ranged_weapon
 from sheets.models import (
     Campaign,
     Character,
@@ -220,6 +222,7 @@ class WeaponLine:
     error: str
     outside_canon_rule: str = ""  # the canon section when the canon has no number (§4.9)
     outside_canon_context: str = ""  # what to tell the Árbitro in the divergence it offers
+    missing: str = ""  # what the sheet lacks for this weapon (a ranged one's Prec, §4.3)
 
 
 @dataclass(frozen=True)
@@ -392,6 +395,17 @@ def sheet_view(
     )
 
 
+def _weapon_missing(item: Item) -> str:
+    """What the sheet does not say about ``item`` that play needs: a ranged weapon's Prec."""
+    ranged = is_ranged_weapon(
+        item.skill_name,
+        snap_shot=item.ranged_snap_shot,
+        half_damage_m=item.ranged_half_damage_m,
+        max_m=item.ranged_max_m,
+    )
+    return NO_ACCURACY if ranged and item.ranged_accuracy is None else ""
+
+
 def _weapon_line(item: Item, st: int, skill_level: int | None) -> WeaponLine:
     try:
         wd = damage.weapon_damage(item.damage, st)
@@ -406,6 +420,7 @@ def _weapon_line(item: Item, st: int, skill_level: int | None) -> WeaponLine:
             error=str(error),
             outside_canon_rule=error.rule if isinstance(error, OutsideCanon) else "",
             outside_canon_context=f"Dano de {item.name} ({item.damage}) com ST {st}",
+            missing=_weapon_missing(item),
         )
     type_name = damage.DAMAGE_TYPE_NAMES.get(wd.damage_type, "") if wd.damage_type else ""
     return WeaponLine(
@@ -416,6 +431,7 @@ def _weapon_line(item: Item, st: int, skill_level: int | None) -> WeaponLine:
         skill_name=item.skill_name,
         skill_level=skill_level,
         error="",
+        missing=_weapon_missing(item),
     )
 
 

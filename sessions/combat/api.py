@@ -66,6 +66,7 @@ AllOutOptionKey = vocab.ALL_OUT_OPTION.annotated(blank=True)
 PostureKey = vocab.POSTURE.annotated(blank=True)
 HitLocationKey = vocab.HIT_LOCATION.annotated()
 ArmSideKey = vocab.ARM_SIDE.annotated()
+LimbSideKey = vocab.LIMB_SIDE.annotated()
 DefenceKey = vocab.DEFENCE.annotated()
 OptionalDefenceKey = vocab.DEFENCE.annotated(blank=True)
 
@@ -151,6 +152,10 @@ class TurnAttackIn(Schema, extra="forbid"):
     awkward_position: int = Field(default=0, ge=-20, le=0)
     location: HitLocationKey = "torso"
     arm_side: ArmSideKey | None = None
+    side: LimbSideKey | None = Field(
+        default=None,
+        description="O lado da perna, da mão ou do pé (cada membro tem o seu limite, §5.5)",
+    )
     distance_m: int | None = Field(default=None, ge=0, le=100_000)
     modifiers: list[ModifierIn] = Field(default=[], max_length=10)
     defences: list[DefenceKey] = Field(
@@ -285,6 +290,7 @@ def _attack_spec(payload: TurnAttackIn) -> combat_specs.AttackSpec:
         awkward_position=payload.awkward_position,
         location=payload.location,
         arm_side=payload.arm_side,
+        side=payload.side,
         distance_m=payload.distance_m,
         modifiers=tuple(log_services.Modifier(m.label, m.value) for m in payload.modifiers),
     )

@@ -22,8 +22,9 @@ from gurps import damage, defence, injury
 from gurps.attributes import will as will_of
 from gurps.checks import Outcome, SuccessRoll
 from gurps.errors import UNKNOWN_ACTIVE_DEFENCE, InvalidValue, OutsideCanon
+from gurps.hit_locations import Limb, limb_hit
 from gurps.house import CombatantKind
-from gurps.ranged import range_modifier
+from gurps.ranged import range_modifier, target_posture_modifier
 from gurps.rolling import Modifier
 from sessions.combat.defending import defence_for_attack, defence_options, waits_for_the_player
 from sessions.combat.effects import (
@@ -42,6 +43,7 @@ from sessions.combat.messages import (
     DEFENCE_NAMES,
     DEFENCE_NOT_NOW,
     MANEUVER_FIRST,
+    NO_ACCURACY_AIM,
     NO_ACTIVE_DEFENCE_NOW,
     NO_BLOCK,
     NO_MANEUVER_YET,
@@ -77,8 +79,6 @@ from sessions.combat.weapons import CombatWeapon, lines_of_weapon
 from sessions.log import services as log_services
 from sessions.models import Combat, Combatant, CombatEvent, Roll
 
-LIMBS = ("arm", "hand", "leg", "foot")
-
 
 @dataclass
 class AttackOutcome:
@@ -104,13 +104,17 @@ class Blow:
 
 
 def _announced(
-    combat: Combat, attacker: Combatant, blow: Blow, spec: AttackSpec
+    combat: Combat, attacker: Combatant, blow: Blow, spec: AttackSpec, defender: Combatant
 ) -> tuple[list[engine.AnnouncedModifier], list[Modifier]]:
-    """The modifiers of the attack roll, all said before the dice (§1.4, §4.5, §4.11)."""
+    """The modifiers of the attack roll, all said before the dice (§1.4, §4.5, §4.11): a
+    ranged attack's include the target's posture (``gurps.ranged.target_posture_modifier``)."""
     announced = _situations(combat, attacker, blow, spec)
     modifiers = []
     if blow.line.ranged:
         modifiers += _ranged_modifiers(attacker, blow, spec)
+        low = target_posture_modifier(defender.posture, defender.get_posture_display())
+        if low is not None:
+            modifiers.append(low)
     if attacker.shock and not attacker.shock_pending:
         modifiers.append(Modifier(attacker.shock, "choque (§5.1)", section="5.1"))
     for extra in log_services.clean_modifiers(spec.modifiers):
@@ -172,11 +176,12 @@ def _ranged_modifiers(attacker: Combatant, blow: Blow, spec: AttackSpec) -> list
     distance = between(spec.distance_m, 0, 100_000, "distance_m")
     turns = aimed_turns(attacker, blow.index)
     bonus = engine.AimState(turns).bonus(blow.line.accuracy or 0, blow.line.skill)
+    aim = f"mira de {turns} turno(s)" if turns else "sem apontar"
+    if turns and blow.line.accuracy is None:
+        aim += f" ({NO_ACCURACY_AIM.format(weapon=blow.line.name)})"
     return [
         Modifier(range_modifier(distance), f"distância {distance} m", section="4.11"),
-        Modifier(
-            bonus, f"mira de {turns} turno(s)" if turns else "sem apontar", section="4.3, 4.11"
-        ),
+        Modifier(bonus, aim, section="4.3, 4.11"),
     ]
 
 
@@ -329,6 +334,7 @@ class AttackInputs:
     defence: engine.DefenceInput
     target: engine.TargetInput
     location: injury.HitLocation
+    limb: Limb | None
     kinds: list[str]
     parry_index: int | None
     feint_penalty: int
@@ -341,7 +347,7 @@ class AttackInputs:
 def _plan(
     combat: Combat, a: Combatant, d: Combatant, row, blow: Blow, spec: AttackSpec, choice
 ) -> AttackInputs:
-    announced, modifiers = _announced(combat, a, blow, spec)
+    announced, modifiers = _announced(combat, a, blow, spec, d)
     feint_penalty = _feint_penalty(combat, a, d)
     aware = _awareness(d, choice)
     d_numbers = combatant_numbers(d, terrain=combat.terrain)
@@ -364,6 +370,8 @@ def _plan(
         location = injury.HitLocation(spec.location or injury.HitLocation.TORSO)
     except ValueError:
         raise ServiceError(UNKNOWN_LOCATION, field="location") from None
+    # Each arm, leg, hand and foot has its own §5.5 limit: the side is said before the dice.
+    limb = limb_hit(location, arm_side=spec.arm_side, side=spec.side)
     maneuver = d.maneuver or NO_MANEUVER_YET
     return AttackInputs(
         attack=engine.AttackInput(
@@ -397,9 +405,10 @@ def _plan(
             kind=CombatantKind(d.kind),
             strong_will=d.strong_will,
             weak_will=d.weak_will,
-            limb_hp_lost_before=int(d.limb_hp_lost.get(location.value, 0)),
+            limb_hp_lost_before=int(d.limb_hp_lost.get(limb.value, 0)) if limb else 0,
         ),
         location=location,
+        limb=limb,
         kinds=kinds,
         parry_index=parry_index,
         feint_penalty=feint_penalty,
@@ -421,7 +430,9 @@ def _after_the_attack(a: Combatant, blow: Blow, out_of_turn: bool, plan: AttackI
                 make_unready(a, blow.index)
                 lines.append(f"{blow.line.name} fica despreparada: um turno em Preparar (§4.3).")
         except OutsideCanon as error:
-            lines.append(f"Pendência: {error.message}")
+            line = f"Pendência: {error.message}"
+            if not _said_in_this_fight(a, line):
+                lines.append(line)
     a.fought = True
     if out_of_turn or row.maneuver is engine.Maneuver.WAIT:
         a.waiting = False
@@ -434,6 +445,15 @@ def _after_the_attack(a: Combatant, blow: Blow, out_of_turn: bool, plan: AttackI
         lines.append(f"A mira de {a.name} foi usada neste ataque (§4.3).")
     a.aim_turns, a.aim_weapon = 0, None
     return lines
+
+
+def _said_in_this_fight(a: Combatant, line: str) -> bool:
+    """True if an attack of ``a`` earlier in this fight already said ``line`` (the weapon's
+    open question is said once, not at every blow)."""
+    earlier = CombatEvent.objects.filter(
+        combat_id=a.combat_id, kind=CombatEvent.Kind.ATTACK, data__attacker=str(a.code)
+    ).values_list("lines", flat=True)
+    return any(line in said for said in earlier)
 
 
 def _defender_spent(d: Combatant, kinds: list[str], result, choice: DefenceSpec) -> None:
@@ -464,11 +484,10 @@ def _extras(extra: ExtraRolls, a, d, blow: Blow, kinds: list[str], parry_index, 
     extra.check()
 
 
-def _wounds(
-    combat: Combat, d: Combatant, result, location: injury.HitLocation, round_=None
-) -> None:
-    """What the blow did to the defender (§4.10 rows 9 and 10); ``round_`` the round of the
-    blow (the attack's, for one that waited for the defence), else the combat's."""
+def _wounds(combat: Combat, d: Combatant, result, limb: Limb | None, round_=None) -> None:
+    """What the blow did to the defender (§4.10 rows 9 and 10); ``limb`` the one hit, whose
+    own §5.5 limit counts this blow (None: not a limb); ``round_`` the round of the blow (the
+    attack's, for one that waited for the defence), else the combat's."""
     if result.aim_spoiled:
         d.aim_turns, d.aim_weapon = 0, None
     if result.reload_cancelled:
@@ -477,9 +496,9 @@ def _wounds(
         d.hp_lost += result.hp_lost
         key = str(round_ or combat.round)
         d.wounds = {**d.wounds, key: int(d.wounds.get(key, 0)) + result.hp_lost}
-        if location.value in LIMBS:
-            lost = int(d.limb_hp_lost.get(location.value, 0)) + result.hp_lost
-            d.limb_hp_lost = {**d.limb_hp_lost, location.value: lost}
+        if limb is not None:
+            lost = int(d.limb_hp_lost.get(limb.value, 0)) + result.hp_lost
+            d.limb_hp_lost = {**d.limb_hp_lost, limb.value: lost}
     after = result.consequences
     if after is None:
         return
@@ -489,8 +508,8 @@ def _wounds(
     d.stunned = d.stunned or after.stunned
     if after.knocked_down:
         d.knocked_down, d.posture = True, Combatant.Posture.LYING
-    if after.crippled and location.value not in d.crippled:
-        d.crippled = [*d.crippled, location.value]
+    if after.crippled and limb is not None and limb.value not in d.crippled:
+        d.crippled = [*d.crippled, limb.value]
     if after.knocked_out and d.status == Combatant.Status.FIGHTING:
         d.status = Combatant.Status.UNCONSCIOUS
     if after.dead:
@@ -611,7 +630,7 @@ def attack_run(
     _defender_spent(d, plan.kinds, result, plan.choice)
     extra = ExtraRolls(combat, user, code, combat_source(), lines)
     _extras(extra, a, d, blow, plan.kinds, plan.parry_index, result)
-    _wounds(combat, d, result, plan.location)
+    _wounds(combat, d, result, plan.limb)
     combatant_save(a)
     combatant_save(d)
     event = combat_event(
@@ -699,6 +718,7 @@ def _attack_waits(
         "weapon_index": blow.index,
         "attack_kind": _plain(blow.line.attack_kind),
         "location": plan.location.value,
+        "limb": plan.limb.value if plan.limb else None,
         "effective_level": roll.effective_level,
         "roll": {"dice": list(roll.dice), "total": roll.total, "margin": roll.margin},
         "attack": _attack_input_data(plan.attack),
@@ -802,7 +822,7 @@ def pending_resolve(
     kinds = [c.defence for c in choices]
     attack = _attack_input_of(p["attack"])
     maneuver = d.maneuver or NO_MANEUVER_YET
-    location = injury.HitLocation(p["location"])
+    limb = Limb(p["limb"]) if p.get("limb") else None
     defence_input = engine.DefenceInput(
         name=d.name,
         maneuver=maneuver,
@@ -819,7 +839,7 @@ def pending_resolve(
         kind=CombatantKind(d.kind),
         strong_will=d.strong_will,
         weak_will=d.weak_will,
-        limb_hp_lost_before=int(d.limb_hp_lost.get(location.value, 0)),
+        limb_hp_lost_before=int(d.limb_hp_lost.get(limb.value, 0)) if limb else 0,
     )
     kept = SuccessRoll(
         tuple(p["roll"]["dice"]),
@@ -853,7 +873,7 @@ def pending_resolve(
     _defender_spent(d, kinds, result, answer)
     extra = ExtraRolls(combat, asked_by, code, combat_source(), lines)
     _extras(extra, a, d, blow, kinds, parry_index, result)
-    _wounds(combat, d, result, location, int(p.get("round") or combat.round))
+    _wounds(combat, d, result, limb, int(p.get("round") or combat.round))
     d.pending_defence = {}
     combatant_save(a)
     combatant_save(d)

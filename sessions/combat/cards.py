@@ -15,7 +15,7 @@ from dataclasses import field as dataclass_field
 from gurps import combat as engine
 from gurps import house, injury
 from sessions.combat.defending import DefenceOption, defence_options
-from sessions.combat.messages import DEFENCE_NAMES, MANEUVER_NAMES
+from sessions.combat.messages import DEFENCE_NAMES, MANEUVER_NAMES, NO_ACCURACY
 from sessions.combat.numbers import CombatantNumbers, combatant_numbers, sheet_views
 from sessions.combat.pending import pending_of
 from sessions.combat.state import current, weapon_problem
@@ -52,6 +52,11 @@ class WeaponState:
     @property
     def ready(self) -> bool:
         return self.problem is None
+
+    @property
+    def accuracy_missing(self) -> str:
+        """For a ranged line without Prec, what that means for aiming (§4.3), else ""."""
+        return NO_ACCURACY if self.line.ranged and self.line.accuracy is None else ""
 
 
 @dataclass(frozen=True)

@@ -141,9 +141,13 @@ def _no_active_defence(d: Combatant, aware: bool) -> str:
     return ""
 
 
-def _picks(d: Combatant, options: dict[str, DefenceOption], rolls: int) -> tuple[tuple, str]:
+def _picks(
+    d: Combatant, options: dict[str, DefenceOption], rolls: int, bonus: int = 0
+) -> tuple[tuple, str]:
     """The defences ``d`` rolls (``rolls`` of them: 2 in Defesa Total) and the log's line: his
-    own first choice, else his fallback, else the best total (``gurps.defence.best_defence``)."""
+    own first choice, else his fallback, else the best total (``gurps.defence.best_defence``).
+    ``bonus``: the retreat's +3 when he retreats, in the total the line says (the one rolled
+    against)."""
     chosen = d.standing_defence or {}
     first, then = chosen.get("first", ""), chosen.get("then", "")
     if first == BEST:
@@ -156,12 +160,13 @@ def _picks(d: Combatant, options: dict[str, DefenceOption], rolls: int) -> tuple
     if not picks:
         return (), ""
     top = usable[picks[0]]
+    total = f"{top.total + bonus}, recuando {bonus:+d}" if bonus else top.total
     if first and picks[0] == first:
-        return picks, STANDING_USED.format(name=d.name, defence=top.name, total=top.total)
+        return picks, STANDING_USED.format(name=d.name, defence=top.name, total=total)
     if first and picks[0] == then:
         why = options[first].why_not if first in options else "não a tem"
         line = FALLBACK_USED.format(
-            name=d.name, first=DEFENCE_NAMES[first], why=why, defence=top.name, total=top.total
+            name=d.name, first=DEFENCE_NAMES[first], why=why, defence=top.name, total=total
         )
         return picks, line
     if first:
@@ -170,11 +175,11 @@ def _picks(d: Combatant, options: dict[str, DefenceOption], rolls: int) -> tuple
             first=DEFENCE_NAMES[first],
             then=DEFENCE_NAMES.get(then, "a alternativa"),
             defence=top.name,
-            total=top.total,
+            total=total,
         )
         return picks, line
     said = BEST_STANDING if chosen.get("first") == BEST else DEFAULT_USED
-    return picks, said.format(name=d.name, defence=top.name, total=top.total)
+    return picks, said.format(name=d.name, defence=top.name, total=total)
 
 
 def has_a_player(d: Combatant) -> bool:
@@ -215,10 +220,6 @@ def defence_for_attack(
     )
     options = {o.defence: o for o in found}
     rolls = 2 if d.maneuver == engine.Maneuver.ALL_OUT_DEFENSE else 1
-    picks, line = _picks(d, options, rolls)
-    if not picks:
-        why = "; ".join(f"{o.name}: {o.why_not}" for o in found) or "não tem nenhuma"
-        return spec, [NO_ACTIVE_DEFENCE.format(name=d.name, why=why)]
     retreat = (
         bool(chosen.get("retreat"))
         and not d.retreated
@@ -228,6 +229,10 @@ def defence_for_attack(
             stunned=d.stunned,
         )
     )
+    picks, line = _picks(d, options, rolls, defence.retreat_bonus() if retreat else 0)
+    if not picks:
+        why = "; ".join(f"{o.name}: {o.why_not}" for o in found) or "não tem nenhuma"
+        return spec, [NO_ACTIVE_DEFENCE.format(name=d.name, why=why)]
     parry = options["parry"].parry_line if "parry" in picks else None
     return DefenceSpec(defences=picks, parry_weapon=parry, retreat=retreat), [line]
 

@@ -6,7 +6,7 @@ from django import forms
 
 from garganta_site.forms import request_key_field
 from gurps import combat as engine
-from gurps.injury import HitLocation
+from gurps.hit_locations import HitLocation, Limb
 from sessions.combat.messages import MANEUVER_NAMES, OPTION_WITHOUT_MANEUVER, TERRAIN_NAMES
 from sessions.models import Combatant
 
@@ -21,7 +21,27 @@ DEFENCE_CHOICES = [
     ("parry", "Aparar (só bicho ou NPC sem jogador)"),
 ]
 OWN_DEFENCE_CHOICES = [("dodge", "Esquiva"), ("block", "Bloquear"), ("parry", "Aparar")]
-LOCATION_CHOICES = [(loc.value, loc.label) for loc in HitLocation]
+# A limb is chosen with its side (each has its own §5.5 limit): "leg_left", "arm_weapon".
+LOCATION_CHOICES = [
+    choice
+    for loc in HitLocation
+    for choice in (
+        [(limb.value, limb.label) for limb in Limb if limb.sided and limb.location is loc]
+        or [(loc.value, loc.label)]
+    )
+]
+
+
+def location_parts(value: str) -> dict:
+    """A location choice as the attack takes it: ``location``, ``arm_side``, ``side``."""
+    try:
+        limb = Limb(value)
+    except ValueError:
+        return {"location": value}
+    side = value.partition("_")[2]
+    if limb.location is HitLocation.ARM:
+        return {"location": limb.location.value, "arm_side": side}
+    return {"location": limb.location.value, "side": side}
 
 
 class _Form(forms.Form):

@@ -165,3 +165,6 @@ AWAITS_THE_PLAYER = (
     "A defesa de {name} é do jogador: se o ataque acertar, para antes da jogada de defesa e "
     "aguarda a resposta dele (§4.6)."
 )
+# A ranged weapon whose line has no Precisão (Prec): aiming's first turn adds nothing (§4.3).
+NO_ACCURACY_AIM = "{weapon} sem Precisão na ficha: o primeiro turno de mira soma +0 (§4.3)"
+NO_ACCURACY = "Sem Precisão (Prec) na ficha: apontar soma +0 no primeiro turno (§4.3, §4.11)"

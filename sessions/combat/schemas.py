@@ -9,10 +9,14 @@ from uuid import UUID
 
 from ninja import Field, Schema
 
+from sessions import vocabularies as vocab
 from sessions.combat.cards import Card, CombatView
 from sessions.log.api import RollOut
 from sessions.log.timeline import roll_data
 from sessions.models import CombatEvent, Roll
+
+# Which limbs are crippled (§5.5): each arm, leg, hand and foot by its side.
+LimbKey = vocab.LIMB.annotated()
 
 
 class WeaponOut(Schema):
@@ -82,7 +86,7 @@ class CombatantOut(Schema):
     aim_turns: int | None = None
     weapons: list[WeaponOut] | None = None
     defences_used: DefencesUsedOut | None = None
-    crippled: list[str] | None = None
+    crippled: list[LimbKey] | None = None
     dies_at: str | None = None
     off_balance: bool | None = None
     blind: str | None = None

@@ -21,8 +21,8 @@ from django.utils import timezone
 from garganta_site.errors import ServiceError
 from gurps import combat as engine
 from gurps import fatigue as fatigue_rules
-from gurps import injury
 from gurps.errors import GurpsError
+from gurps.hit_locations import limb_label
 from sessions import entries
 from sessions.combat.messages import (
     ADD_BEFORE_FIRST_TURN,
@@ -468,7 +468,7 @@ def _leave_the_fight(combat: Combat, c: Combatant, seconds: int) -> str:
         fled = f" na rodada {c.fled_round}" if c.fled_round else ""
         notes.append(c.get_status_display() + fled)
     if c.crippled:
-        labels = ", ".join(injury.HitLocation(x).label for x in c.crippled)
+        labels = ", ".join(limb_label(x) for x in c.crippled)
         notes.append(f"incapacitado: {labels} (§5.5)")
     if notes:
         state = state_of(c.character)

@@ -82,7 +82,8 @@ class ManeuverSpec:
 @dataclass(frozen=True)
 class AttackSpec:
     """What the Mestre announces before the attack roll (§1.4, §4.5): lighting (−1 to −9),
-    total darkness, bad footing and awkward position (−2 or worse), the location aimed at,
+    total darkness, bad footing and awkward position (−2 or worse), the location aimed at
+    (with ``arm_side`` for an arm, ``side`` "left"/"right" for a leg, hand or foot),
     the distance for a ranged weapon, and any other modifier with its reason."""
 
     weapon: int = 0
@@ -92,5 +93,6 @@ class AttackSpec:
     awkward_position: int = 0
     location: str = "torso"
     arm_side: str | None = None
+    side: str | None = None
     distance_m: int | None = None
     modifiers: tuple[log_services.Modifier, ...] = ()

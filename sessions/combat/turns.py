@@ -230,6 +230,8 @@ def _turn_start_rolls(combat, user, event, c: Combatant, lines: list[str]) -> No
             c.stunned = False
             lines.append(f"{c.name} passa no HT: sai do atordoamento e age neste turno (§5.2).")
         else:
+            # No maneuver this turn (§5.2): last turn's no longer stands, nor shows.
+            c.maneuver, c.all_out_option = "", ""
             lines.append(f"{c.name} continua atordoado, sem manobra neste turno (§5.2).")
     if c.in_the_fight and c.surprise == "total" and not c.acting:
         found = engine.total_surprise_roll(source, c.iq, combat_reflexes=c.combat_reflexes)

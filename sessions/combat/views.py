@@ -46,6 +46,7 @@ from sessions.combat.forms import (
     StartForm,
     TurnActForm,
     TurnForm,
+    location_parts,
 )
 from sessions.combat.state import why_not_acting
 from sessions.log import services as log_services
@@ -72,6 +73,8 @@ FIELD_ALIASES = {
     "combatant": None,
     "characters": None,
     "attack.location": "location",
+    "arm_side": "location",
+    "side": "location",
     "attack.skill": "weapon",
     "attack.damage": "weapon",
     "modifiers": "mod_label",
@@ -472,7 +475,7 @@ def attack_resolve(request: HtmxHttpRequest, code) -> HttpResponse:
                 total_darkness=data["total_darkness"],
                 bad_footing=data["bad_footing"] or 0,
                 awkward_position=data["awkward_position"] or 0,
-                location=data["location"],
+                **location_parts(data["location"]),
                 distance_m=data["distance_m"],
                 modifiers=extra,
             ),
@@ -514,7 +517,7 @@ def _turn_specs(combat: Combat, data: dict) -> dict:
             total_darkness=data["total_darkness"],
             bad_footing=data["bad_footing"] or 0,
             awkward_position=data["awkward_position"] or 0,
-            location=data["location"],
+            **location_parts(data["location"]),
             distance_m=data["distance_m"],
             modifiers=extra,
         ),

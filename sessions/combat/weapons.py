@@ -16,6 +16,7 @@ from garganta_site.errors import ServiceError
 from gurps import combat as engine
 from gurps import damage
 from gurps.errors import GurpsError, InvalidValue, OutsideCanon
+from gurps.ranged import RANGED_SKILLS  # noqa: F401 (sessions.combat.services reads it here)
 
 HAND_ATTACKS = ("hand_weapon", "unarmed")
 
@@ -36,7 +37,6 @@ SKILL_WEAPON_CLASS = {
     "lança": engine.WeaponClass.SPEAR,
     "briga": engine.WeaponClass.PUNCH,
 }
-RANGED_SKILLS = {"arco": "arrow", "besta": "arrow", "funda": "sling_stone", "arremesso": "thrown"}
 
 DAMAGE_TYPE_NEEDED = "Diga o tipo do dano da arma: cont, corte ou perf (§4.9)."
 UNKNOWN_ATTACK_KIND = "Tipo de ataque desconhecido (arma de mão, flecha, arremesso…)."
@@ -161,9 +161,7 @@ def weapon_line(
         attack_kind=attack_kind,
         parry_kind=parry_kind or "",
         given_parry=given_parry,
-        accuracy=accuracy
-        if accuracy is not None
-        else (0 if attack_kind not in HAND_ATTACKS else None),
+        accuracy=accuracy,  # None where not given: the card and the aim line say so (§4.3)
         weight_kg=_clean_weight(weight_kg, field_name),
     )
     try:

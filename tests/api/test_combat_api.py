@@ -220,3 +220,28 @@ def test_a_creature_weapon_has_the_scenes_dice_bounds(client, started):
     assert response.json()["detail"] == log_services.TOO_MANY_DICE.format(
         limit=log_services.MAX_DAMAGE_DICE
     )
+
+
+def test_a_leg_without_its_side_is_a_422_naming_side_and_rolls_nothing(client, started):
+    code, headers = started
+    state = next_until(client, code, "Hoplita de Ônfalos", headers)
+    hoplita, a = by_name(state, "Hoplita de Ônfalos"), by_name(state, "Cavador A")
+    maneuver = {"combatant": hoplita["id"], "maneuver": "move_and_attack"}
+    post_json(client, f"{BASE}/{code}/maneuvers", maneuver, **headers)
+    before = Roll.objects.count()
+    body = {"attacker": hoplita["id"], "defender": a["id"], "location": "leg"}
+    response = post_json(client, f"{BASE}/{code}/attacks", body, **headers)
+    assert (response.status_code, response.json()["field"]) == (422, "side")
+    body["side"] = "middle"
+    response = post_json(client, f"{BASE}/{code}/attacks", body, **headers)
+    assert (response.status_code, response.json()["field"]) == (422, "side")
+    assert Roll.objects.count() == before
+
+
+def test_the_schema_publishes_the_limb_side_and_the_crippled_limbs_as_closed_sets(client):
+    schema = client.get("/api/v1/openapi.json").json()["components"]["schemas"]
+    side = schema["AttackIn"]["properties"]["side"]
+    assert {"left", "right"} == set(next(s for s in side["anyOf"] if "enum" in s)["enum"])
+    crippled = schema["CombatantOut"]["properties"]["crippled"]
+    items = next(s for s in crippled["anyOf"] if s.get("type") == "array")["items"]
+    assert {"arm_weapon", "arm_other", "leg_left", "foot_right", "hand_left"} <= set(items["enum"])

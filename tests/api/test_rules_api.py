@@ -127,7 +127,7 @@ def test_derived_gives_the_jurados_block(client):
     response = post_json(client, "/api/v1/rules/derived", JURADO)
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == DERIVED_KEYS
+    assert set(body) == DERIVED_KEYS | {"readings"}
     assert body["encumbrance"] == {"level": 1, "name": "Leve"}
     assert (body["move"], body["dodge"], body["block"]) == (5, 5, 7)
     assert (body["passive_defense"], body["block_total"]) == (5, 12)  # canon §4.6: 7 + 2 + 3
@@ -147,7 +147,7 @@ def test_derived_needs_only_the_attributes(client):
     body = post_json(
         client, "/api/v1/rules/derived", {"st": 10, "dx": 10, "iq": 10, "ht": 10}
     ).json()
-    assert set(body) == DERIVED_KEYS
+    assert set(body) == DERIVED_KEYS | {"readings"}
     assert (body["block"], body["block_total"], body["parries"]) == (None, None, [])
     assert body["encumbrance"] == {"level": 0, "name": "Nenhuma"}
 
@@ -189,3 +189,44 @@ def test_derived_refuses_a_missing_attribute(client):
 def test_derived_refuses_a_body_that_is_not_json(client):
     response = client.post("/api/v1/rules/derived", "st=13", content_type="application/json")
     assert response.status_code in (400, 422)
+
+
+# --- the readings the numbers rest on, as the sheets API gives them -------------------------
+
+
+def _pairs(body) -> set:
+    return {(r["value"], r["reading"]) for r in body["readings"]}
+
+
+def test_derived_gives_no_reading_where_no_number_rests_on_one(client):
+    assert post_json(client, "/api/v1/rules/derived", JURADO).json()["readings"] == []
+
+
+def test_derived_gives_the_readings_of_fatigue_and_halving_below_0_hp(client):
+    from gurps.readings import READINGS_BY_KEY
+
+    case = {**JURADO, "fatigue_lost": 2, "hp_lost": 14, "combat_reflexes": True}
+    body = post_json(client, "/api/v1/rules/derived", case).json()
+    keys = {reading for _, reading in _pairs(body)}
+    assert {"carga_uses_sheet_st", "staggered_below_1_hp", "combat_reflexes_after_halving"} <= keys
+    row = next(r for r in body["readings"] if r["reading"] == "carga_uses_sheet_st")
+    reading = READINGS_BY_KEY["carga_uses_sheet_st"]
+    assert (row["value"], row["answer"], row["divergence"]) == (
+        "encumbrance",
+        reading.answer,
+        None,
+    )
+
+
+def test_derived_and_the_sheets_api_give_the_same_readings_for_the_same_case(
+    client, client_for, mestre, jurado
+):
+    from sheets.services import state_of
+
+    state = state_of(jurado)
+    state.fatigue_lost, state.hp_lost = 2, 14
+    state.save()
+    sheet = client_for(mestre).get(f"/api/v1/sheets/{jurado.code}").json()
+    case = {**JURADO, "fatigue_lost": 2, "hp_lost": 14}
+    rules = post_json(client, "/api/v1/rules/derived", case).json()
+    assert _pairs(rules) == _pairs(sheet) and _pairs(rules)

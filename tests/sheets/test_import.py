@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from garganta_site.confirm import CONFIRMED
 from gurps.audit import FindingCode
 from sheets import importing, services
 from sheets.forms import IMPORT_MAX_CHARS, IMPORT_TOO_LONG
@@ -43,7 +44,7 @@ def _draft(character) -> SheetVersion:
 
 
 def test_it_reads_a_full_sheet_into_a_draft(client_for, jogador, jurado):
-    response = client_for(jogador).post(_url(jurado), {"text": FULL_SHEET})
+    response = client_for(jogador).post(_url(jurado), {"text": FULL_SHEET, **CONFIRMED})
     assert response.status_code == 302
     assert response.url == reverse("draft", kwargs={"code": jurado.code})
     draft = _draft(jurado)
@@ -71,7 +72,7 @@ def test_it_reads_a_full_sheet_into_a_draft(client_for, jogador, jurado):
 
 def test_importing_never_homologates_nor_submits(client_for, jogador, jurado):
     before = list(jurado.versions.values_list("number", "status"))
-    client_for(jogador).post(_url(jurado), {"text": FULL_SHEET})
+    client_for(jogador).post(_url(jurado), {"text": FULL_SHEET, **CONFIRMED})
     assert list(jurado.versions.values_list("number", "status")) == [*before, (2, "draft")]
     assert services.homologated_version(jurado).number == 1
 
@@ -79,7 +80,7 @@ def test_importing_never_homologates_nor_submits(client_for, jogador, jurado):
 def test_a_garbled_sheet_keeps_what_it_read_and_lists_the_rest(client_for, jogador, jurado):
     garbled = "ST 13 DX 12 IQ 10 HT 12\nEscudo 14 (4)\nEscudo tortto ((\n%%% 12 kg\nLança 3\n"
     client = client_for(jogador)
-    assert client.post(_url(jurado), {"text": garbled}).status_code == 302
+    assert client.post(_url(jurado), {"text": garbled, **CONFIRMED}).status_code == 302
     draft = _draft(jurado)
     assert [s.name for s in draft.skills.all()] == ["Escudo"]
     unread = draft.unread_line_list

@@ -5,6 +5,7 @@ critical check and the defence roll, each writing its lines in the scene log.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from gurps.checks import Outcome, RollKind, SuccessRoll, roll_success
 from gurps.combat.sequence.inputs import AttackInput, DefenceInput
@@ -122,6 +123,14 @@ def critical_check_step(
     return table
 
 
+def _passive_only(result: SuccessRoll) -> SuccessRoll:
+    """A roll against the PD alone passes or fails, no more (§4.6; reading
+    "defence_roll_on_passive_only"): no active defence is tested, so §1.2's criticals — a
+    roll 10 over PD 1 is not a "falha crítica" — say nothing; 3 or 4 pass, 17 or 18 fail."""
+    plain = Outcome.SUCCESS if result.outcome.is_success else Outcome.FAILURE
+    return replace(result, outcome=plain)
+
+
 def defence_roll_step(
     source: RandomSource,
     steps: list[SequenceStep],
@@ -162,6 +171,8 @@ def defence_roll_step(
             title, why = f"{name} de {defence.name}", ()
             used.append(kind)
         result = roll_defence(source, total)
+        if kind is None:
+            result = _passive_only(result)
         defence_rolls.append(result)
         steps.append(roll_step(StepNumber.DEFENCE_ROLL, title, result, against, *why))
         if result.outcome.is_success:

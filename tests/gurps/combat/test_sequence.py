@@ -414,3 +414,20 @@ def test_an_all_out_attacker_never_rolls_an_active_defence(seed: int) -> None:
     for step in result.steps:
         if step.number is StepNumber.DEFENCE_ROLL and step.dice:
             assert step.level == 3
+
+
+def test_a_roll_against_the_passive_defence_alone_only_fails_it_is_no_critical_failure() -> None:
+    # 12 against PD 1 exceeds it by 11, but no active defence is tested (§4.6, §1.2).
+    source = ScriptedSource([3, 3, 4, 4, 4, 4, 1, 1])
+    result = resolve_attack(source, _attack(), _defence(maneuver="all_out_attack"), _target())
+    (rolled,) = result.defence_rolls
+    assert (rolled.total, rolled.effective_level) == (12, 1)
+    assert rolled.outcome is Outcome.FAILURE
+    step = next(s for s in result.steps if s.number == StepNumber.DEFENCE_ROLL and s.dice)
+    assert "Falha crítica" not in step.text and step.outcome == Outcome.FAILURE.value
+
+
+def test_an_active_defence_keeps_the_criticals_of_a_roll() -> None:
+    source = ScriptedSource([3, 3, 4, 6, 6, 6, 1, 1])
+    result = resolve_attack(source, _attack(), _defence(("dodge", 6)), _target())
+    assert result.defence_rolls[0].outcome is Outcome.CRITICAL_FAILURE
