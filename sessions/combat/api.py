@@ -238,14 +238,15 @@ class EndIn(Schema, extra="forbid"):
 
 
 def _table_first(request, user) -> None:
-    """The tracker's writes are the table's (a defence is also its defender's owner's); the
-    start names its scene in the body: who runs no table anywhere is refused before it."""
+    """The tracker's writes are the table's (a standing defence and the answer to an attack
+    are also the defender's jogador's, §4.6: a member passes here, the service says whose);
+    the start names its scene in the body: who runs no table anywhere is refused before it."""
     code = request.resolver_match.kwargs.get("code")
     if code is None:
         if not runs_a_table(user):
             raise HttpError(403, ONLY_THE_TABLE_RUNS_COMBAT)
         return
-    _combat(request, code, table=not request.path.endswith("/defence"))
+    _combat(request, code, table=not request.path.endswith(("/defence", "/defence/answer")))
 
 
 def _combat(request, code: UUID, *, table: bool = True) -> tuple[Combat, object]:

@@ -772,7 +772,12 @@ def test_a_campaign_named_in_a_body_is_not_confirmed(world):
             answers.append((body, sent.status, sent.content))
             assert not sent.wrote
     assert answers[:2] == [(b, s, c) for b, s, c in answers[2:]]
-    assert all(status == 422 for _, status, _ in answers)
+    # A Mestre may propose a pendência (the unknown slug is refused, 422); a decision is the
+    # Árbitro's, refused before the body is read (permission first, issue 27): 403 for both.
+    assert [(body, status) for body, status, _ in answers] == [
+        ("divergence", 422),
+        ("decision", 403),
+    ] * 2
 
 
 # --- the matrix is complete ---------------------------------------------------------------------
