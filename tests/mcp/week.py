@@ -26,7 +26,9 @@ from garganta_site import mcp
 from garganta_site.asgi import build_application
 
 BASE = "http://127.0.0.1:8000"
-ROUNDS = 7
+# Five rounds, as the week the AI Mestre played for issue 27: the call count varies only with
+# what the dice refuse (a fallen weapon, shock), so the bound of 70 keeps a wide margin.
+ROUNDS = 5
 SCENE_TITLE = "O poço das vozes"
 CREATURES = [
     {
