@@ -1,6 +1,18 @@
 """Test settings: the real settings plus a fast password hasher."""
 
-from garganta_site.settings import *  # noqa: F403
+import os
+from urllib.parse import urlsplit, urlunsplit
+
+# make test's PostgreSQL pass gives its xdist workers one Redis: each worker takes a database
+# of its own (1, 2, …), since every test starts with cache.clear() — FLUSHDB — and counts
+# failed tokens per address (tests/conftest.py). REDIS_URL itself changes, so what reads it
+# (the settings, the cache tests, a server a test starts) agrees.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if os.environ.get("REDIS_URL") and _worker.startswith("gw"):
+    _parts = urlsplit(os.environ["REDIS_URL"])
+    os.environ["REDIS_URL"] = urlunsplit(_parts._replace(path=f"/{1 + int(_worker[2:])}"))
+
+from garganta_site.settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {
