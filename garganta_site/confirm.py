@@ -1,6 +1,7 @@
 """The confirmation step of an irreversible action, the same with and without JavaScript.
 
-A form that cannot be undone carries ``data-confirm="{{ confirmations.<key>.prompt }}"``:
+A form that cannot be undone carries ``data-confirm="{{ confirmations.<key>.prompt }}"``
+(or its one button that cannot, when the form's others can, e.g. "Salvar e enviar ao Árbitro"):
 with JavaScript, static/garganta.js asks in a dialog and adds ``confirm=1`` when the user
 says yes (Cancel sends nothing). Without it, the POST arrives without ``confirm=1`` and the
 view answers :func:`confirmation_step`: a page "Tem certeza? … [Confirmar] [Voltar]" whose
@@ -76,6 +77,19 @@ CONFIRMATIONS = {
     ),
     "decision_create": Confirmation(
         "Registrar a decisão", "a decisão é numerada e fica no registro para sempre."
+    ),
+    "draft_submit": Confirmation(
+        "Salvar e enviar ao Árbitro",
+        "enviada, a versão não se edita mais até o Árbitro homologá-la ou devolvê-la.",
+    ),
+    "combat_adjust": Confirmation(
+        "Registrar o ajuste de PV",
+        "o ajuste entra no registro do combate com o motivo e não se apaga nem se desfaz.",
+    ),
+    "state_change": Confirmation(
+        "Registrar a mudança de estado",
+        "a mudança de PV e de fadiga entra no registro da cena com o motivo "
+        "e não se apaga nem se desfaz.",
     ),
 }
 

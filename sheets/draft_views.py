@@ -200,6 +200,11 @@ def _save(request, character, draft, forms, data) -> HttpResponse:
         for index, said in errors.items():
             for field, message in said.items():
                 kept[index][0].add_error(field, message)
+        if not errors and "submit" in request.POST:
+            # Sent, the version no longer edits: asked first (a plain save is not).
+            back = reverse("draft", kwargs={"code": character.code})
+            if step := confirmation_step(request, "draft_submit", back=back):
+                return step
         if not errors:
             try:
                 services.sheet_draft_update(

@@ -3,15 +3,19 @@
 (function () {
   "use strict";
 
-  /* 1. An irreversible action asks first (garganta_site/confirm.py). A form with data-confirm
-     asks in a dialog; yes adds confirm=1 and lets the form (or htmx) go, Cancel sends
+  /* 1. An irreversible action asks first (garganta_site/confirm.py). A form (or the button
+     that submits it) with data-confirm asks in a dialog; yes adds confirm=1 and lets the form (or htmx) go, Cancel sends
      nothing. Capture phase: this runs before htmx sees the submit. */
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!(form instanceof HTMLFormElement) || !form.dataset.confirm) return;
+    if (!(form instanceof HTMLFormElement)) return;
     var old = form.querySelector("input[name=confirm][data-added]");
     if (old) old.remove();
-    if (!window.confirm(form.dataset.confirm)) {
+    // The button's own question (the one button of a form that cannot be undone), else the form's.
+    var button = event.submitter;
+    var prompt = (button && button.dataset.confirm) || form.dataset.confirm;
+    if (!prompt) return;
+    if (!window.confirm(prompt)) {
       event.preventDefault();
       event.stopImmediatePropagation();
       return;

@@ -186,3 +186,61 @@ def test_the_step_comes_after_the_permission(client_for, django_user_model, demo
         client_for(user).post(url, {"field": "title", "after": "x", "reason": "y"}).status_code
         == 403
     )
+
+
+def test_saving_and_sending_the_draft_asks_first_and_a_plain_save_does_not(
+    client_for, jogador, jurado
+):
+    from sheets import services as sheet_services
+
+    draft = sheet_services.sheet_draft_create(character=jurado, user=jogador)
+    skills = list(draft.skills.all())
+    form = {**draft.attributes(), "st": "14", "notes": "", "skills-TOTAL_FORMS": str(len(skills))}
+    form |= {"skills-INITIAL_FORMS": str(len(skills)), "skills-MIN_NUM_FORMS": "0"}
+    form |= {"skills-MAX_NUM_FORMS": "1000"}
+    for index, skill in enumerate(skills):
+        for key in ("name", "attribute", "difficulty", "level", "points"):
+            form[f"skills-{index}-{key}"] = str(getattr(skill, key))
+    url = reverse("draft", kwargs={"code": jurado.code})
+    client = client_for(jogador)
+    response = client.post(url, {**form, "submit": "1"})
+    _assert_step(response, "draft_submit")
+    assert _step_fields(response.content.decode())["submit"] == ["1"]
+    draft.refresh_from_db()
+    assert (draft.st, draft.status) == (13, SheetVersion.Status.DRAFT)
+    assert client.post(url, form).status_code == 302  # "Salvar rascunho": no step
+    draft.refresh_from_db()
+    assert (draft.st, draft.status) == (14, SheetVersion.Status.DRAFT)
+    client.post(url, {**form, "st": "15", "submit": "1", **CONFIRMED})
+    draft.refresh_from_db()
+    assert (draft.st, draft.status) == (15, SheetVersion.Status.SUBMITTED)
+
+
+def test_the_mestres_pv_adjustment_asks_first(client_for, scene, mestre, jurado):
+    combat = combat_services.combat_start(scene=scene, user=mestre, characters=[jurado])
+    combatant = combat.combatants.get(character=jurado)
+    url = reverse("combat-adjust", kwargs={"code": scene.code})
+    form = {"combatant": str(combatant.code), "hp_lost": "3", "reason": "erro crítico 5"}
+    client = client_for(mestre)
+    response = client.post(url, {**form, "request_key": "ajuste-1"})
+    _assert_step(response, "combat_adjust")
+    combatant.refresh_from_db()
+    assert combatant.hp_lost == 0
+    client.post(url, _step_fields(response.content.decode()))
+    combatant.refresh_from_db()
+    assert combatant.hp_lost == 3
+
+
+def test_a_state_change_outside_combat_asks_first(client_for, scene, mestre, jurado):
+    from sessions.models import StateChange
+
+    url = reverse("state-change-add", kwargs={"code": scene.code})
+    form = {"state-character": str(jurado.code), "state-hp": "-2", "state-fatigue": "0"}
+    form |= {"state-reason": "Queda", "state-request_key": "estado-1"}
+    client = client_for(mestre)
+    response = client.post(url, form, headers={"HX-Request": "true"})
+    assert response["HX-Retarget"] == "main" and "Tem certeza?" in response.content.decode()
+    _assert_step(client.post(url, form), "state_change")
+    assert not StateChange.objects.filter(scene=scene).exists()
+    client.post(url, {**form, **CONFIRMED})
+    assert StateChange.objects.get(scene=scene).hp == -2

@@ -676,7 +676,7 @@ def combatant_adjust(request: HtmxHttpRequest, code) -> HttpResponse:
             request_key=data["request_key"],
         )
 
-    return _action(request, code, "adjust", act)
+    return _action(request, code, "adjust", act, confirm="combat_adjust")
 
 
 @require_POST

@@ -1,6 +1,6 @@
 """The scene page's forms for the scene as a whole: closing it (with a confirmation step that
 needs no JavaScript; ``hx-confirm`` asks in the browser when htmx runs), and PV and fatigue
-changed outside a fight. The services are ``sessions.log.scene_ops``."""
+changed outside a fight (asked first: the change cannot be undone). The services are ``sessions.log.scene_ops``."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from garganta_site.confirm import confirmation_step
 from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest
 from gurps.errors import GurpsError
@@ -50,6 +51,8 @@ def state_change_add(request: HtmxHttpRequest, code) -> HttpResponse:
         return scene_respond(request, scene, membership, status=422, forms=forms, panel="state")
     data = form.cleaned_data
     character = next(c for c in characters if str(c.code) == data["character"])
+    if step := confirmation_step(request, "state_change", back=scene.get_absolute_url()):
+        return step
     try:
         scene_ops.state_change_create(
             scene=scene,

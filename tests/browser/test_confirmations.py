@@ -111,3 +111,34 @@ def test_a_lapsed_session_goes_to_the_login_and_back_with_the_draft(new_page):
     assert Declaration.objects.filter(text=text).count() == 1
     page.reload()
     expect(page.get_by_label("O que faz, e com quê")).to_have_value("")
+
+
+def test_saving_the_draft_does_not_ask_and_sending_it_asks(new_page):
+    jurado = Character.objects.get(name="Jurado de Gapheim")
+    page = new_page()
+    login(page, "jogador")
+    page.goto(f"/fichas/{jurado.code}/")
+    page.get_by_role("link", name="Propor alteração da ficha").click()
+    page.get_by_role("button", name="Começar rascunho").click()
+    asked, answers = [], [False, True]  # Cancel first, then yes
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        dialog.accept() if answers.pop(0) else dialog.dismiss()
+
+    page.on("dialog", answer)
+    page.get_by_role("button", name="Salvar rascunho").click()
+    expect(page.locator(".messages")).to_contain_text("Rascunho salvo.")
+    assert asked == []
+
+    send = page.get_by_role("button", name="Salvar e enviar ao Árbitro")
+    send.click()
+    # The dialog is answered inside the click: a dismissed one has sent nothing.
+    assert asked == [CONFIRMATIONS["draft_submit"].prompt]
+    draft = SheetVersion.objects.get(character=jurado, number=2)
+    assert draft.status == SheetVersion.Status.DRAFT
+
+    send.click()
+    expect(page.locator(".messages")).to_contain_text("enviada ao Árbitro para homologação")
+    draft.refresh_from_db()
+    assert draft.status == SheetVersion.Status.SUBMITTED

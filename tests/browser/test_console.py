@@ -33,6 +33,7 @@ def _queue_item(page, number: int):
 def test_a_change_is_returned_fixed_and_homologated_and_the_history_shows_it(new_page):
     jurado = Character.objects.get(name="Jurado de Gapheim")
     jogador = new_page()
+    accept_dialogs(jogador)  # «Salvar e enviar ao Árbitro» asks first
     login(jogador, "jogador")
     jogador.goto(f"/fichas/{jurado.code}/")
 

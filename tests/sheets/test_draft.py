@@ -11,6 +11,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from garganta_site.confirm import CONFIRMED
 from garganta_site.errors import ServiceError
 from sheets import services
 from sheets.forms import ATTRIBUTE_ERRORS
@@ -168,7 +169,7 @@ def test_it_leaves_the_homologated_version_alone_while_the_draft_changes(
 
 
 def test_save_and_submit_saves_the_edit_first(client_for, jogador, jurado, draft):
-    data = _form_data(draft, st=14, submit="1")
+    data = _form_data(draft, st=14, submit="1", **CONFIRMED)
     response = client_for(jogador).post(_url(jurado), data)
     assert response.status_code == 302
     assert response.url == reverse("sheet", kwargs={"code": jurado.code})

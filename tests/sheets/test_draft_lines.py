@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from garganta_site.confirm import CONFIRMED
 from gurps.errors import (
     NEGATIVE_SKILL_POINTS,
     PHYSICAL_HAS_NO_VERY_HARD,
@@ -233,7 +234,7 @@ def test_a_draft_adds_changes_and_removes_traits_items_and_weapons(
         {"name": "Fala sozinho", "kind": "quirk", "key": "", "points": "-1"},
     ]  # fmt: skip
     client = client_for(jogador)
-    response = client.post(_url(jurado), _whole(draft, traits, items, submit="1"))
+    response = client.post(_url(jurado), _whole(draft, traits, items, submit="1", **CONFIRMED))
     assert response.status_code == 302
     draft.refresh_from_db()
     assert draft.status == SheetVersion.Status.SUBMITTED

@@ -8,6 +8,7 @@ import json
 
 from django.urls import reverse
 
+from garganta_site.confirm import CONFIRMED
 from sessions.combat import services as combat_services
 from sessions.log import scene_ops
 from sessions.models import Scene
@@ -20,7 +21,9 @@ def _close(client, scene, **data):
 
 
 def _state(client, scene, character, **data):
+    # Confirmed: the step before a state change is tests/test_confirmations.py's.
     fields = {"state-character": str(character.code), **{f"state-{k}": v for k, v in data.items()}}
+    fields |= CONFIRMED
     return client.post(reverse("state-change-add", args=[scene.code]), fields)
 
 
