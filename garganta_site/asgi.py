@@ -35,7 +35,7 @@ from garganta_site import mcp  # noqa: E402
 def build_application(server: mcp.GargantaMCP) -> Starlette:
     """Django and the MCP ``server`` on one address. The lifespan runs the server's session
     manager (once per application: a test builds its own server and application)."""
-    mcp_application = mcp.streamable_http_app(server)
+    mcp_application = mcp.throttled_bearers(mcp.streamable_http_app(server))
     return Starlette(
         routes=[
             Route("/mcp", endpoint=mcp_application),

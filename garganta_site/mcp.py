@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -27,10 +28,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import ValidationError
+from starlette.responses import JSONResponse
 
 from canon import tools as canon_tools
 from garganta_site.api_errors import validation_message
-from garganta_site.auth import user_for_token
+from garganta_site.auth import BearerFailures, user_for_token
 from sessions.combat import tools as combat_tools
 from sessions.exploration import tools as exploration_tools
 from sessions.log import tools as log_tools
@@ -66,6 +68,67 @@ def _access_token(token: str) -> AccessToken | None:
     if user is None:
         return None
     return AccessToken(token=token, client_id=str(user.pk), scopes=[])
+
+
+def _client_meta(scope) -> SimpleNamespace:
+    """What ninja's throttle reads of a request (its address, the proxy's header), from an
+    ASGI scope."""
+    headers = {k.decode("latin1").lower(): v.decode("latin1") for k, v in scope["headers"]}
+    meta = {"REMOTE_ADDR": (scope.get("client") or ("", 0))[0]}
+    if "x-forwarded-for" in headers:
+        meta["HTTP_X_FORWARDED_FOR"] = headers["x-forwarded-for"]
+    return SimpleNamespace(META=meta)
+
+
+def _exhausted(request) -> tuple[str, int] | None:
+    """The refusal's message and seconds to wait, when the address is past its limit."""
+    failures = BearerFailures()
+    if failures.exhausted(request):
+        refusal = failures.refusal()
+        return str(refusal), refusal.retry_after
+    return None
+
+
+def _count_failure(request) -> None:
+    failures = BearerFailures()
+    failures.exhausted(request)  # loads the address's count
+    failures.throttle_success()  # one more failure on it
+
+
+class throttled_bearers:  # noqa: N801 - used as a wrapping function: throttled_bearers(app)
+    """The MCP endpoint with the API's count of failed bearer tokens per address
+    (garganta_site.auth.BearerFailures): a token the SDK answers 401 counts one, and past the
+    limit every call from that address is a 429 in Portuguese, with Retry-After, before its
+    token is checked — as on /api/v1/ (issue 27). A class, not a closure: Starlette's Route
+    takes a plain function for a request handler, an object for an ASGI application."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        request = _client_meta(scope)
+        refused = await sync_to_async(_exhausted, thread_sensitive=False)(request)
+        if refused is not None:
+            message, wait = refused
+            answer = JSONResponse(
+                {"code": "throttled", "detail": message},
+                status_code=429,
+                headers={"Retry-After": str(wait)},
+            )
+            return await answer(scope, receive, send)
+        status = {}
+
+        async def watching(event):
+            if event["type"] == "http.response.start":
+                status["code"] = event["status"]
+            await send(event)
+
+        await self.app(scope, receive, watching)
+        # Only a token that failed counts (not a client without one, finding the metadata).
+        if status.get("code") == 401 and b"authorization" in dict(scope["headers"]):
+            await sync_to_async(_count_failure, thread_sensitive=False)(request)
 
 
 class SiteTokens:

@@ -50,12 +50,13 @@ async def connect(token: str | None = None, *, server: mcp.GargantaMCP | None = 
 
 
 @asynccontextmanager
-async def http_client(headers: dict | None = None):
-    """A plain HTTP client to the whole application (to see what /mcp answers without MCP)."""
+async def http_client(headers: dict | None = None, *, address: str = "127.0.0.1"):
+    """A plain HTTP client to the whole application (to see what /mcp answers without MCP),
+    from ``address``."""
     server = mcp.build_server()
     app = build_application(server)
     async with server.session_manager.run():
-        transport = httpx2.ASGITransport(app=app)
+        transport = httpx2.ASGITransport(app=app, client=(address, 123))
         async with httpx2.AsyncClient(
             transport=transport, base_url=BASE, headers=headers or {}
         ) as http:

@@ -63,6 +63,30 @@ async def test_a_revoked_or_unknown_token_is_refused(demo):
     assert answer.status_code == 401
 
 
+async def test_guessed_tokens_at_mcp_are_throttled_per_address_as_on_the_api(tokens):
+    """Issue 27: 20 failed tokens from one address in 10 minutes; then that address gets a 429
+    in Portuguese with Retry-After at /mcp, even with a right token; another address does not.
+    Calls without a token (a client finding the metadata) do not count."""
+    from garganta_site.auth import TOO_MANY_BAD_TOKENS, BearerFailures
+
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    accept = {"accept": "application/json, text/event-stream"}
+    async with http_client(accept, address="10.9.9.9") as http:
+        for _ in range(3):
+            assert (await http.post("/mcp", json=ping)).status_code == 401  # no token
+        for attempt in range(BearerFailures().num_requests):
+            guess = {"authorization": f"Bearer palpite-{attempt}"}
+            assert (await http.post("/mcp", json=ping, headers=guess)).status_code == 401
+        right = {"authorization": f"Bearer {tokens['mestre']}"}
+        throttled = await http.post("/mcp", json=ping, headers=right)
+    assert throttled.status_code == 429
+    assert int(throttled.headers["retry-after"]) >= 1
+    assert throttled.json()["detail"].startswith(TOO_MANY_BAD_TOKENS.split("{count}")[0])
+    async with http_client(accept, address="10.9.9.10") as http:
+        answer = await http.post("/mcp", json=ping, headers=right)
+    assert answer.status_code == 200
+
+
 async def test_the_pages_and_the_api_are_still_served_beside_mcp(demo):
     async with http_client() as http:
         login = await http.get("/entrar/")
