@@ -372,7 +372,6 @@ def _plan(
         raise ServiceError(UNKNOWN_LOCATION, field="location") from None
     # Each arm, leg, hand and foot has its own §5.5 limit: the side is said before the dice.
     limb = limb_hit(location, arm_side=spec.arm_side, side=spec.side)
-    maneuver = d.maneuver or NO_MANEUVER_YET
     return AttackInputs(
         attack=engine.AttackInput(
             name=a.name,
@@ -389,24 +388,8 @@ def _plan(
             thrust=blow.read.attack == "thrust",
             feint_penalty=feint_penalty,
         ),
-        defence=engine.DefenceInput(
-            name=d.name,
-            maneuver=maneuver,
-            passive_defense=d_numbers.passive_defense,
-            choices=tuple(choices),
-            aware=aware,
-            reloading_missile_weapon=d.reloading and maneuver == engine.Maneuver.READY,
-            will=will_of(d.iq, d.strong_will, d.weak_will),
-        ),
-        target=engine.TargetInput(
-            ht=d.ht,
-            hp=d_numbers.hp_now,
-            dr=d_numbers.damage_resistance,
-            kind=CombatantKind(d.kind),
-            strong_will=d.strong_will,
-            weak_will=d.weak_will,
-            limb_hp_lost_before=int(d.limb_hp_lost.get(limb.value, 0)) if limb else 0,
-        ),
+        defence=_defence_input(d, d_numbers, choices, aware),
+        target=_target_input(d, d_numbers, limb),
         location=location,
         limb=limb,
         kinds=kinds,
@@ -445,6 +428,33 @@ def _after_the_attack(a: Combatant, blow: Blow, out_of_turn: bool, plan: AttackI
         lines.append(f"A mira de {a.name} foi usada neste ataque (§4.3).")
     a.aim_turns, a.aim_weapon = 0, None
     return lines
+
+
+def _defence_input(d: Combatant, numbers, choices, aware: bool) -> engine.DefenceInput:
+    """The defender as §4.10 rows 5–6 read him: his maneuver, PD, the defences he rolls."""
+    maneuver = d.maneuver or NO_MANEUVER_YET
+    return engine.DefenceInput(
+        name=d.name,
+        maneuver=maneuver,
+        passive_defense=numbers.passive_defense,
+        choices=tuple(choices),
+        aware=aware,
+        reloading_missile_weapon=d.reloading and maneuver == engine.Maneuver.READY,
+        will=will_of(d.iq, d.strong_will, d.weak_will),
+    )
+
+
+def _target_input(d: Combatant, numbers, limb: Limb | None) -> engine.TargetInput:
+    """The defender as §4.10 rows 7–10 wound him; ``limb`` the one hit (its §5.5 limit)."""
+    return engine.TargetInput(
+        ht=d.ht,
+        hp=numbers.hp_now,
+        dr=numbers.damage_resistance,
+        kind=CombatantKind(d.kind),
+        strong_will=d.strong_will,
+        weak_will=d.weak_will,
+        limb_hp_lost_before=int(d.limb_hp_lost.get(limb.value, 0)) if limb else 0,
+    )
 
 
 def _said_in_this_fight(a: Combatant, line: str) -> bool:
@@ -821,26 +831,9 @@ def pending_resolve(
         )
     kinds = [c.defence for c in choices]
     attack = _attack_input_of(p["attack"])
-    maneuver = d.maneuver or NO_MANEUVER_YET
     limb = Limb(p["limb"]) if p.get("limb") else None
-    defence_input = engine.DefenceInput(
-        name=d.name,
-        maneuver=maneuver,
-        passive_defense=numbers.passive_defense,
-        choices=tuple(choices),
-        aware=aware,
-        reloading_missile_weapon=d.reloading and maneuver == engine.Maneuver.READY,
-        will=will_of(d.iq, d.strong_will, d.weak_will),
-    )
-    target = engine.TargetInput(
-        ht=d.ht,
-        hp=numbers.hp_now,
-        dr=numbers.damage_resistance,
-        kind=CombatantKind(d.kind),
-        strong_will=d.strong_will,
-        weak_will=d.weak_will,
-        limb_hp_lost_before=int(d.limb_hp_lost.get(limb.value, 0)) if limb else 0,
-    )
+    defence_input = _defence_input(d, numbers, choices, aware)
+    target = _target_input(d, numbers, limb)
     kept = SuccessRoll(
         tuple(p["roll"]["dice"]),
         p["roll"]["total"],
