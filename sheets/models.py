@@ -14,10 +14,16 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from rulesets.registry import GURPS3E, ruleset_choices
+
 
 class Campaign(models.Model):
     slug = models.SlugField(unique=True)
     name = models.CharField(max_length=200)
+    # Chosen at creation from the registry; fixed once the campaign has a sheet or a roll.
+    ruleset = models.CharField(
+        max_length=20, choices=ruleset_choices, default=GURPS3E, verbose_name="sistema de regras"
+    )
 
     def __str__(self) -> str:
         return self.name
