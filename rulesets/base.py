@@ -1,0 +1,79 @@
+"""The ``Ruleset`` interface: one object per rule system, made of parts (DESIGN.md, «Rulesets»).
+
+Each part is a ``Protocol``; a ruleset may lack any part but ``dice`` (the 001 system has combat
+only), and the agnostic code asks ``ruleset.part is not None`` before it offers what the part does,
+saying in Portuguese what the campaign's system does not have (``RulesetLacksPart``).
+
+Parts and who fills them:
+
+- ``dice``      — dice expressions and the one random source (``rulesets.base.DicePart``)
+- ``checks``    — a check's level or target, the roll, the contest, the exact odds
+- ``sheets``    — the sheet's data model, derive with explanations, the Árbitro's checks, the diff
+- ``combat``    — turn order, the turn's budget, acting, start-of-turn and timed effects
+- ``procedure`` — how the session procedure's asks resolve (natively, or as a pendência)
+- ``pages``     — the rules pages' chapters and tables, the readings, the published vocabularies
+
+Pure Python: no Django import.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class RulesetError(Exception):
+    """Base of this package's errors; the message is Portuguese, for the user."""
+
+
+class UnknownRuleset(RulesetError):
+    """A key that no registered ruleset has."""
+
+
+class RulesetLacksPart(RulesetError):
+    """The campaign's ruleset has no such part (e.g. a combat-only system has no sheets)."""
+
+
+class DicePart(Protocol):
+    """Dice expressions and rolling them with the one random source."""
+
+
+class ChecksPart(Protocol):
+    """A check's level or target, the roll against it, contests and the exact odds."""
+
+
+class SheetsPart(Protocol):
+    """The sheet's data model, what derives from it (with explanations), the Árbitro's checks."""
+
+
+class CombatPart(Protocol):
+    """Turn order, the turn's budget, acting, start-of-turn and timed effects."""
+
+
+class ProcedurePart(Protocol):
+    """How the session procedure's asks (saves, exhaustion, disadvantage) resolve."""
+
+
+class PagesPart(Protocol):
+    """The rules pages' chapters and tables, the readings and the published vocabularies."""
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One rule system: its registry key, its Portuguese label and its parts."""
+
+    key: str
+    label: str
+    dice: DicePart
+    checks: ChecksPart | None = None
+    sheets: SheetsPart | None = None
+    combat: CombatPart | None = None
+    procedure: ProcedurePart | None = None
+    pages: PagesPart | None = None
+
+    def part(self, name: str) -> Any:
+        """The part called ``name``; raises ``RulesetLacksPart`` (Portuguese) if it is missing."""
+        found = getattr(self, name, None)
+        if found is None:
+            raise RulesetLacksPart(f"O sistema de regras «{self.label}» não tem a parte «{name}».")
+        return found
