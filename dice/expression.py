@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from dice.errors import (
     BAD_TEXT,
@@ -127,11 +128,11 @@ class Expression:
     def display(self) -> str:
         return str(self).replace("-", MINUS)
 
-    @property
+    @cached_property
     def pools(self) -> tuple[Pool, ...]:
         return tuple(term for term in self.terms if isinstance(term, Pool))
 
-    @property
+    @cached_property
     def constant(self) -> int:
         """The constants' sum."""
         return sum(term for term in self.terms if not isinstance(term, Pool))

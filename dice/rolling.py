@@ -7,8 +7,7 @@ written: a scripted source gives the same faces in the same order as the dice on
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from dice.expression import Expression, Pool
 
@@ -19,47 +18,46 @@ class RandomSource(Protocol):
     def randint(self, a: int, b: int) -> int: ...
 
 
-@dataclass(frozen=True)
-class PoolRoll:
+# NamedTuples, not frozen dataclasses: a check rolls 3d6 through here, and building a frozen
+# dataclass costs several times more than the dice themselves.
+class PoolRoll(NamedTuple):
     """One pool's faces in the order rolled, the indices of those kept (ascending) and the
     signed value they add to the total."""
 
     pool: Pool
     faces: tuple[int, ...]
     kept: tuple[int, ...]
-
-    @property
-    def value(self) -> int:
-        value = sum(self.faces[index] for index in self.kept)
-        return -value if self.pool.negative else value
+    value: int
 
 
-@dataclass(frozen=True)
-class ExpressionRoll:
-    """A rolled expression: each pool's roll, in the order written, and the total (which may be
-    negative; a ruleset applies its own minimums)."""
+class ExpressionRoll(NamedTuple):
+    """A rolled expression: each pool's roll, in the order written; every face rolled, in
+    order, kept or not; the total (which may be negative; a ruleset applies its own minimums)."""
 
     expression: Expression
     pools: tuple[PoolRoll, ...]
+    faces: tuple[int, ...]
     total: int
-
-    @property
-    def faces(self) -> tuple[int, ...]:
-        """Every face rolled, in order, kept or not."""
-        return tuple(face for pool in self.pools for face in pool.faces)
 
 
 def roll_pool(pool: Pool, source: RandomSource) -> PoolRoll:
     """Roll ``pool.count`` dice; with ``keep``, the highest (lowest) faces count, the earlier
     die winning a tie."""
-    faces = tuple(source.randint(1, pool.sides) for _ in range(pool.count))
+    randint, sides = source.randint, pool.sides
+    faces = tuple([randint(1, sides) for _ in range(pool.count)])
     if pool.keep is None:
-        return PoolRoll(pool, faces, tuple(range(pool.count)))
-    order = sorted(range(pool.count), key=lambda i: faces[i] if pool.lowest else -faces[i])
-    return PoolRoll(pool, faces, tuple(sorted(order[: pool.keep])))
+        kept = tuple(range(pool.count))
+        value = sum(faces)
+    else:
+        order = sorted(range(pool.count), key=lambda i: faces[i] if pool.lowest else -faces[i])
+        kept = tuple(sorted(order[: pool.keep]))
+        value = sum(faces[index] for index in kept)
+    return PoolRoll(pool, faces, kept, -value if pool.negative else value)
 
 
 def roll(expression: Expression, source: RandomSource) -> ExpressionRoll:
     """Roll every pool of ``expression`` with ``source``; the total adds the constants."""
-    pools = tuple(roll_pool(pool, source) for pool in expression.pools)
-    return ExpressionRoll(expression, pools, sum(p.value for p in pools) + expression.constant)
+    pools = tuple([roll_pool(pool, source) for pool in expression.pools])
+    faces = pools[0].faces if len(pools) == 1 else tuple(f for p in pools for f in p.faces)
+    total = sum(p.value for p in pools) + expression.constant
+    return ExpressionRoll(expression, pools, faces, total)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import cast
 
 import dice
@@ -32,7 +33,8 @@ _DICE = re.compile(r"(?P<count>[0-9]+)[dD]6?(?:(?P<sign>[-+\u2212])(?P<modifier>
 # "0" (the canon's damage for ST 4 or less), or any whole constant such as "-1".
 _CONSTANT = re.compile(r"(?P<sign>[-+\u2212]?)(?P<value>[0-9]+)")
 
-_THREE_D6 = dice.Expression((dice.Pool(3, 6),))
+_THREE_D6_POOL = dice.Pool(3, 6)
+_THREE_D6 = dice.Expression((_THREE_D6_POOL,))
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,7 @@ class DiceExpression:
     @property
     def expression(self) -> dice.Expression:
         """The general engine's expression: ``count``d6 then the modifier (if not 0)."""
-        if self.count == 0:
-            return dice.Expression((self.modifier,))
-        pool = dice.Pool(self.count, 6)
-        return dice.Expression((pool, self.modifier) if self.modifier else (pool,))
+        return _general(self.count, self.modifier)
 
     def plus(self, bonus: int) -> DiceExpression:
         """The expression with a weapon's bonus added (p. 75): 1d−1 plus 1 is 1d."""
@@ -90,6 +89,14 @@ class DiceExpression:
     def distribution(self) -> dict[int, Fraction]:
         """``{total: exact probability}``, ascending (``dice.distribution``); 1d−1 → 0..5, 1/6 each."""
         return dice.distribution(self.expression)
+
+
+@lru_cache(maxsize=1024)  # a combat rolls the same few expressions again and again
+def _general(count: int, modifier: int) -> dice.Expression:
+    if count == 0:
+        return dice.Expression((modifier,))
+    pool = dice.Pool(count, 6)
+    return dice.Expression((pool, modifier) if modifier else (pool,))
 
 
 def _signed(sign: str, digits: str) -> int:
@@ -118,7 +125,7 @@ def parse_dice(text: str) -> DiceExpression:
 
 def roll_3d6(source: RandomSource) -> tuple[int, int, int]:
     """Three d6 faces, in the order rolled (canon §1.1, p. 86)."""
-    return cast("tuple[int, int, int]", dice.roll(_THREE_D6, source).faces)
+    return cast("tuple[int, int, int]", dice.roll_pool(_THREE_D6_POOL, source).faces)
 
 
 def three_d6_distribution() -> dict[int, int]:

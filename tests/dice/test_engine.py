@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -12,6 +14,7 @@ import pytest
 import dice
 from dice import InvalidDice, Pool, parse
 from dice.errors import DICE_COUNT, KEEP_COUNT, NO_SIDES, NO_TERM, SIDES
+from rulesets.standard_dice import STANDARD_DICE
 from tests.gurps.helpers import ScriptedSource
 
 
@@ -140,3 +143,21 @@ def test_4d6_keep_3_has_its_known_mean() -> None:
 def test_every_face_order_is_enumerated_for_2d20kh1() -> None:
     counts = Counter(max(a, b) for a, b in product(range(1, 21), repeat=2))
     assert dice.counts(parse("2d20kh1")) == dict(sorted(counts.items()))
+
+
+def test_the_engine_is_pure_and_loads_icepool_only_for_odds() -> None:
+    # The bottom layer: no Django, no ruleset; icepool (~0.27 s to import) waits for the odds.
+    code = (
+        "import sys, dice; dice.roll(dice.parse('4d6kh3'), __import__('random').Random(1)); "
+        "print(sorted(m for m in ('django', 'gurps', 'icepool') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_standard_dice_part_is_the_engine_as_it_is() -> None:
+    part = STANDARD_DICE
+    expression = part.parse("2d20kh1 + 3")
+    assert (part.format(expression), part.display(part.parse("1d4-1"))) == ("2d20kh1+3", "1d4−1")
+    assert part.roll(expression, ScriptedSource([7, 15])) == ((7, 15), 18)
+    assert part.distribution(part.parse("1d2"))[2] == Fraction(1, 2)
