@@ -22,21 +22,30 @@ Why this, and not a library (issue 21 asked to look at ``d20`` and ``icepool`` f
   distribution only (``dice.distribution``, imported lazily: ~0.27 s to import) and keep
   parsing and rolling here, small: every die is one ``source.randint(1, sides)``, in order,
   which is what GURPS's scripted tests and the site's ``SystemRandom`` need. Its cost: slow on
-  big pools (100d100 takes tens of seconds), hence the limits in ``dice.errors``.
+  big pools (20d100: ~4 s, 100d100kh50: minutes), hence the limits in ``dice.errors``
+  (``MAX_DISTRIBUTION_FACES``: Σ dice × sides ≤ 600, about a second).
 
 Errors: ``InvalidDice`` (a ``ValueError``) with a Portuguese reason; limits MAX_DICE, MIN_SIDES,
-MAX_SIDES, MAX_TERMS in ``dice.errors``.
+MAX_SIDES, MAX_TERMS, MAX_DISTRIBUTION_FACES in ``dice.errors``.
 """
 
 from __future__ import annotations
 
 from dice.distribution import chance_at_least, chance_at_most, counts, distribution, outcomes
-from dice.errors import MAX_DICE, MAX_SIDES, MAX_TERMS, MIN_SIDES, InvalidDice
+from dice.errors import (
+    MAX_DICE,
+    MAX_DISTRIBUTION_FACES,
+    MAX_SIDES,
+    MAX_TERMS,
+    MIN_SIDES,
+    InvalidDice,
+)
 from dice.expression import Expression, Pool, Term, parse
 from dice.rolling import ExpressionRoll, PoolRoll, RandomSource, roll, roll_pool
 
 __all__ = [
     "MAX_DICE",
+    "MAX_DISTRIBUTION_FACES",
     "MAX_SIDES",
     "MAX_TERMS",
     "MIN_SIDES",

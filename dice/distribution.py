@@ -2,7 +2,8 @@
 
 Computed by ``icepool`` (see ``dice/__init__.py`` for why), imported on the first call only:
 the import costs about a quarter of a second and most processes never ask for odds. Results are
-cached per expression (expressions are frozen, hence hashable).
+cached per expression (expressions are frozen, hence hashable). icepool is slow on big pools, so
+an expression past ``MAX_DISTRIBUTION_FACES`` is refused rather than computed for minutes.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import math
 from fractions import Fraction
 from functools import lru_cache
 
+from dice.errors import MAX_DISTRIBUTION_FACES, TOO_MANY_FACES, InvalidDice
 from dice.expression import Expression, Pool
 
 
@@ -29,6 +31,8 @@ def _pool_die(pool: Pool):  # -> icepool.Die
 
 @lru_cache(maxsize=256)
 def _distribution(expression: Expression) -> tuple[tuple[int, Fraction], ...]:
+    if sum(pool.count * pool.sides for pool in expression.pools) > MAX_DISTRIBUTION_FACES:
+        raise InvalidDice(str(expression), TOO_MANY_FACES)
     import icepool
 
     total = icepool.Die([expression.constant])
@@ -44,6 +48,8 @@ def _distribution(expression: Expression) -> tuple[tuple[int, Fraction], ...]:
 
 def distribution(expression: Expression) -> dict[int, Fraction]:
     """``{total: probability}`` for every reachable total, ascending; the values sum to 1.
+    Raises InvalidDice (Portuguese) past MAX_DISTRIBUTION_FACES (Σ count × sides); so do
+    ``counts``, ``chance_at_least`` and ``chance_at_most``.
 
     ``1d6+1`` → {2: 1/6, ..., 7: 1/6}; ``2d20kh1`` → {1: 1/400, 2: 3/400, ..., 20: 39/400}.
     """

@@ -7,6 +7,9 @@ MAX_DICE = 100  # dice in one term, e.g. 100d6
 MIN_SIDES = 2
 MAX_SIDES = 100  # d100; the exact distribution's cost grows with count × sides
 MAX_TERMS = 20  # dice terms and constants in one expression
+# Σ count × sides of the pools whose exact distribution is computed: icepool takes ~1 s at 600
+# (100d6, 30d20) and grows about with its square (20d100: ~4 s; 100d100kh50: minutes).
+MAX_DISTRIBUTION_FACES = 600
 
 EMPTY = "escreva uma expressão de dados, p.ex. «2d6+1», «1d20» ou «2d20kh1»."
 BAD_TEXT = "não entendi «{rest}»: escreva p.ex. «2d6+1», «1d20», «4d6kh3» ou «2d20kl1»."
@@ -16,6 +19,10 @@ DICE_COUNT = f"o número de dados vai de 1 a {MAX_DICE}."
 SIDES = f"um dado tem de {MIN_SIDES} a {MAX_SIDES} faces."
 NO_KEEP_COUNT = "diga quantos dados manter depois de «kh» ou «kl» (p.ex. «2d20kh1»)."
 KEEP_COUNT = "não dá para manter {keep} de {count} dado(s): mantenha de 1 a {count}."
+TOO_MANY_FACES = (
+    f"dados demais para a chance exata: no máximo {MAX_DISTRIBUTION_FACES} "
+    "somando dados × faces de cada termo (p.ex. 100d6 ou 30d20)."
+)
 TOO_MANY_TERMS = f"no máximo {MAX_TERMS} termos numa expressão."
 TEMPLATE = "Expressão de dados inválida «{text}»: {reason}"
 

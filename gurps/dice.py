@@ -87,7 +87,8 @@ class DiceExpression:
         return rolled.faces, rolled.total
 
     def distribution(self) -> dict[int, Fraction]:
-        """``{total: exact probability}``, ascending (``dice.distribution``); 1d−1 → 0..5, 1/6 each."""
+        """``{total: exact probability}``, ascending (``dice.distribution``); 1d−1 → 0..5, 1/6 each.
+        Raises ``dice.InvalidDice`` past ``dice.MAX_DISTRIBUTION_FACES`` (more than 100d)."""
         return dice.distribution(self.expression)
 
 

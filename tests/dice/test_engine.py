@@ -13,7 +13,7 @@ import pytest
 
 import dice
 from dice import InvalidDice, Pool, parse
-from dice.errors import DICE_COUNT, KEEP_COUNT, NO_SIDES, NO_TERM, SIDES
+from dice.errors import DICE_COUNT, KEEP_COUNT, NO_SIDES, NO_TERM, SIDES, TOO_MANY_FACES
 from rulesets.standard_dice import STANDARD_DICE
 from tests.gurps.helpers import ScriptedSource
 
@@ -161,3 +161,10 @@ def test_the_standard_dice_part_is_the_engine_as_it_is() -> None:
     assert (part.format(expression), part.display(part.parse("1d4-1"))) == ("2d20kh1+3", "1d4−1")
     assert part.roll(expression, ScriptedSource([7, 15])) == ((7, 15), 18)
     assert part.distribution(part.parse("1d2"))[2] == Fraction(1, 2)
+
+
+def test_the_exact_distribution_of_too_many_dice_is_refused_not_computed_for_minutes() -> None:
+    with pytest.raises(InvalidDice) as caught:
+        dice.distribution(parse("100d100kh50"))
+    assert caught.value.reason == TOO_MANY_FACES
+    assert sum(dice.distribution(parse("100d6")).values()) == 1  # at the limit: 600
