@@ -7,6 +7,7 @@ MAX_DICE = 100  # dice in one term, e.g. 100d6
 MIN_SIDES = 2
 MAX_SIDES = 100  # d100; the exact distribution's cost grows with count × sides
 MAX_TERMS = 20  # dice terms and constants in one expression
+MAX_DIGITS = 9  # of any number written in it
 # Σ count × sides of the pools whose exact distribution is computed: icepool takes ~1 s at 600
 # (100d6, 30d20) and grows about with its square (20d100: ~4 s; 100d100kh50: minutes).
 MAX_DISTRIBUTION_FACES = 600
@@ -23,6 +24,7 @@ TOO_MANY_FACES = (
     f"dados demais para a chance exata: no máximo {MAX_DISTRIBUTION_FACES} "
     "somando dados × faces de cada termo (p.ex. 100d6 ou 30d20)."
 )
+BIG_NUMBER = "número grande demais: «{digits}»."
 TOO_MANY_TERMS = f"no máximo {MAX_TERMS} termos numa expressão."
 TEMPLATE = "Expressão de dados inválida «{text}»: {reason}"
 

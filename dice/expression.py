@@ -20,10 +20,12 @@ from functools import cached_property
 
 from dice.errors import (
     BAD_TEXT,
+    BIG_NUMBER,
     DICE_COUNT,
     EMPTY,
     KEEP_COUNT,
     MAX_DICE,
+    MAX_DIGITS,
     MAX_SIDES,
     MAX_TERMS,
     MIN_SIDES,
@@ -147,6 +149,9 @@ class Expression:
 
 
 def _read_term(text: str, match: re.Match[str], negative: bool) -> Term:
+    for digits in match.group("count", "sides", "kept", "constant"):
+        if digits is not None and len(digits) > MAX_DIGITS:  # int() refuses past 4300 digits
+            raise InvalidDice(text, BIG_NUMBER.format(digits=digits))
     if match["constant"] is not None:
         value = int(match["constant"])
         return -value if negative else value
@@ -180,7 +185,6 @@ def parse(text: str) -> Expression:
     if not text.strip():
         raise InvalidDice(text, EMPTY)
     terms: list[Term] = []
-    position = 0
     leading = re.match(r"\s*([-+\u2212])?\s*", text)
     assert leading is not None  # the pattern matches the empty string
     negative = leading[1] in ("-", MINUS)

@@ -78,6 +78,13 @@ def test_it_refuses_more_terms_than_the_limit() -> None:
     assert parse("+".join(["1"] * dice.MAX_TERMS)).constant == dice.MAX_TERMS
 
 
+def test_it_refuses_numbers_too_long_to_read() -> None:
+    for text in ("1d6+" + "9" * 5000, "1" * 10 + "d6"):
+        with pytest.raises(InvalidDice):
+            parse(text)
+    assert parse("1d6+999999999").constant == 999_999_999
+
+
 def test_a_pool_built_in_code_is_checked() -> None:
     with pytest.raises(InvalidDice):
         Pool(0, 6)
