@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
-from itertools import product
 from typing import Literal
 
 from gurps._validate import require_int
-from gurps.dice import RandomSource, roll_3d6
+from gurps.dice import RandomSource, roll_3d6, three_d6_distribution
 from gurps.errors import (
     ROLL_OUT_OF_RANGE,
     UNKNOWN_ROLL_KIND,
@@ -208,12 +207,12 @@ def roll_success(
     )
 
 
-_ALL_3D6_TOTALS: tuple[int, ...] = tuple(sum(faces) for faces in product(range(1, 7), repeat=3))
-
-
 @lru_cache(maxsize=256)
 def _outcome_counts(level: int) -> Counter[Outcome]:
-    return Counter(success_outcome(total, level) for total in _ALL_3D6_TOTALS)
+    counts: Counter[Outcome] = Counter()
+    for total, ways in three_d6_distribution().items():
+        counts[success_outcome(total, level)] += ways
+    return counts
 
 
 def success_probability(level: int) -> Fraction:

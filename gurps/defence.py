@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
-from itertools import product
 
 from gurps._validate import (
     check_attribute,
@@ -22,7 +21,7 @@ from gurps._validate import (
     require_int,
 )
 from gurps.checks import RollKind, SuccessRoll, roll_success, success_outcome
-from gurps.dice import DiceExpression, RandomSource
+from gurps.dice import DiceExpression, RandomSource, three_d6_distribution
 from gurps.errors import (
     BLOCKS_EXHAUSTED,
     BREAK_BY_QUALITY_ONLY_FOR_SWORDS,
@@ -180,9 +179,9 @@ def defence_chance(total: int) -> Fraction:
     Show it with ``gurps.checks.percent_truncated``."""
     require_int("level", total)
     passes = sum(
-        1
-        for faces in product(range(1, 7), repeat=3)
-        if success_outcome(sum(faces), total, RollKind.DEFENCE).is_success
+        ways
+        for roll, ways in three_d6_distribution().items()
+        if success_outcome(roll, total, RollKind.DEFENCE).is_success
     )
     return Fraction(passes, 216)
 

@@ -19,7 +19,10 @@ Pure Python: no Django import.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Protocol
+
+from dice import RandomSource
 
 
 class RulesetError(Exception):
@@ -35,7 +38,32 @@ class RulesetLacksPart(RulesetError):
 
 
 class DicePart(Protocol):
-    """Dice expressions and rolling them with the one random source."""
+    """Dice expressions in the ruleset's notation, and rolling them with the one random source
+    (``dice.RandomSource``: the site's ``secrets.SystemRandom()``, the tests' seeded or scripted
+    one). The expression's type is the ruleset's own (GURPS: ``gurps.dice.DiceExpression``);
+    ``dice`` is the general engine every part delegates to."""
+
+    def parse(self, text: str) -> Any:
+        """The expression written in ``text``; raises a ``ValueError`` whose message is
+        Portuguese (GURPS: ``InvalidDiceExpression``) for text the notation refuses."""
+        ...
+
+    def format(self, expression: Any) -> str:
+        """The canonical ASCII text, which ``parse`` reads back to an equal expression."""
+        ...
+
+    def display(self, expression: Any) -> str:
+        """The text shown to people (GURPS: the typographic minus, ``1d−1``)."""
+        ...
+
+    def roll(self, expression: Any, source: RandomSource) -> tuple[tuple[int, ...], int]:
+        """(every face in the order rolled, the total); the total may be below the minimum the
+        rules allow — the caller applies it."""
+        ...
+
+    def distribution(self, expression: Any) -> dict[int, Fraction]:
+        """``{total: exact probability}``, ascending; the values sum to 1."""
+        ...
 
 
 class ChecksPart(Protocol):
