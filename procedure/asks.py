@@ -20,6 +20,7 @@ KINDS = (SAVE, EXHAUSTION, DISADVANTAGE)
 # «Cada interrupção do descanso necessita um teste de CON DC 12 ou o personagem não recebe os
 # benefícios.»
 REST_INTERRUPTED_DC = 12
+REST_ABILITY = "CON"
 # Tabela B: Forçando o Avanço: «Além de 2 rodadas consecutivas — DC do Teste de CON».
 FORCED_MARCH_ABILITY = "CON"
 CRAFT_ABILITY = "DES"  # «Role um Teste de DES modificado pela Tabela G: Criar Munição.»

@@ -119,6 +119,23 @@ class Round:
     ) -> None:
         self.asked.append(Ask(character, kind, asks, pendency, modifier))
 
+    def ask_rest(self, names: list[str], kind: str, asks: str, pendency: str) -> None:
+        """The rest's «teste de CON DC 12» (an interruption, a mishap row) of each of ``names``,
+        as the campaign's system resolves it (GURPS: the Mestre's choice, no modifier)."""
+        resolution = self.rules.resolve_ask(
+            procedure_asks.Ask(
+                procedure_asks.SAVE,
+                pendency=pendency,
+                ability=procedure_asks.REST_ABILITY,
+                dc=procedure_asks.REST_INTERRUPTED_DC,
+                text=asks,
+            )
+        )
+        if resolution.line:
+            self.say(resolution.line)
+        for name in names:
+            self.ask(name, kind, asks, pendency, resolution.modifier)
+
     def member(self, name: str) -> dict:
         return self.exploration.party.setdefault(name, procedure_exhaustion.fresh_member())
 
@@ -433,8 +450,7 @@ def rest(r: Round, names: list[str]) -> None:
             "teste de CON DC 12 ou o personagem não recebe os benefícios.» — de outro jogo; o "
             "passo 4 de cada um espera o seu teste."
         )
-        for name in names:
-            r.ask(name, ExplorationTest.Kind.REST, REST_ASKS, P_REST_CON)
+        r.ask_rest(names, ExplorationTest.Kind.REST, REST_ASKS, P_REST_CON)
         r.hold(P_REST_CON, P_REST_INTERRUPTED)
         return
     recovered = "; ".join(recover(r, name) for name in names)

@@ -578,8 +578,7 @@ def _sleep_rest(r: activities.Round, mishap_row: str, interruptions: int, hours:
     if mishap_row in procedure_dungeon.MISHAP_TEST_ROWS:
         asks = procedure_dungeon.MISHAP_ASKS
         r.say(f"Percalço {mishap_row}: «{asks}» — de outro jogo, para cada um.")
-        for name in names:
-            r.ask(name, ExplorationTest.Kind.DUNGEON_REST, asks, P_DUNGEON_MISHAPS)
+        r.ask_rest(names, ExplorationTest.Kind.DUNGEON_REST, asks, P_DUNGEON_MISHAPS)
         r.hold(P_DUNGEON_MISHAPS)
         asked = True
     for n in range(1, interruptions + 1):
@@ -587,8 +586,7 @@ def _sleep_rest(r: activities.Round, mishap_row: str, interruptions: int, hours:
             f"Interrupção {n} do sono: «Cada interrupção do descanso necessita um teste de CON "
             "DC 12 ou o personagem não recebe os benefícios.»"
         )
-        for name in names:
-            r.ask(name, ExplorationTest.Kind.REST, activities.REST_ASKS, P_REST_CON)
+        r.ask_rest(names, ExplorationTest.Kind.REST, activities.REST_ASKS, P_REST_CON)
         r.hold(P_REST_CON, P_REST_INTERRUPTED)
         asked = True
     if asked:
