@@ -79,7 +79,7 @@ def _tables_render(request, membership, memberships, *, form=None, status=200) -
     is_arbitro = membership.role == Membership.Role.ARBITRO
     return render(
         request,
-        "procedure/table_rules.html",
+        "procedure/procedure_tables.html",
         {
             "campaign": membership.campaign,
             "membership": membership,
