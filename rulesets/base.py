@@ -20,9 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dice import RandomSource
+
+if TYPE_CHECKING:
+    from procedure.asks import Ask, Cost, Resolution, Texts
 
 
 class RulesetError(Exception):
@@ -79,7 +82,28 @@ class CombatPart(Protocol):
 
 
 class ProcedurePart(Protocol):
-    """How the session procedure's asks (saves, exhaustion, disadvantage) resolve."""
+    """How the session procedure's asks (saves, exhaustion, disadvantage) resolve.
+
+    The procedure (``sessao-do-mestre.txt``, the engine ``procedure/``) is written in a d20
+    game's terms; this part says what they are in the campaign's system. Pure; no die.
+    """
+
+    texts: Texts  # the tracker's words that name the system (``procedure.asks.Texts``)
+
+    def resolve_ask(self, ask: Ask) -> Resolution:
+        """The roll the Mestre makes for the text's ``ask`` («teste de CON DC 12», a point of
+        exhaustion, DESV), the modifier it must carry announced and the log's line."""
+        ...
+
+    def running_out(self, kind: str) -> Cost:
+        """What a character without ``kind`` ("food" or "water", ``procedure.supplies``) pays
+        at Descansar (the text says nothing; the system's own rule)."""
+        ...
+
+    def crafted(self, passed: bool, margin: int | None) -> int:
+        """«O personagem cria munição igual ao resultado do teste»: the ammunition made by the
+        roll that resolved Criar's test (``margin``: the roll's, None if it has none)."""
+        ...
 
 
 class PagesPart(Protocol):

@@ -19,8 +19,10 @@ from django.urls import reverse
 from garganta_site.records import AppendOnly
 from gurps.hit_locations import limb_label
 from gurps.house import CombatantKind
+from procedure import clock as procedure_clock
+from procedure import journey as procedure_journey
+from procedure import tables as procedure_tables
 from sessions.combat.weapons import weapons_of
-from sessions.procedure import data as procedure_data
 from sheets.models import Campaign, Character
 
 
@@ -826,7 +828,7 @@ class CombatEvent(TrackerEvent):
 # --- exploration (the Mestre's session procedure, dungeon loop; sessions.exploration) ---------
 
 
-_REGION_CHOICES = [(r.key, r.label) for r in procedure_data.REGIONS]
+_REGION_CHOICES = [(r.key, r.label) for r in procedure_journey.REGIONS]
 
 
 class Exploration(models.Model):
@@ -878,7 +880,7 @@ class Exploration(models.Model):
     # advanced (a fraction: "1/2" a round on foot). ``party``: per character of the marching
     # order, {"rested_today", "rest_owed", "exhaustion"} (the text's level, Tabela I).
     season = models.CharField(
-        max_length=8, blank=True, choices=[(c.key, c.label) for c in procedure_data.SEASONS]
+        max_length=8, blank=True, choices=[(c.key, c.label) for c in procedure_journey.SEASONS]
     )
     weather = models.PositiveSmallIntegerField(null=True, blank=True)
     weather_text = models.CharField(max_length=200, blank=True)
@@ -887,7 +889,7 @@ class Exploration(models.Model):
     day_region = models.CharField(max_length=10, blank=True, choices=_REGION_CHOICES)
     hex_region = models.CharField(max_length=10, blank=True, choices=_REGION_CHOICES)
     travel_mode = models.CharField(
-        max_length=8, blank=True, choices=[(c.key, c.label) for c in procedure_data.MODES]
+        max_length=8, blank=True, choices=[(c.key, c.label) for c in procedure_journey.MODES]
     )
     advance_streak = models.PositiveSmallIntegerField(default=0)
     camp_safe = models.BooleanField(default=False)
@@ -925,7 +927,7 @@ class Exploration(models.Model):
                 name="mesa_exploration_weather_in_table",
             ),
             models.CheckConstraint(
-                condition=Q(day_round__lte=procedure_data.ROUNDS_PER_DAY),
+                condition=Q(day_round__lte=procedure_clock.ROUNDS_PER_DAY),
                 name="mesa_exploration_day_round_within_day",
             ),
         ]
@@ -962,7 +964,7 @@ class Exploration(models.Model):
     @property
     def weather_table(self) -> str:
         """The key of the season's weather table ("weather_spring" …), "" before the journey."""
-        season = procedure_data.SEASON_BY_KEY.get(self.season)
+        season = procedure_journey.SEASON_BY_KEY.get(self.season)
         return season.table if season else ""
 
     @property
@@ -1118,7 +1120,7 @@ class ExplorationTest(models.Model):
 
 class RandomTable(models.Model):
     """A table of the Mestre's session procedure, as this campaign keeps it: seeded from
-    ``sessions.procedure.data`` and maintained by the Árbitro from then on (each change of a
+    ``procedure.tables`` and maintained by the Árbitro from then on (each change of a
     row is a ``RandomTableRowChange`` that keeps what the row said).
 
     ``kind``: ``roll`` (rolled on ``die``, the total lands on a row by its range), ``chance``
@@ -1207,9 +1209,7 @@ class RandomTableRow(models.Model):
         return f"{self.table}: {self.label}"
 
     def covers(self, total: int) -> bool:
-        if self.low is None or total < self.low:
-            return False
-        return self.high is None or total <= self.high
+        return procedure_tables.covers(self.low, self.high, total)
 
     def cell(self, columns: list[str], column: str) -> str:
         return self.cells[columns.index(column)]

@@ -23,38 +23,37 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from gurps.dice import RandomSource
-from gurps.tabular import signed as signed_text
-from sessions.exploration.steps import roll_ref
+from procedure import asks as procedure_asks
+from procedure import exhaustion as procedure_exhaustion
+from procedure import journey as procedure_journey
+from procedure import tables as procedure_tables
+from procedure.journey import Region, hexes_text
+from procedure.pendencies import (
+    P_CAMP_SAFE,
+    P_CHANCE,
+    P_CRAFT,
+    P_DISEASE,
+    P_EXHAUSTION,
+    P_FOOD,
+    P_FORCED_MARCH,
+    P_FORCED_MARCH_COUNT,
+    P_HIT_DICE,
+    P_LOST,
+    P_MAKE_CAMP,
+    P_MISHAP_8,
+    P_RECOVERY,
+    P_REST_CON,
+    P_REST_INTERRUPTED,
+    P_RUNNING_OUT,
+    P_UNDEFINED,
+)
+from procedure.rolling import RandomSource
+from procedure.rolling import signed as signed_text
+from sessions.exploration.steps import procedure_part, roll_ref
 from sessions.exploration.supplies import Kind as SupplyKind
 from sessions.exploration.supplies import Ledger
 from sessions.models import Exploration, ExplorationTest, RandomTable, Roll
-from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
-from sessions.procedure.data import Region
-
-# The pendências of canon.seed.PROCEDURE_DIVERGENCES the journey's steps name.
-P_CHANCE = "procedure:chance-notation"
-P_WEATHER_SILENT = "procedure:weather-drift-3-6"
-P_WEATHER_EDGES = "procedure:weather-drift-edges"
-P_UNDEFINED = "procedure:undefined-results"
-P_PER_PLAYER = "procedure:activities-per-player"
-P_FORCED_MARCH = "procedure:forced-march-con"
-P_FORCED_MARCH_COUNT = "procedure:forced-march-count"
-P_CRAFT = "procedure:craft-ammunition-des"
-P_MAKE_CAMP = "procedure:make-camp-5-6"
-P_CAMP_SAFE = "procedure:camp-safe-lasts"
-P_FOOD = "procedure:food-water"
-P_REST_CON = "procedure:rest-con-dc12"
-P_REST_INTERRUPTED = "procedure:rest-interruption"
-P_HIT_DICE = "procedure:rest-hit-dice"
-P_RECOVERY = "procedure:rest-attributes-sanity"
-P_EXHAUSTION = "procedure:exhaustion"
-P_MISHAP_8 = "procedure:camp-mishap-8-chance"
-P_LOST = "procedure:lost"
-P_RUNNING_OUT = "procedure:running-out"
-P_DISEASE = "procedure:disease"
-P_EXHAUSTION_EFFECTS = "procedure:exhaustion-effects"
 
 # Words of another game (or results the text leaves undefined) in a row the tracker rolls,
 # and the pendência each points to.
@@ -67,31 +66,11 @@ MENTIONS = (
     ("Doença", P_DISEASE),
 )
 
-# Pendência procedure:forced-march-con: «DC 12 é HT sem modificador, e cada 3 pontos de DC
-# acima de 12 tiram 1».
-FORCED_MARCH_BASE_DC = 12
-FORCED_MARCH_DC_PER_POINT = 3
-
-
-def dc_modifier(dc: int) -> int:
-    """The GURPS modifier on HT the reading gives a DC: 12 → 0, 15 → −1, 18 → −2 (toward 0)."""
-    return -int((dc - FORCED_MARCH_BASE_DC) / FORCED_MARCH_DC_PER_POINT)
-
-
 NEIGHBOURS_REVEALED = (
     "Avançar — 3. Todos os PdIs óbvios e o tipo de terreno dos hexes vizinhos são revelados: o "
     "Mestre os diz (o site não tem o mapa)."
 )
-HIT_DICE = (
-    "Descansar — 3. «Cada membro rola um n° de dados de vida igual ao nível e recupera pontos de "
-    "vida»: GURPS não tem nível nem dados de vida; a recuperação de PV é a da §5.6, pelo Mestre."
-)
 OTHER_ACTIVITY = "{who}: atividade fora do escopo das regras — o Mestre a narra."
-
-
-def fresh_member() -> dict:
-    """A character's journey as the tracker counts it."""
-    return {"rested_today": False, "rest_owed": 0, "exhaustion": 0}
 
 
 @dataclass(frozen=True)
@@ -140,8 +119,30 @@ class Round:
     ) -> None:
         self.asked.append(Ask(character, kind, asks, pendency, modifier))
 
+    def ask_rest(self, names: list[str], kind: str, asks: str, pendency: str) -> None:
+        """The rest's «teste de CON DC 12» (an interruption, a mishap row) of each of ``names``,
+        as the campaign's system resolves it (GURPS: the Mestre's choice, no modifier)."""
+        resolution = self.rules.resolve_ask(
+            procedure_asks.Ask(
+                procedure_asks.SAVE,
+                pendency=pendency,
+                ability=procedure_asks.REST_ABILITY,
+                dc=procedure_asks.REST_INTERRUPTED_DC,
+                text=asks,
+            )
+        )
+        if resolution.line:
+            self.say(resolution.line)
+        for name in names:
+            self.ask(name, kind, asks, pendency, resolution.modifier)
+
     def member(self, name: str) -> dict:
-        return self.exploration.party.setdefault(name, fresh_member())
+        return self.exploration.party.setdefault(name, procedure_exhaustion.fresh_member())
+
+    @property
+    def rules(self):
+        """The campaign's ruleset's procedure part (``rulesets.base.ProcedurePart``)."""
+        return procedure_part(self.exploration.scene.week.campaign)
 
     def who(self, names: list[str]) -> str:
         return who(names, self.exploration.party_names)
@@ -186,9 +187,10 @@ class Round:
         return roll, happened
 
     def exhaust(self, name: str, why: str) -> None:
-        """One point of the procedure's exhaustion for ``name``; its GURPS consequence is the
-        Mestre's (the dungeon's counter of points waiting for one counts it too)."""
-        self.member(name)["exhaustion"] += 1
+        """One point of the procedure's exhaustion for ``name``; its consequence in the
+        campaign's system is the Mestre's (the dungeon's counter of points waiting for one counts
+        it too)."""
+        procedure_exhaustion.gain(self.member(name))
         self.exploration.exhaustion_points += 1
         self.say(f"{name}: 1 ponto de exaustão — {why}")
         self.hold(P_EXHAUSTION)
@@ -201,38 +203,35 @@ def who(names: list[str], party: list[str] | None = None) -> str:
     return ", ".join(names)
 
 
-def hexes_text(value: Fraction) -> str:
-    """A number of hexes as a reader says it: «1/2», «2», «5 1/2»."""
-    whole, part = divmod(value.numerator, value.denominator)
-    if not part:
-        return str(whole)
-    fraction = f"{part}/{value.denominator}"
-    return f"{whole} {fraction}" if whole else fraction
-
-
 # --- Avançar ------------------------------------------------------------------------------------
 
 
 def _forced_march(r: Round, names: list[str], streak: int) -> None:
     """Beyond 2 rounds in a row, Tabela B's «teste de CON» for each one, its DC from the
     campaign's table (12 the first extra round, +3 each after)."""
-    extra = streak - procedure_data.FREE_ADVANCE_ROUNDS
-    first = r.cell("forced_march", procedure_data.FORCED_MARCH_FIRST)
-    step = r.cell("forced_march", procedure_data.FORCED_MARCH_STEP)
-    dc = procedure_data.forced_march_dc(extra, first, step)
-    modifier = dc_modifier(dc) if dc is not None else None
+    extra = streak - procedure_journey.FREE_ADVANCE_ROUNDS
+    first = r.cell("forced_march", procedure_journey.FORCED_MARCH_FIRST)
+    step = r.cell("forced_march", procedure_journey.FORCED_MARCH_STEP)
+    dc = procedure_journey.forced_march_dc(extra, first, step)
     asks = f"teste de CON DC {dc}" if dc is not None else "teste de CON (a Tabela B não dá a DC)"
+    resolution = r.rules.resolve_ask(
+        procedure_asks.Ask(
+            procedure_asks.SAVE,
+            pendency=P_FORCED_MARCH,
+            ability=procedure_asks.FORCED_MARCH_ABILITY,
+            dc=dc,
+            text=asks,
+        )
+    )
+    modifier = resolution.modifier
     r.say(
-        f"Forçando o avanço: {procedure_data.ordinal(streak)} rodada seguida de Avançar. O texto "
+        f"Forçando o avanço: {procedure_journey.ordinal(streak)} rodada seguida de Avançar. O texto "
         f"pede a cada um um {asks} (Tabela B: {first or '?'} na 1ª rodada extra, {step or '?'} "
         "nas subsequentes) — de outro jogo; em caso de falha, o personagem deve descansar por 2 "
         "rodadas antes de realizar qualquer outra atividade ou receber 1 ponto de exaustão."
     )
-    if modifier is not None:
-        r.say(
-            f"Em GURPS (leitura da pendência): HT {signed_text(modifier)} — a rolagem do Mestre "
-            "deve trazer esse modificador anunciado."
-        )
+    if resolution.line:
+        r.say(resolution.line)
     for name in names:
         r.ask(name, ExplorationTest.Kind.FORCED_MARCH, asks, P_FORCED_MARCH, modifier)
     r.hold(P_FORCED_MARCH, P_FORCED_MARCH_COUNT)
@@ -241,7 +240,7 @@ def _forced_march(r: Round, names: list[str], streak: int) -> None:
 def advance(r: Round, names: list[str]) -> None:
     e, region = r.exploration, r.region
     streak = e.advance_streak + 1
-    if streak > procedure_data.FREE_ADVANCE_ROUNDS:
+    if procedure_journey.advance_forced(streak):
         _forced_march(r, names, streak)
     e.advance_streak = streak
     lost_row = region.losing
@@ -250,9 +249,9 @@ def advance(r: Round, names: list[str]) -> None:
         f"Avançar — 1. Tabela C ({region.label}: «{lost_row}», {roll.details['text']}) "
         f"{roll_ref(roll)}: " + ("PERDIDOS." if lost else "no rumo.")
     )
-    mode = procedure_data.MODE_BY_KEY[e.travel_mode]
+    mode = procedure_journey.MODE_BY_KEY[e.travel_mode]
     cell = r.cell("travel_advance", mode.label)
-    hexes = procedure_data.hexes_per_round(cell)
+    hexes = procedure_journey.hexes_per_round(cell)
     if lost:
         r.lost = True
         r.say(
@@ -295,7 +294,7 @@ def explore(r: Round, names: list[str]) -> None:
 
 
 def find_food(r: Round, names: list[str], activity: str) -> None:
-    column = procedure_data.ACTIVITY_BY_KEY[activity].table
+    column = procedure_journey.ACTIVITY_BY_KEY[activity].table
     row = r.region.food
     roll, found = r.chance("forage_hunt_fish", row, column=column)
     r.say(
@@ -319,22 +318,31 @@ def find_food(r: Round, names: list[str], activity: str) -> None:
 def craft(r: Round, names: list[str]) -> None:
     row = r.region.craft
     cell = r.cell("craft_ammunition", row)
-    modifier = procedure_data.table_modifier(cell)
+    modifier = procedure_journey.table_modifier(cell)
     shown = signed_text(modifier) if modifier is not None else f"«{cell}» (não é um número)"
-    asks = f"Teste de DES modificado pela Tabela G ({row}: {shown})"
+    asks = f"Teste de {procedure_asks.CRAFT_ABILITY} modificado pela Tabela G ({row}: {shown})"
+    # Tabela G's modifier is in what it asks; the roll is the ruleset's (GURPS: DX or a skill).
+    resolution = r.rules.resolve_ask(
+        procedure_asks.Ask(
+            procedure_asks.SAVE,
+            pendency=P_CRAFT,
+            ability=procedure_asks.CRAFT_ABILITY,
+            modifier=modifier,
+            text=asks,
+        )
+    )
     for name in names:
         r.say(
             f"{name}: Criar — 1. O texto pede um Teste de DES modificado pela Tabela G: {shown} "
             f"({row}) — de outro jogo; 2. «O personagem cria munição igual ao resultado do teste»"
-            " — a munição entra quando a rolagem GURPS do Mestre resolver o teste."
+            f" — {r.rules.texts.craft_waits}"
         )
-        # Tabela G's modifier is in what it asks; the roll is DX or a skill, the Mestre's.
-        r.ask(name, ExplorationTest.Kind.CRAFT, asks, P_CRAFT)
+        r.ask(name, ExplorationTest.Kind.CRAFT, asks, P_CRAFT, resolution.modifier)
     r.hold(P_CRAFT)
 
 
 def make_camp(r: Round, names: list[str]) -> None:
-    row = procedure_data.BY_KEY["make_camp"].rows[0].label
+    row = procedure_tables.BY_KEY["make_camp"].rows[0].label
     roll, safe = r.chance("make_camp", row)
     r.exploration.camp_safe = safe
     r.say(
@@ -386,11 +394,6 @@ def _mishap(r: Round) -> bool:
     return met
 
 
-# Pendência procedure:running-out: the canon's §6.1 for who has none.
-MISSED_MEAL = "Refeição perdida (§6.1): 1 ponto de Fadiga"
-NO_WATER = "Sem água (§6.1): 1 ponto de Fadiga e 1 PV"
-
-
 def supplies_line(r: Round, names: list[str]) -> str:
     return "; ".join(
         f"{n}: comida {r.books.have(n, SupplyKind.FOOD)}, água {r.books.have(n, SupplyKind.WATER)}"
@@ -400,19 +403,17 @@ def supplies_line(r: Round, names: list[str]) -> str:
 
 def consume(r: Round, names: list[str]) -> None:
     """2. «Cada membro do grupo consome 1 unidade de comida e 1 de água»: his own, else the
-    common stock's; who has none pays the canon's missed meal or day without water."""
+    common stock's; who has none pays what the campaign's system says (pendência
+    procedure:running-out; GURPS: the canon's missed meal or day without water, §6.1)."""
     lines = []
     for name in names:
         spent = []
-        for kind, label, missing in (
-            (SupplyKind.FOOD, "comida", MISSED_MEAL),
-            (SupplyKind.WATER, "água", NO_WATER),
-        ):
+        for kind, label in ((SupplyKind.FOOD, "comida"), (SupplyKind.WATER, "água")):
             holder = r.books.consume(name, kind, "Descansar: consome 1 unidade")
             if holder is None:
-                spent.append(f"sem {label} — {missing}")
-                hp = -1 if kind == SupplyKind.WATER else 0
-                r.state.append((name, hp, -1, f"Descansar sem {label}: {missing}"))
+                cost = r.rules.running_out(kind)
+                spent.append(f"sem {label} — {cost.text}")
+                r.state.append((name, cost.hp, cost.fatigue, f"Descansar sem {label}: {cost.text}"))
                 r.hold(P_RUNNING_OUT)
             else:
                 spent.append(f"{label} {'do estoque comum' if not holder else 'sua'}")
@@ -427,16 +428,19 @@ def consume(r: Round, names: list[str]) -> None:
 
 def recover(r: Round, name: str) -> str:
     """4. «Recupera … 1 de exaustão»: the character's level goes down one (not below 0)."""
-    member = r.member(name)
-    before = member["exhaustion"]
-    member["exhaustion"] = max(0, before - 1)
-    return f"{name}: exaustão {before} → {member['exhaustion']}"
+    before, after = procedure_exhaustion.recover(r.member(name))
+    return f"{name}: exaustão {before} → {after}"
+
+
+# «Cada interrupção do descanso necessita um teste de CON DC 12 ou o personagem não recebe os
+# benefícios.»
+REST_ASKS = f"teste de CON DC {procedure_asks.REST_INTERRUPTED_DC}"
 
 
 def rest(r: Round, names: list[str]) -> None:
     interrupted = _mishap(r) or r.encounter
     consume(r, names)
-    r.say(HIT_DICE)
+    r.say(r.rules.texts.hit_dice)
     r.hold(P_HIT_DICE)
     for name in names:
         r.member(name)["rested_today"] = True
@@ -446,8 +450,7 @@ def rest(r: Round, names: list[str]) -> None:
             "teste de CON DC 12 ou o personagem não recebe os benefícios.» — de outro jogo; o "
             "passo 4 de cada um espera o seu teste."
         )
-        for name in names:
-            r.ask(name, ExplorationTest.Kind.REST, "teste de CON DC 12", P_REST_CON)
+        r.ask_rest(names, ExplorationTest.Kind.REST, REST_ASKS, P_REST_CON)
         r.hold(P_REST_CON, P_REST_INTERRUPTED)
         return
     recovered = "; ".join(recover(r, name) for name in names)
@@ -460,7 +463,7 @@ def rest(r: Round, names: list[str]) -> None:
 
 def run(r: Round, activity: str, names: list[str]) -> None:
     """Run ``activity``'s steps for ``names``."""
-    if activity in procedure_data.FOOD_ACTIVITIES:
+    if activity in procedure_journey.FOOD_ACTIVITIES:
         find_food(r, names, activity)
         return
     steps = {

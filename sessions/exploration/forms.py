@@ -5,14 +5,14 @@ from __future__ import annotations
 from django import forms
 
 from garganta_site.forms import request_key_field
+from procedure import journey as procedure_journey
 from sessions.models import Exploration, ExplorationTimer, SupplyChange
-from sessions.procedure import data as procedure_data
 
 DANGER_CHOICES = [("", "— declare —")] + list(Exploration.Danger.choices)
-SEASON_CHOICES = [("", "— diga —")] + [(c.key, c.label) for c in procedure_data.SEASONS]
-REGIONS = [(r.key, r.label) for r in procedure_data.REGIONS]
-ACTIVITIES = [(c.key, c.label) for c in procedure_data.ACTIVITIES]
-MODES = [(c.key, c.label) for c in procedure_data.MODES]
+SEASON_CHOICES = [("", "— diga —")] + [(c.key, c.label) for c in procedure_journey.SEASONS]
+REGIONS = [(r.key, r.label) for r in procedure_journey.REGIONS]
+ACTIVITIES = [(c.key, c.label) for c in procedure_journey.ACTIVITIES]
+MODES = [(c.key, c.label) for c in procedure_journey.MODES]
 
 
 class _Form(forms.Form):
@@ -35,7 +35,7 @@ class StartForm(_Form):
         label="Nível de perigo (o Mestre declara)",
     )
     season = forms.ChoiceField(
-        choices=[("", "— sem jornada —"), *((c.key, c.label) for c in procedure_data.SEASONS)],
+        choices=[("", "— sem jornada —"), *((c.key, c.label) for c in procedure_journey.SEASONS)],
         required=False,
         label="Jornada: estação do ano (o clima inicial)",
     )

@@ -13,13 +13,14 @@ essa ação acarreta em 1 ponto de exaustão», counted at the end of the day's 
 rounds of rest owed after a failed forced march.
 
 The text's tests are of another game (CON, DES, DC): the tracker writes what the text asks and
-the pendência that holds it; the Mestre rolls the GURPS test its reading (or the Árbitro's
+the pendência that holds it; the Mestre rolls the test of the campaign's system its reading
+(``rulesets.base.ProcedurePart``; or the Árbitro's
 resolution) names, in the scene, and names that roll with ``exploration_journey_test``; the
 tracker reads its outcome and applies what the text says follows.
 
 For the Mestre's tools: ``exploration_journey_start(exploration=, user=, season=, region=)``
 and ``exploration_travel(exploration=, user=, activity=, region=, mode=, per_character=)``,
-plain keyword arguments with the keys of ``sessions.procedure.data`` (SEASONS, REGIONS,
+plain keyword arguments with the keys of ``procedure.journey`` (SEASONS, REGIONS,
 ACTIVITIES, MODES); ``exploration_journey_test(exploration=, user=, test=, roll=)``.
 """
 
@@ -32,7 +33,21 @@ from fractions import Fraction
 from django.db import transaction
 
 from garganta_site.errors import ServiceError
-from gurps.tabular import signed as signed_text
+from procedure import asks as procedure_asks
+from procedure import clock as procedure_clock
+from procedure import exhaustion as procedure_exhaustion
+from procedure import journey as procedure_journey
+from procedure.errors import UnknownChoice
+from procedure.journey import hexes_text
+from procedure.pendencies import (
+    P_FORCED_MARCH,
+    P_FORCED_MARCH_COUNT,
+    P_PER_PLAYER,
+    P_UNDEFINED,
+    P_WEATHER_EDGES,
+    P_WEATHER_SILENT,
+)
+from procedure.rolling import signed as signed_text
 from sessions.exploration import activities, supplies
 from sessions.exploration.activities import Round
 from sessions.exploration.steps import (
@@ -43,17 +58,15 @@ from sessions.exploration.steps import (
     dice,
     pendencies,
     pendency_data,
+    procedure_part,
     roll_ref,
     timers_tick,
 )
 from sessions.models import Exploration, ExplorationEvent, ExplorationTest, RandomTable, Roll
-from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
 
-TRAVEL_ROUND_TURNS = procedure_data.ROUND_HOURS * 6  # turns of 10 minutes
-
 # Messages are constants so tests import them instead of repeating them.
-SEASON_UNKNOWN = "Estação do ano: " + procedure_data.labels(procedure_data.SEASONS) + "."
+SEASON_UNKNOWN = "Estação do ano: " + procedure_journey.labels(procedure_journey.SEASONS) + "."
 JOURNEY_ALREADY = "A jornada já começou ({season}): o clima segue mudando a cada rodada."
 JOURNEY_NOT_STARTED = (
     "Comece a jornada: diga a estação do ano (o clima inicial se rola no começo, «dependendo "
@@ -65,30 +78,29 @@ PARTY_EMPTY = (
 FINISH_THE_TURN = "Encerre o turno {turn} (Fim do Turno) antes de viajar."
 REGION_REQUIRED = (
     "Diga a região do hex em que o grupo está ("
-    + procedure_data.labels(procedure_data.REGIONS)
+    + procedure_journey.labels(procedure_journey.REGIONS)
     + "): a chance de encontro do dia e as Tabelas C, D, E e G dependem dela."
 )
-REGION_UNKNOWN = "Região desconhecida: " + procedure_data.labels(procedure_data.REGIONS) + "."
-ACTIVITY_UNKNOWN = "Atividade da rodada: " + procedure_data.labels(procedure_data.ACTIVITIES) + "."
-MODE_REQUIRED = (
-    "Diga como o grupo avança (Tabela A: " + procedure_data.labels(procedure_data.MODES) + ")."
+REGION_UNKNOWN = "Região desconhecida: " + procedure_journey.labels(procedure_journey.REGIONS) + "."
+ACTIVITY_UNKNOWN = (
+    "Atividade da rodada: " + procedure_journey.labels(procedure_journey.ACTIVITIES) + "."
 )
-MODE_UNKNOWN = "Modo de avançar: " + procedure_data.labels(procedure_data.MODES) + "."
+MODE_REQUIRED = (
+    "Diga como o grupo avança (Tabela A: "
+    + procedure_journey.labels(procedure_journey.MODES)
+    + ")."
+)
+MODE_UNKNOWN = "Modo de avançar: " + procedure_journey.labels(procedure_journey.MODES) + "."
 NOT_IN_PARTY = "«{name}» não está na ordem de marcha da jornada."
 PER_CHARACTER_BAD = "Atividade por personagem: um nome da ordem de marcha e uma atividade cada."
 ADVANCE_TOGETHER = (
     "Avançar é do grupo inteiro (o site segue o grupo num hex): não se mistura com outra "
     "atividade na mesma rodada."
 )
-TESTS_PENDING = (
-    "Antes da próxima rodada, registre o {asks} de {who}: role na cena o teste GURPS que a "
-    "pendência diz e dê o número da rolagem."
-)
 TEST_UNKNOWN = "Este teste não existe nesta jornada."
 TEST_DONE = "O teste de {who} já foi registrado (rolagem #{roll})."
 ROLL_BAD = "Dê o número da rolagem (no registro da cena, #N)."
 ROLL_UNKNOWN = "A rolagem #{roll} não é desta cena."
-ROLL_NOT_A_TEST = "A rolagem #{roll} não é um teste (3d contra um nível): não passa nem falha."
 ROLL_HIDDEN = (
     "A rolagem #{roll} é escondida: o registro da jornada diria o resultado antes da homologação."
 )
@@ -116,10 +128,10 @@ NON_BLOCKING_TESTS = (ExplorationTest.Kind.CRAFT,)
 
 
 def _choice(value, by_key: dict, message: str, field: str):
-    found = by_key.get(value) if isinstance(value, str) else None
-    if found is None:
-        raise ServiceError(message, field=field)
-    return found
+    try:
+        return procedure_journey.choice(value, by_key, message)
+    except UnknownChoice as unknown:
+        raise ServiceError(str(unknown), field=field) from unknown
 
 
 def _phase_free(exploration: Exploration) -> None:
@@ -140,12 +152,14 @@ def exploration_journey_start(
     exploration, earlier = action_begin(exploration, user, request_key, kind)
     if earlier is not None:
         return earlier
-    chosen = _choice(season, procedure_data.SEASON_BY_KEY, SEASON_UNKNOWN, "season")
+    chosen = _choice(season, procedure_journey.SEASON_BY_KEY, SEASON_UNKNOWN, "season")
     where = (
-        _choice(region, procedure_data.REGION_BY_KEY, REGION_UNKNOWN, "region") if region else None
+        _choice(region, procedure_journey.REGION_BY_KEY, REGION_UNKNOWN, "region")
+        if region
+        else None
     )
     if exploration.journey_started:
-        label = procedure_data.SEASON_BY_KEY[exploration.season].label
+        label = procedure_journey.SEASON_BY_KEY[exploration.season].label
         raise ServiceError(JOURNEY_ALREADY.format(season=label), field="season")
     if not exploration.party_names:
         raise ServiceError(PARTY_EMPTY, field="marching_order")
@@ -156,7 +170,9 @@ def exploration_journey_start(
     exploration.season = chosen.key
     exploration.weather = roll.total
     exploration.weather_text = roll.details["text"]
-    exploration.party = {name: activities.fresh_member() for name in exploration.party_names}
+    exploration.party = {
+        name: procedure_exhaustion.fresh_member() for name in exploration.party_names
+    }
     lines = [
         f"Clima inicial ({chosen.label}, 1d6) {roll_ref(roll)}: "
         f"{roll.total}. {exploration.weather_text}."
@@ -185,13 +201,13 @@ class Plan:
     """A round as asked, checked before any die: the hex, the way of advancing, and each
     character's activity."""
 
-    region: procedure_data.Region
+    region: procedure_journey.Region
     by_name: dict[str, str]
 
     def groups(self) -> list[tuple[str, list[str]]]:
         """Each activity of the round with who does it, in the text's order of activities."""
         found = []
-        for choice in procedure_data.ACTIVITIES:
+        for choice in procedure_journey.ACTIVITIES:
             names = [n for n, a in self.by_name.items() if a == choice.key]
             if names:
                 found.append((choice.key, names))
@@ -212,7 +228,7 @@ def _per_character(exploration: Exploration, activity: str, per_character) -> di
     for name, chosen in per_character.items():
         if name not in party:
             raise ServiceError(NOT_IN_PARTY.format(name=name), field="per_character")
-        _choice(chosen, procedure_data.ACTIVITY_BY_KEY, ACTIVITY_UNKNOWN, "per_character")
+        _choice(chosen, procedure_journey.ACTIVITY_BY_KEY, ACTIVITY_UNKNOWN, "per_character")
         by_name[name] = chosen
     return by_name
 
@@ -220,15 +236,15 @@ def _per_character(exploration: Exploration, activity: str, per_character) -> di
 def _plan(exploration: Exploration, *, activity, region, mode, per_character) -> Plan:
     if not exploration.journey_started:
         raise ServiceError(JOURNEY_NOT_STARTED, field="season", code="journey_not_started")
-    _choice(activity, procedure_data.ACTIVITY_BY_KEY, ACTIVITY_UNKNOWN, "activity")
+    _choice(activity, procedure_journey.ACTIVITY_BY_KEY, ACTIVITY_UNKNOWN, "activity")
     if region:
-        where = _choice(region, procedure_data.REGION_BY_KEY, REGION_UNKNOWN, "region")
+        where = _choice(region, procedure_journey.REGION_BY_KEY, REGION_UNKNOWN, "region")
     elif exploration.hex_region:
-        where = procedure_data.REGION_BY_KEY[exploration.hex_region]
+        where = procedure_journey.REGION_BY_KEY[exploration.hex_region]
     else:
         raise ServiceError(REGION_REQUIRED, field="region")
     if mode:
-        _choice(mode, procedure_data.MODE_BY_KEY, MODE_UNKNOWN, "mode")
+        _choice(mode, procedure_journey.MODE_BY_KEY, MODE_UNKNOWN, "mode")
     by_name = _per_character(exploration, activity, per_character)
     plan = Plan(region=where, by_name=by_name)
     if plan.advancing and set(by_name.values()) != {"advance"}:
@@ -240,8 +256,10 @@ def _plan(exploration: Exploration, *, activity, region, mode, per_character) ->
         exploration.tests.filter(roll__isnull=True).exclude(kind__in=NON_BLOCKING_TESTS).first()
     )
     if waiting is not None:
+        texts = procedure_part(exploration.scene.week.campaign).texts
         raise ServiceError(
-            TESTS_PENDING.format(asks=waiting.asks, who=waiting.character), code="tests_pending"
+            texts.tests_pending.format(asks=waiting.asks, who=waiting.character),
+            code="tests_pending",
         )
     return plan
 
@@ -252,7 +270,7 @@ def _plan(exploration: Exploration, *, activity, region, mode, per_character) ->
 def _day_open(r: Round) -> None:
     """A new day on the first round, and after the 6th: its region is the hex it begins in."""
     e = r.exploration
-    if e.day == 0 or e.day_round >= procedure_data.ROUNDS_PER_DAY:
+    if procedure_journey.day_opens(e.day, e.day_round):
         e.day += 1
         e.day_round = 0
         e.day_region = r.region.key
@@ -263,7 +281,7 @@ def _day_open(r: Round) -> None:
             f"«{r.region.encounter}»."
         )
     elif r.region.key != e.hex_region:
-        day = procedure_data.REGION_BY_KEY[e.day_region]
+        day = procedure_journey.REGION_BY_KEY[e.day_region]
         r.say(
             f"O grupo está em {r.region.label}; os encontros seguem os da região em que o dia "
             f"começou ({day.label})."
@@ -277,15 +295,15 @@ def _weather(r: Round) -> None:
     e = r.exploration
     roll = r.roll("weather_drift")
     cell = roll.details["text"]
-    step = procedure_data.weather_step(cell)
+    step = procedure_journey.weather_step(cell)
     rows = r.table(e.weather_table).rows.all()
-    after, held = procedure_data.weather_after(e.weather, step, rows=len(rows))
+    after, held = procedure_journey.weather_after(e.weather, step, rows=len(rows))
     head = f"Clima (1d6) {roll_ref(roll)}: «{cell}»"
     if step is None:
         r.say(f"{head} — fica {e.weather}. {e.weather_text}.")
-        r.hold(activities.P_WEATHER_SILENT)
+        r.hold(P_WEATHER_SILENT)
         return
-    r.hold(activities.P_WEATHER_EDGES)
+    r.hold(P_WEATHER_EDGES)
     if held:
         r.say(f"{head} — já na ponta da tabela: fica {e.weather}. {e.weather_text}.")
         return
@@ -296,7 +314,7 @@ def _weather(r: Round) -> None:
 
 def _encounter(r: Round) -> None:
     """2. Encontros Aleatórios: 1d6 a round, by the region the day began in."""
-    day = procedure_data.REGION_BY_KEY[r.exploration.day_region]
+    day = procedure_journey.REGION_BY_KEY[r.exploration.day_region]
     roll, met = r.chance("encounter_by_region", day.encounter)
     r.encounter = met
     head = f"Encontros Aleatórios ({day.label}: «{day.encounter}», {roll.details['text']})"
@@ -307,7 +325,7 @@ def _encounter(r: Round) -> None:
         f"{head} {roll_ref(roll)}: ENCONTRO — «No momento do encontro role na Tabela de "
         f"Encontros da Região atual» ({r.region.label})."
     )
-    r.hold(activities.P_UNDEFINED)
+    r.hold(P_UNDEFINED)
     table = regional_table(r.exploration, r.region.key)
     if table is None:
         r.say(NO_REGIONAL_TABLE.format(region=r.region.label))
@@ -351,14 +369,14 @@ def _rest_owed(r: Round, plan: Plan) -> None:
             r.exhaust(
                 name, "não descansou as 2 rodadas devidas depois de falhar ao forçar o avanço."
             )
-        r.hold(activities.P_FORCED_MARCH_COUNT)
+        r.hold(P_FORCED_MARCH_COUNT)
 
 
 def _day_close(r: Round) -> None:
     """The end of the day's 6th round: a point for each one who did not Descansar that day
     (who did stays marked until the next day opens)."""
     e = r.exploration
-    if e.day_round < procedure_data.ROUNDS_PER_DAY:
+    if not procedure_journey.day_closes(e.day_round):
         return
     for name in e.party_names:
         if not r.member(name)["rested_today"]:
@@ -378,7 +396,7 @@ def exploration_travel(
     request_key: str = "",
 ) -> ExplorationEvent:
     """One round of travel (4 h): the weather's 1d6, the encounter's 1d6, then the steps of
-    ``activity`` (a key of ``procedure_data.ACTIVITIES``) for the party, or of
+    ``activity`` (a key of ``procedure_journey.ACTIVITIES``) for the party, or of
     ``per_character``'s (name → activity) for those it names. ``region``: the hex the party is
     in (a key of REGIONS; "" keeps the last); ``mode``: Tabela A's way of advancing (kept).
     Everything is checked before the first die; the timers run down 24 turns."""
@@ -403,14 +421,14 @@ def exploration_travel(
     _encounter(r)
     _rest_owed(r, plan)
     if len(plan.groups()) > 1:
-        r.hold(activities.P_PER_PLAYER)
+        r.hold(P_PER_PLAYER)
     for chosen, names in plan.groups():
         activities.run(r, chosen, names)
     if not plan.advancing:
         exploration.advance_streak = 0
     _day_close(r)
     charge_running_out(r)
-    ticked = timers_tick(exploration, TRAVEL_ROUND_TURNS)
+    ticked = timers_tick(exploration, procedure_clock.TRAVEL_ROUND_TURNS)
     r.lines += ticked
     r.hold(*darkness_held(ticked))
     exploration.travel_rounds += 1
@@ -419,9 +437,9 @@ def exploration_travel(
 
 def _round_event(r: Round, plan: Plan, request_key: str) -> ExplorationEvent:
     e = r.exploration
-    number = e.day_round if e.day_round else procedure_data.ROUNDS_PER_DAY
+    number = e.day_round if e.day_round else procedure_clock.ROUNDS_PER_DAY
     label = " / ".join(
-        procedure_data.ACTIVITY_BY_KEY[a].label
+        procedure_journey.ACTIVITY_BY_KEY[a].label
         + ("" if len(plan.groups()) == 1 else f" ({', '.join(n)})")
         for a, n in plan.groups()
     )
@@ -429,7 +447,7 @@ def _round_event(r: Round, plan: Plan, request_key: str) -> ExplorationEvent:
         e,
         r.user,
         ExplorationEvent.Kind.TRAVEL,
-        f"Dia {e.day}, rodada {number} de {procedure_data.ROUNDS_PER_DAY} (4 h): {label}.",
+        f"Dia {e.day}, rodada {number} de {procedure_clock.ROUNDS_PER_DAY} ({procedure_clock.ROUND_HOURS} h): {label}.",
         lines=r.lines,
         data={
             "day": e.day,
@@ -492,7 +510,7 @@ def charge_running_out(r: Round) -> None:
             r.say(f"{name}: {why} — escrito no estado.")
 
 
-# --- the text's tests, resolved by the Mestre's GURPS roll --------------------------------------
+# --- the text's tests, resolved by the Mestre's roll in the campaign's system -------------------
 
 
 def _open_test(exploration: Exploration, test) -> ExplorationTest:
@@ -522,7 +540,8 @@ def _test_roll(exploration: Exploration, test: ExplorationTest, number) -> Roll:
     if roll is None:
         raise ServiceError(ROLL_UNKNOWN.format(roll=number), field="roll")
     if not roll.is_test:
-        raise ServiceError(ROLL_NOT_A_TEST.format(roll=number), field="roll")
+        texts = procedure_part(campaign).texts
+        raise ServiceError(texts.roll_not_a_test.format(roll=number), field="roll")
     if roll.hidden:
         raise ServiceError(ROLL_HIDDEN.format(roll=number), field="roll")
     if roll.character is not None and roll.character.name != test.character:
@@ -544,12 +563,13 @@ def _test_roll(exploration: Exploration, test: ExplorationTest, number) -> Roll:
     return roll
 
 
-def _craft_made(books, test: ExplorationTest, passed: bool, made: Roll) -> list[str]:
-    """«O personagem cria munição igual ao resultado do teste»: the margin of success, at
-    least 1; a failure makes none (pendência procedure:craft-ammunition-des)."""
+def _craft_made(books, test: ExplorationTest, passed: bool, made: Roll, rules) -> list[str]:
+    """«O personagem cria munição igual ao resultado do teste»: as the campaign's system reads
+    it (GURPS: the margin of success, at least 1; a failure makes none — pendência
+    procedure:craft-ammunition-des)."""
     if not passed:
         return [f"{test.character} não cria munição (o teste falhou)."]
-    count = max(1, made.margin or 0)
+    count = rules.crafted(passed, made.margin)
     books.change(
         test.character, supplies.Kind.AMMUNITION, count, f"Criar: margem de sucesso {made.margin}"
     )
@@ -561,18 +581,19 @@ def _apply(
     exploration: Exploration, test: ExplorationTest, passed: bool, made: Roll, books
 ) -> list[str]:
     """What the text says follows the test."""
-    member = exploration.party.setdefault(test.character, activities.fresh_member())
+    member = exploration.party.setdefault(test.character, procedure_exhaustion.fresh_member())
     name = test.character
     if test.kind == ExplorationTest.Kind.FORCED_MARCH:
         if passed:
             return [f"{name} segue sem penalidade."]
-        member["rest_owed"] = procedure_data.FORCED_MARCH_REST_ROUNDS
+        member["rest_owed"] = procedure_journey.FORCED_MARCH_REST_ROUNDS
         return [
             f"{name} deve descansar por 2 rodadas antes de realizar qualquer outra atividade ou "
             "receber 1 ponto de exaustão."
         ]
     if test.kind == ExplorationTest.Kind.CRAFT:
-        return _craft_made(books, test, passed, made)
+        rules = procedure_part(exploration.scene.week.campaign)
+        return _craft_made(books, test, passed, made, rules)
     if not passed:
         return [f"{name} não recebe os benefícios do descanso."]
     # A rest may ask several tests of one character (a mishap row, each interruption): the
@@ -582,11 +603,10 @@ def _apply(
         return [f"{name} passou; os benefícios esperam os outros testes deste descanso."]
     if others.filter(passed=False).exists():
         return [f"{name} passou, mas falhou outro teste deste descanso: sem os benefícios."]
-    before = member["exhaustion"]
-    member["exhaustion"] = max(0, before - 1)
+    before, after = procedure_exhaustion.recover(member)
     return [
-        f"{name} recebe os benefícios: recupera 1 de exaustão ({before} → "
-        f"{member['exhaustion']}); dano de atributo e sanidade são de outro jogo."
+        f"{name} recebe os benefícios: recupera 1 de exaustão ({before} → {after}); dano de "
+        "atributo e sanidade são de outro jogo."
     ]
 
 
@@ -594,7 +614,7 @@ def _apply(
 def exploration_journey_test(
     *, exploration: Exploration, user, test, roll: int, request_key: str = ""
 ) -> ExplorationEvent:
-    """Resolve a test the text asked (``test``: its id) with the Mestre's GURPS roll in this
+    """Resolve a test the text asked (``test``: its id) with the Mestre's roll in this
     scene (``roll``: its number in the chain), made after the test was asked, for the same
     character if it names one, not hidden and not used for another test. Its outcome decides;
     the tracker applies what the text says follows."""
@@ -605,9 +625,14 @@ def exploration_journey_test(
     pending = _open_test(exploration, test)
     made = _test_roll(exploration, pending, roll)
     passed = made.outcome in (Roll.Outcome.SUCCESS, Roll.Outcome.CRITICAL_SUCCESS)
+    texts = procedure_part(exploration.scene.week.campaign).texts
     lines = [
-        f"O texto pedia: {pending.asks}. A rolagem GURPS {roll_ref(made)} ({made.label}, "
-        f"{made.get_outcome_display().lower()}) decide."
+        texts.roll_decides.format(
+            asks=pending.asks,
+            ref=roll_ref(made),
+            label=made.label,
+            outcome=made.get_outcome_display().lower(),
+        )
     ]
     books = supplies.ledger(exploration)
     lines += _apply(exploration, pending, passed, made, books)
@@ -650,10 +675,17 @@ class JourneyView:
 
     @property
     def next_advance_modifier(self) -> int | None:
-        """The GURPS modifier the reading gives the next Avançar's DC (HT −1 for DC 15)."""
+        """The modifier the campaign's system gives the next Avançar's DC (GURPS, as the
+        pendência reads it: HT −1 for DC 15)."""
         if self.next_advance_dc is None:
             return None
-        return activities.dc_modifier(self.next_advance_dc)
+        ask = procedure_asks.Ask(
+            procedure_asks.SAVE,
+            pendency=P_FORCED_MARCH,
+            ability=procedure_asks.FORCED_MARCH_ABILITY,
+            dc=self.next_advance_dc,
+        )
+        return procedure_part(self.exploration.scene.week.campaign).resolve_ask(ask).modifier
 
     @property
     def common_stock(self) -> dict[str, int]:
@@ -667,39 +699,39 @@ class JourneyView:
 
     @property
     def season_label(self) -> str:
-        return procedure_data.SEASON_BY_KEY[self.exploration.season].label
+        return procedure_journey.SEASON_BY_KEY[self.exploration.season].label
 
     @property
     def day_region_label(self) -> str:
-        found = procedure_data.REGION_BY_KEY.get(self.exploration.day_region)
+        found = procedure_journey.REGION_BY_KEY.get(self.exploration.day_region)
         return found.label if found else ""
 
     @property
     def hex_region_label(self) -> str:
-        found = procedure_data.REGION_BY_KEY.get(self.exploration.hex_region)
+        found = procedure_journey.REGION_BY_KEY.get(self.exploration.hex_region)
         return found.label if found else ""
 
     @property
     def mode_label(self) -> str:
-        found = procedure_data.MODE_BY_KEY.get(self.exploration.travel_mode)
+        found = procedure_journey.MODE_BY_KEY.get(self.exploration.travel_mode)
         return found.label if found else ""
 
     @property
     def hexes_text(self) -> str:
-        return activities.hexes_text(Fraction(self.exploration.hexes))
+        return hexes_text(Fraction(self.exploration.hexes))
 
     @property
     def next_round(self) -> tuple[int, int]:
         """(day, round of the day) of the next round of travel."""
-        e = self.exploration
-        if e.day == 0 or e.day_round >= procedure_data.ROUNDS_PER_DAY:
-            return e.day + 1, 1
-        return e.day, e.day_round + 1
+        return procedure_journey.day_turns(self.exploration.day, self.exploration.day_round)
 
     @property
     def members(self) -> list[tuple[str, dict]]:
         party = self.exploration.party
-        return [(n, party.get(n, activities.fresh_member())) for n in self.exploration.party_names]
+        return [
+            (n, party.get(n, procedure_exhaustion.fresh_member()))
+            for n in self.exploration.party_names
+        ]
 
     @property
     def open_tests(self) -> list[tuple[ExplorationTest, Pendency]]:
@@ -707,7 +739,7 @@ class JourneyView:
 
     @property
     def next_advance_forced(self) -> bool:
-        return self.exploration.advance_streak + 1 > procedure_data.FREE_ADVANCE_ROUNDS
+        return procedure_journey.advance_forced(self.exploration.advance_streak + 1)
 
 
 def journey_view(exploration: Exploration, events=None) -> JourneyView | None:
@@ -720,13 +752,13 @@ def journey_view(exploration: Exploration, events=None) -> JourneyView | None:
     keys = [t.pendency for t in tests if t.is_open]
     held = pendencies(exploration.scene.week.campaign, keys) if keys else {}
     dc = None
-    if exploration.advance_streak + 1 > procedure_data.FREE_ADVANCE_ROUNDS:
+    if procedure_journey.advance_forced(exploration.advance_streak + 1):
         table = procedure_services.procedure_table("forced_march", exploration.scene.week.campaign)
         cells = {row.label: row.cells[0] for row in table.rows.all()}
-        dc = procedure_data.forced_march_dc(
-            exploration.advance_streak + 1 - procedure_data.FREE_ADVANCE_ROUNDS,
-            cells.get(procedure_data.FORCED_MARCH_FIRST, ""),
-            cells.get(procedure_data.FORCED_MARCH_STEP, ""),
+        dc = procedure_journey.forced_march_dc(
+            exploration.advance_streak + 1 - procedure_journey.FREE_ADVANCE_ROUNDS,
+            cells.get(procedure_journey.FORCED_MARCH_FIRST, ""),
+            cells.get(procedure_journey.FORCED_MARCH_STEP, ""),
         )
     if events is None:  # the tracker's view passes the events it read, newest first
         events = exploration.events.order_by("-pk")

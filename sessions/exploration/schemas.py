@@ -9,6 +9,8 @@ from uuid import UUID
 
 from ninja import Field, Schema
 
+from procedure import clock as procedure_clock
+from procedure import journey as procedure_journey
 from sessions.exploration.journey import JourneyView
 from sessions.exploration.services import ExplorationView
 from sessions.models import (
@@ -18,7 +20,6 @@ from sessions.models import (
     ExplorationTimer,
     SupplyChange,
 )
-from sessions.procedure import data as procedure_data
 
 
 def _enum(choices) -> tuple[type, str]:
@@ -32,10 +33,10 @@ def _pairs(choices) -> list[tuple[str, str]]:
 
 
 # The closed sets the exploration takes and answers, published as enums (DESIGN.md, 13).
-Season, SEASON_LABELS = _enum(_pairs(procedure_data.SEASONS))
-Region, REGION_LABELS = _enum(_pairs(procedure_data.REGIONS))
-Activity, ACTIVITY_LABELS = _enum(_pairs(procedure_data.ACTIVITIES))
-Mode, MODE_LABELS = _enum(_pairs(procedure_data.MODES))
+Season, SEASON_LABELS = _enum(_pairs(procedure_journey.SEASONS))
+Region, REGION_LABELS = _enum(_pairs(procedure_journey.REGIONS))
+Activity, ACTIVITY_LABELS = _enum(_pairs(procedure_journey.ACTIVITIES))
+Mode, MODE_LABELS = _enum(_pairs(procedure_journey.MODES))
 Danger, DANGER_LABELS = _enum(Exploration.Danger.choices)
 TimerKind, TIMER_KIND_LABELS = _enum(ExplorationTimer.Kind.choices)
 EventKind, EVENT_KIND_LABELS = _enum(ExplorationEvent.Kind.choices)
@@ -303,14 +304,14 @@ def journey_data(view: JourneyView) -> dict:
         "weather_text": e.weather_text,
         "day": e.day,
         "day_round": e.day_round,
-        "rounds_per_day": procedure_data.ROUNDS_PER_DAY,
+        "rounds_per_day": procedure_clock.ROUNDS_PER_DAY,
         "next_day": next_day,
         "next_round": next_round,
         "day_region": e.day_region or None,
         "region": e.hex_region or None,
         "travel_mode": e.travel_mode or None,
         "advance_streak": e.advance_streak,
-        "free_advance_rounds": procedure_data.FREE_ADVANCE_ROUNDS,
+        "free_advance_rounds": procedure_journey.FREE_ADVANCE_ROUNDS,
         "next_advance_dc": view.next_advance_dc,
         "next_advance_modifier": view.next_advance_modifier,
         "encounter_now": view.encounter_now,

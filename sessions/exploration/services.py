@@ -1,6 +1,6 @@
 """The exploration tracker: a descent run by the dungeon loop of the Mestre's session procedure
 (``sessao-do-mestre.txt``, written for another game; its tables are in
-``sessions.procedure.data``).
+``procedure.tables``).
 
 The turn loop of the procedure: 1. the Mestre checks for a random encounter, at the cadence the
 danger level sets (Tabela A: Inseguro every 3 turns, Arriscado every 2, Mortal every turn; total
@@ -16,8 +16,10 @@ Every die is rolled by the procedure's API (``sessions.procedure.services``): se
 runs in one transaction under the campaign's lock (the chain's): nothing half-saved. The same
 ``request_key`` twice is one action. Only the Mestre or the Árbitro run it.
 
-What the procedure says for another game is recorded as it says it (the exhaustion point); the
-GURPS consequence is the Mestre's choice (e.g. fatigue, canon §6), recorded with it. The floor's
+What the procedure says for another game is recorded as it says it (the exhaustion point); its
+consequence in the campaign's system is the Mestre's choice (GURPS: e.g. fatigue, canon §6),
+recorded with it; the words that name the system are its ruleset's (``ProcedurePart.texts``).
+The procedure's numbers and chances are the engine's (``procedure/``). The floor's
 danger level is the Mestre's declaration: the canon has no floor → danger mapping.
 """
 
@@ -31,6 +33,20 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from garganta_site.errors import ServiceError
+from procedure import clock as procedure_clock
+from procedure import dungeon as procedure_dungeon
+from procedure import exhaustion as procedure_exhaustion
+from procedure import tables as procedure_tables
+from procedure.pendencies import (
+    P_DUNGEON_MISHAPS,
+    P_DUNGEON_SLEEP,
+    P_EXHAUSTION,
+    P_EXHAUSTION_EFFECTS,
+    P_RECOVERY,
+    P_REST_CON,
+    P_REST_INTERRUPTED,
+    P_SURPRISE,
+)
 from sessions import entries
 from sessions.exploration import activities, supplies
 from sessions.exploration.journey import (
@@ -49,6 +65,7 @@ from sessions.exploration.steps import (
     dice,
     pendencies,
     pendency_data,
+    procedure_part,
     roll_ref,
     timers_tick,
 )
@@ -64,7 +81,6 @@ from sessions.models import (
     Roll,
     Scene,
 )
-from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
 from sheets.models import Campaign
 
@@ -84,23 +100,15 @@ def cadence(exploration: Exploration, key: str) -> tuple[int, int]:
     label = exploration.effective_danger_label
     row = next((r for r in table.rows.all() if r.label == label), None)
     cell = row.cells[0] if row else ""
-    chance, every = procedure_data.chance_threshold(cell), procedure_data.chance_every(cell)
+    chance, every = procedure_tables.chance_threshold(cell), procedure_tables.chance_every(cell)
     if chance is None or every is None:
         raise ServiceError(CADENCE_UNREADABLE.format(row=label, name=table.name), field="danger")
     return chance, every
 
 
-# "A cada 1 hora de exploração, os personagens precisam descansar por um turno de exploração
-# ou sofrer 1 ponto de exaustão": an hour is 6 turns of 10 minutes.
-TURNS_PER_HOUR = 6
-TURN_MINUTES = 10
-TRAVEL_ROUND_TURNS = 24  # a round of travel is 4 hours
 MAX_SLEEP_HOURS = 12
 MAX_TIMER_TURNS = 10_000
 MAX_MARCHING = 20
-
-ARRIVAL_ROOM = "room"
-ARRIVAL_ADJACENT = "adjacent"
 
 # Messages are constants so tests import them instead of repeating them.
 EXPLORATION_ACTIVE_EXISTS = "Já há uma exploração em andamento nesta cena: encerre-a antes."
@@ -118,24 +126,13 @@ TIMER_TURNS_BAD = (
 )
 TIMER_KIND_UNKNOWN = "Tipo de marcador desconhecido: fonte de luz, magia ou outro."
 SLEEP_HOURS_BAD = f"Horas de sono: de 1 a {MAX_SLEEP_HOURS}."
-CONSEQUENCE_EMPTY = "Diga a consequência GURPS que o Mestre escolhe (ex.: 1 ponto de fadiga, §6)."
 NO_EXHAUSTION_PENDING = "Nenhum ponto de exaustão espera consequência."
 LOOT_KIND_EMPTY = "Diga o tipo (ex.: moedas de prata, poção, corda)."
 LOOT_CATEGORY_UNKNOWN = "Achado é tesouro ou item."
 LOOT_QUANTITY_BAD = "Quantidade de 1 a 100000."
 
-EXHAUSTION_TEXT = (
-    "1 ponto de exaustão, como o procedimento diz («A cada 1 hora de exploração, os "
-    "personagens precisam descansar por um turno de exploração ou sofrer 1 ponto de "
-    "exaustão»). A exaustão é de outro jogo (Tabela I): a consequência GURPS é do Mestre — "
-    "p.ex. fadiga (§6) — como diz a pendência."
-)
-EXHAUSTION_PENDENCY = "procedure:exhaustion"
-SURPRISE_IN_GURPS = (
-    "Surpresa parcial ou total (§5e)? O procedimento só diz «o lado está surpreso»: veja a "
-    "pendência; o Mestre diz no combate."
-)
-SURPRISE_PENDENCY = "procedure:surprise-partial-total"
+EXHAUSTION_PENDENCY = P_EXHAUSTION
+SURPRISE_PENDENCY = P_SURPRISE
 LOOT_CATEGORIES = {"treasure": "Tesouro", "item": "Item"}
 
 
@@ -359,9 +356,8 @@ def _exhaust_each(exploration: Exploration) -> list[str]:
     the journey's and the dungeon's alike (``party``)."""
     lines = []
     for name in exploration.party_names:
-        member = exploration.party.setdefault(name, activities.fresh_member())
-        member["exhaustion"] += 1
-        lines.append(f"{name}: exaustão {member['exhaustion']}.")
+        member = exploration.party.setdefault(name, procedure_exhaustion.fresh_member())
+        lines.append(f"{name}: exaustão {procedure_exhaustion.gain(member)}.")
     return lines
 
 
@@ -370,7 +366,7 @@ def check_due(exploration: Exploration, every: int | None = None) -> bool:
     from the last check; a change of level counts from there too)."""
     if every is None:
         _, every = cadence(exploration, "danger_levels")
-    return exploration.turns_since_check + 1 >= every
+    return procedure_dungeon.check_due(exploration.turns_since_check, every)
 
 
 @transaction.atomic
@@ -410,7 +406,7 @@ def exploration_turn_start(
     else:
         exploration.turns_since_check += 1
         lines.append(f"Sem teste de encontro neste turno ({level}: a cada {every} turnos).")
-    if exploration.turns_since_rest >= TURNS_PER_HOUR:
+    if procedure_dungeon.rest_due(exploration.turns_since_rest):
         lines.append(
             "Uma hora de exploração sem descanso: este turno é de descanso, ou 1 ponto de exaustão."
         )
@@ -448,29 +444,31 @@ def exploration_turn_end(
     ticked = timers_tick(exploration, 1)
     lines += ticked
     held += darkness_held(ticked)
+    hour = procedure_dungeon.turn_ended(exploration.turns_since_rest, bool(rested))
+    exploration.turns_since_rest = hour.turns_since_rest
     if rested:
-        exploration.turns_since_rest = 0
         lines.append("Turno de descanso: a conta da hora recomeça.")
-    else:
-        exploration.turns_since_rest += 1
-        if exploration.turns_since_rest > TURNS_PER_HOUR:
-            exploration.exhaustion_points += 1
-            exploration.turns_since_rest = 1  # this turn opens the next hour
-            data["exhaustion"] = True
-            held.append(EXHAUSTION_PENDENCY)
-            lines.append(EXHAUSTION_TEXT)
-            lines += _exhaust_each(exploration)
-        elif exploration.turns_since_rest == TURNS_PER_HOUR:
-            lines.append("Uma hora de exploração: o próximo turno é de descanso.")
+    elif hour.exhausted:
+        exploration.exhaustion_points += 1
+        data["exhaustion"] = True
+        held.append(EXHAUSTION_PENDENCY)
+        lines.append(procedure_part(exploration.scene.week.campaign).texts.exhaustion)
+        lines += _exhaust_each(exploration)
+    elif hour.rest_next:
+        lines.append("Uma hora de exploração: o próximo turno é de descanso.")
     if exploration.encounter_pending:
         roll = procedure_services.procedure_roll(
             scene=exploration.scene, user=user, key="monster_arrival", source=dice()
         )
         rolls.append(roll)
-        where = ARRIVAL_ROOM if roll.total <= 3 else ARRIVAL_ADJACENT
+        where = procedure_dungeon.arrival(roll.total)
         data["arrival"] = where
         exploration.encounter_pending = False
-        place = "na sala onde o grupo está" if where == ARRIVAL_ROOM else "numa sala adjacente"
+        place = (
+            "na sala onde o grupo está"
+            if where == procedure_dungeon.ARRIVAL_ROOM
+            else "numa sala adjacente"
+        )
         lines.append(f"Os monstros chegam {place} {roll_ref(roll)}.")
         lines.append(marching_text(exploration.marching_order))
     exploration.phase = Exploration.Phase.BETWEEN
@@ -488,12 +486,21 @@ def exploration_turn_end(
     )
 
 
+SURPRISE_TEXTS = {
+    "nobody": "Os dois lados surpresos: ninguém tem turno de surpresa.",
+    "party": "O grupo está surpreso.",
+    "monsters": "Os monstros estão surpresos.",
+    "none": "Ninguém está surpreso.",
+}
+
+
 @transaction.atomic
 def exploration_surprise(
     *, exploration: Exploration, user, request_key: str = ""
 ) -> ExplorationEvent:
     """Each side rolls 1d6 (2:6 surprised); both surprised, nobody has a surprise turn. How a
-    surprised side plays in GURPS (partial or total, §5e) is the Mestre's call."""
+    surprised side plays in the campaign's system (GURPS: partial or total, §5e) is the Mestre's
+    call."""
     kind = ExplorationEvent.Kind.SURPRISE
     exploration, earlier = action_begin(exploration, user, request_key, kind)
     if earlier is not None:
@@ -501,14 +508,8 @@ def exploration_surprise(
     source = dice()
     party_roll, party = _chance(exploration, user, "surprise", "Cada lado", source)
     monsters_roll, monsters = _chance(exploration, user, "surprise", "Cada lado", source)
-    if party and monsters:
-        result, text = "nobody", "Os dois lados surpresos: ninguém tem turno de surpresa."
-    elif party:
-        result, text = "party", "O grupo está surpreso."
-    elif monsters:
-        result, text = "monsters", "Os monstros estão surpresos."
-    else:
-        result, text = "none", "Ninguém está surpreso."
+    result = procedure_dungeon.surprise(party, monsters)
+    text = SURPRISE_TEXTS[result]
     lines = [
         f"Grupo {roll_ref(party_roll)}: {'surpreso' if party else 'atento'}.",
         f"Monstros {roll_ref(monsters_roll)}: {'surpresos' if monsters else 'atentos'}.",
@@ -516,7 +517,7 @@ def exploration_surprise(
     ]
     data = {"party": party, "monsters": monsters, "result": result}
     if result in ("party", "monsters"):
-        lines.append(SURPRISE_IN_GURPS)
+        lines.append(procedure_part(exploration.scene.week.campaign).texts.surprise)
         data["pendencies"] = pendency_data(exploration.scene.week.campaign, [SURPRISE_PENDENCY])
     return action_event(
         exploration,
@@ -530,15 +531,6 @@ def exploration_surprise(
     )
 
 
-# Tabela B: Percalços da Dungeon, the rows that print «Teste de CON DC 12 para ter os benefícios
-# do Descanso» (6, 7, 9) and the one that is an encounter (8).
-DUNGEON_MISHAP_TEST_ROWS = ("6", "7", "9")
-DUNGEON_MISHAP_ENCOUNTER_ROW = "8"
-DUNGEON_MISHAP_ASKS = "Teste de CON DC 12 para ter os benefícios do Descanso"
-DUNGEON_MISHAP_PENDENCY = "procedure:dungeon-mishaps-con-dc12"
-DUNGEON_SLEEP_PENDENCY = "procedure:dungeon-sleep-rest"
-# «Dormir por 8 horas em uma dungeon»: a shorter sleep is not the Descansar (the pendência's reading).
-DUNGEON_REST_HOURS = 8
 NO_DANGER_FOR_THE_DUNGEON = (
     "Declare o nível de perigo (Tabela A) antes: os turnos e o sono da masmorra dependem dele; "
     "a jornada não precisa."
@@ -554,10 +546,9 @@ def _sleep_encounters(exploration, user, r: activities.Round, hours: int) -> lis
     level = exploration.effective_danger_label
     chance, every = cadence(exploration, "dungeon_rest")
     encounters = []
-    for block in range(hours // every):
+    for at in procedure_dungeon.sleep_checks(hours, every):
         roll, happened = r.chance("dungeon_rest", level)
         encounters.append(happened)
-        at = (block + 1) * every
         r.say(
             f"{at}ª hora ({level}, {chance}:6) {roll_ref(roll)}: {'ENCONTRO' if happened else 'nada'}."
         )
@@ -573,43 +564,37 @@ def _sleep_rest(r: activities.Round, mishap_row: str, interruptions: int, hours:
     if not names:
         r.say("Sem ordem de marcha: o Descansar de cada um não se conta.")
         return
-    if hours < DUNGEON_REST_HOURS:
+    if not procedure_dungeon.sleep_is_rest(hours):
         r.say(
             f"Sono de {hours} h: não é o Descansar («Dormir por 8 horas»); não há consumo nem "
             "recuperação."
         )
-        r.hold(DUNGEON_SLEEP_PENDENCY)
+        r.hold(P_DUNGEON_SLEEP)
         return
     activities.consume(r, names)
     for name in names:
         r.member(name)["rested_today"] = True
     asked = False
-    if mishap_row in DUNGEON_MISHAP_TEST_ROWS:
-        r.say(f"Percalço {mishap_row}: «{DUNGEON_MISHAP_ASKS}» — de outro jogo, para cada um.")
-        for name in names:
-            r.ask(
-                name,
-                ExplorationTest.Kind.DUNGEON_REST,
-                DUNGEON_MISHAP_ASKS,
-                DUNGEON_MISHAP_PENDENCY,
-            )
-        r.hold(DUNGEON_MISHAP_PENDENCY)
+    if mishap_row in procedure_dungeon.MISHAP_TEST_ROWS:
+        asks = procedure_dungeon.MISHAP_ASKS
+        r.say(f"Percalço {mishap_row}: «{asks}» — de outro jogo, para cada um.")
+        r.ask_rest(names, ExplorationTest.Kind.DUNGEON_REST, asks, P_DUNGEON_MISHAPS)
+        r.hold(P_DUNGEON_MISHAPS)
         asked = True
     for n in range(1, interruptions + 1):
         r.say(
             f"Interrupção {n} do sono: «Cada interrupção do descanso necessita um teste de CON "
             "DC 12 ou o personagem não recebe os benefícios.»"
         )
-        for name in names:
-            r.ask(name, ExplorationTest.Kind.REST, "teste de CON DC 12", activities.P_REST_CON)
-        r.hold(activities.P_REST_CON, activities.P_REST_INTERRUPTED)
+        r.ask_rest(names, ExplorationTest.Kind.REST, activities.REST_ASKS, P_REST_CON)
+        r.hold(P_REST_CON, P_REST_INTERRUPTED)
         asked = True
     if asked:
         r.say("A recuperação (1 de exaustão) de cada um espera os seus testes.")
         return
     recovered = "; ".join(activities.recover(r, name) for name in names)
     r.say(f"Descansar — 4. Recupera 1 de exaustão: {recovered}.")
-    r.hold(activities.P_RECOVERY)
+    r.hold(P_RECOVERY)
 
 
 @transaction.atomic
@@ -640,13 +625,13 @@ def exploration_sleep(
     r.say(f"Percalço {roll_ref(mishap)}: {mishap.details.get('text', '')}".rstrip(": "))
     r.mentions(mishap.details.get("text", ""))
     encounters = _sleep_encounters(exploration, user, r, hours)
-    interruptions = sum(encounters) + (1 if row == DUNGEON_MISHAP_ENCOUNTER_ROW else 0)
+    interruptions = sum(encounters) + (1 if row == procedure_dungeon.MISHAP_ENCOUNTER_ROW else 0)
     if interruptions:
         r.say(marching_text(exploration.marching_order))
         r.say(SURPRISE_OFFERED)
     _sleep_rest(r, row, interruptions, hours)
     charge_running_out(r)
-    ticked = timers_tick(exploration, hours * TURNS_PER_HOUR)
+    ticked = timers_tick(exploration, hours * procedure_clock.TURNS_PER_HOUR)
     r.lines += ticked
     r.hold(*darkness_held(ticked))
     exploration.hours_slept += hours
@@ -676,14 +661,16 @@ def exploration_sleep(
 def exploration_consequence(
     *, exploration: Exploration, user, text: str, request_key: str = ""
 ) -> ExplorationEvent:
-    """The GURPS consequence the Mestre chooses for a point of the procedure's exhaustion."""
+    """The consequence in the campaign's system (GURPS: e.g. fatigue) the Mestre chooses for a
+    point of the procedure's exhaustion."""
     kind = ExplorationEvent.Kind.CONSEQUENCE
     exploration, earlier = action_begin(exploration, user, request_key, kind)
     if earlier is not None:
         return earlier
     text = (text or "").strip()[:1000]
+    texts = procedure_part(exploration.scene.week.campaign).texts
     if not text:
-        raise ServiceError(CONSEQUENCE_EMPTY, field="text")
+        raise ServiceError(texts.consequence_empty, field="text")
     if exploration.exhaustion_undecided <= 0:
         raise ServiceError(NO_EXHAUSTION_PENDING, field="text")
     exploration.consequences_decided += 1
@@ -691,7 +678,7 @@ def exploration_consequence(
         exploration,
         user,
         kind,
-        f"Exaustão → consequência GURPS escolhida pelo Mestre: {text}",
+        texts.consequence.format(text=text),
         data={"text": text},
         request_key=request_key,
     )
@@ -867,7 +854,7 @@ def exhaustion_levels(exploration: Exploration) -> list[ExhaustionLevel]:
     """Each character of the marching order with his level and Tabela I's row (2 queries, none
     while every level is 0)."""
     levels = {
-        name: exploration.party.get(name, activities.fresh_member())["exhaustion"]
+        name: exploration.party.get(name, procedure_exhaustion.fresh_member())["exhaustion"]
         for name in exploration.party_names
     }
     rows = []
@@ -905,16 +892,12 @@ class ExplorationView:
     def elapsed(self) -> str:
         e = self.exploration
         played = e.turn - (1 if e.phase == Exploration.Phase.IN_TURN else 0)
-        minutes = (
-            played * TURN_MINUTES
-            + e.travel_rounds * TRAVEL_ROUND_TURNS * TURN_MINUTES
-            + e.hours_slept * 60
-        )
-        return f"{minutes // 60}h{minutes % 60:02d}"
+        minutes = procedure_clock.elapsed_minutes(played, e.travel_rounds, e.hours_slept)
+        return procedure_clock.elapsed_text(minutes)
 
     @property
     def turns_to_rest(self) -> int:
-        return max(0, TURNS_PER_HOUR - self.exploration.turns_since_rest)
+        return procedure_dungeon.turns_to_rest(self.exploration.turns_since_rest)
 
 
 def exploration_view(exploration: Exploration) -> ExplorationView:
@@ -924,7 +907,7 @@ def exploration_view(exploration: Exploration) -> ExplorationView:
         exploration.events.select_related("author").prefetch_related("rolls").order_by("-pk")
     )
     levels = exhaustion_levels(exploration)
-    key = activities.P_EXHAUSTION_EFFECTS
+    key = P_EXHAUSTION_EFFECTS
     reading = (
         pendencies(exploration.scene.week.campaign, [key])[key]
         if any(x.level for x in levels)
@@ -943,7 +926,7 @@ def exploration_view(exploration: Exploration) -> ExplorationView:
         tally=exploration_tally(exploration),
         check_every=every,
         check_due=check_due(exploration, every) if every else False,
-        rest_due=exploration.turns_since_rest >= TURNS_PER_HOUR,
+        rest_due=procedure_dungeon.rest_due(exploration.turns_since_rest),
         journey=journey,
         exhaustion=levels,
         exhaustion_reading=reading,

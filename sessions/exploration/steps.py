@@ -17,7 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from canon.models import Divergence
-from gurps.dice import RandomSource
+from procedure import timers as procedure_timers
+from procedure.pendencies import P_DARKNESS
+from procedure.rolling import RandomSource
+from rulesets.registry import ruleset_for
 from sessions import entries
 from sessions.models import Exploration, ExplorationEvent, ExplorationTimer, Roll
 from sessions.tracker import tracker_begin, tracker_event
@@ -30,6 +33,12 @@ PENDENCY_MISSING = "não está no registro desta campanha"
 def dice() -> RandomSource:
     """The server's dice (tests script them through ``entries.dice_source``)."""
     return entries.dice_source()
+
+
+def procedure_part(campaign: Campaign):
+    """The campaign's ruleset's procedure part (``rulesets.base.ProcedurePart``): how the
+    text's asks resolve and the words that name the system."""
+    return ruleset_for(campaign.ruleset).part("procedure")
 
 
 def action_begin(exploration: Exploration, user, request_key: str, kind: str):
@@ -77,7 +86,6 @@ def roll_ref(roll: Roll) -> str:
     return f"#{roll.sequence}"
 
 
-P_DARKNESS = "procedure:darkness-lights"
 DARKNESS_FELL = (
     "A última fonte de luz apagou: total escuridão — «Total escuridão sempre torna o nível de "
     "perigo Mortal.»"
@@ -93,7 +101,7 @@ def timers_tick(exploration: Exploration, turns: int) -> list[str]:
     light_out = False
     lit = exploration.timers.filter(remaining_turns__gt=0).order_by("created_at", "pk")
     for timer in lit:
-        timer.remaining_turns = max(0, timer.remaining_turns - turns)
+        timer.remaining_turns = procedure_timers.run_down(timer.remaining_turns, turns)
         timer.save(update_fields=["remaining_turns"])
         if timer.is_out:
             what = "apagou" if timer.kind == ExplorationTimer.Kind.LIGHT else "acabou"
@@ -104,7 +112,7 @@ def timers_tick(exploration: Exploration, turns: int) -> list[str]:
     still_lit = exploration.timers.filter(
         kind=ExplorationTimer.Kind.LIGHT, remaining_turns__gt=0
     ).exists()
-    if light_out and not still_lit and not exploration.total_darkness:
+    if procedure_timers.darkness_falls(light_out, still_lit, exploration.total_darkness):
         exploration.total_darkness = True
         exploration.dark_from_lights = True
         lines.append(DARKNESS_FELL)

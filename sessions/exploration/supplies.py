@@ -10,25 +10,26 @@ procedure:food-water, procedure:running-out and procedure:craft-ammunition-des):
   then the common stock; without it, the canon's «Refeição perdida» and «Sem água» (§6.1);
 - Tabela H, 6: «Perca 1d4 rações entre o grupo» — the common stock first, then each member in
   the marching order, one at a time;
-- Criar: «munição igual ao resultado do teste», once the Mestre's GURPS roll resolves it.
+- Criar: «munição igual ao resultado do teste», once the Mestre's roll resolves it (as the
+  campaign's ruleset reads it).
 
 The Mestre adjusts any count by hand (``exploration_supply_adjust``) with a reason.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Sum
 
 from garganta_site.errors import ServiceError
+from procedure.supplies import COMMON, Stock
 from sessions.exploration.steps import action_begin, action_event
 from sessions.models import Exploration, ExplorationEvent, SupplyChange
 
 Kind = SupplyChange.Kind
 KINDS = (Kind.FOOD, Kind.WATER, Kind.AMMUNITION)
-COMMON = ""  # the holder of the party's common stock
 COMMON_LABEL = "Estoque comum"
 MAX_ADJUST = 10_000
 
@@ -64,42 +65,9 @@ def supply_counts(exploration: Exploration) -> dict[str, dict[str, int]]:
 
 
 @dataclass
-class Ledger:
-    """The changes a step makes, counted as it goes and written once its event exists."""
-
-    counts: dict[str, dict[str, int]]
-    changes: list[tuple[str, str, int, str]] = field(default_factory=list)
-
-    def have(self, holder: str, kind: str) -> int:
-        return self.counts.setdefault(holder, {k.value: 0 for k in KINDS})[kind]
-
-    def change(self, holder: str, kind: str, delta: int, reason: str) -> None:
-        if delta:
-            self.counts.setdefault(holder, {k.value: 0 for k in KINDS})[kind] += delta
-            self.changes.append((holder, kind, delta, reason[:300]))
-
-    def consume(self, name: str, kind: str, reason: str) -> str | None:
-        """One unit of ``kind`` for ``name``: his own, else the common stock's. Returns whose it
-        was (the holder), or None when there is none."""
-        for holder in (name, COMMON):
-            if self.have(holder, kind) > 0:
-                self.change(holder, kind, -1, reason)
-                return holder
-        return None
-
-    def lose(self, order: list[str], kind: str, amount: int, reason: str) -> int:
-        """Lose ``amount`` of ``kind`` «entre o grupo»: the common stock first, then each member
-        in ``order``, one at a time. Returns how many were there to lose."""
-        lost = 0
-        from_common = min(amount, self.have(COMMON, kind))
-        self.change(COMMON, kind, -from_common, reason)
-        lost += from_common
-        while lost < amount and any(self.have(n, kind) > 0 for n in order):
-            for name in order:
-                if lost < amount and self.have(name, kind) > 0:
-                    self.change(name, kind, -1, reason)
-                    lost += 1
-        return lost
+class Ledger(Stock):
+    """The changes a step makes, counted as it goes (``procedure.supplies.Stock``) and written
+    once its event exists."""
 
     def write(self, exploration: Exploration, event: ExplorationEvent, user) -> None:
         SupplyChange.objects.bulk_create(

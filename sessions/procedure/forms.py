@@ -6,8 +6,9 @@ from __future__ import annotations
 from django import forms
 
 from garganta_site.forms import request_key_field
+from procedure import journey as procedure_journey
+from procedure import tables as table_rules
 from sessions.models import RandomTable
-from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
 
 CHOICE_UNKNOWN = "Escolha uma tabela da lista."
@@ -89,11 +90,11 @@ class TableAddForm(forms.Form):
         required=False,
         choices=[
             ("", "— nenhuma: outra tabela —"),
-            *((r.key, r.label) for r in procedure_data.REGIONS),
+            *((r.key, r.label) for r in procedure_journey.REGIONS),
         ],
     )
     die = forms.ChoiceField(
-        label="Dado", choices=[(d, d) for d in procedure_data.ARBITRO_DICE], initial="1d6"
+        label="Dado", choices=[(d, d) for d in table_rules.ARBITRO_DICE], initial="1d6"
     )
     note = forms.CharField(
         label="Nota", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})

@@ -6,31 +6,31 @@ take a table's key (and a column, a row), roll on the server and append one chai
 of kind "table" whose ``details`` say which table, die, column and row it landed on, what the
 row says and where the table stands in the text. The exploration tracker calls these.
 
-The tables are seeded per campaign from ``sessions.procedure.data`` (``procedure_tables_seed``,
+The tables are seeded per campaign from ``procedure.tables`` (``procedure_tables_seed``,
 idempotent by key: a table the Árbitro has edited stays as he left it).
 """
 
 from __future__ import annotations
-
-import re
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
 from garganta_site.errors import ServiceError
-from gurps.dice import RandomSource
-from gurps.tabular import signed as signed_text
+from procedure import journey as procedure_journey
+from procedure import tables as table_rules
+from procedure.errors import BadDie
+from procedure.rolling import RandomSource
+from procedure.rolling import signed as signed_text
 from sessions import entries
 from sessions.entries import ensure_scene_accepts_entries as _ensure_scene_accepts_entries
 from sessions.entries import require_arbitro as _require_arbitro
 from sessions.entries import require_table as _require_table
 from sessions.log.chain import append_with_retries as _append_with_retries
 from sessions.models import RandomTable, RandomTableRow, RandomTableRowChange, Roll, Scene
-from sessions.procedure import data as procedure_data
 from sheets.models import Campaign
 
-UNKNOWN_PROCEDURE_TABLE = "Tabela do procedimento desconhecida: {key}."
+UNKNOWN_PROCEDURE_TABLE = table_rules.UNKNOWN_TABLE
 NOT_ROLLED = "A {name} não se rola: o texto não dá um dado para ela (é de consulta)."
 NOT_A_CHANCE = "A {name} não é de chance «N:6»: role nela com procedure_roll."
 NOT_A_ROLL = "A {name} é de chance «N:6»: diga a linha e use procedure_chance."
@@ -62,8 +62,6 @@ ROW_EDIT_CELLS = "A linha tem {count} células, uma por coluna."
 PROCEDURE_IDEMPOTENCY_CONFLICT = (
     "Esta chave de idempotência já foi usada por outra rolagem, com outro pedido."
 )
-
-_DIE = re.compile(r"^1d(?P<sides>[0-9]+)$")
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -119,7 +117,7 @@ def procedure_tables_seed(*, campaign: Campaign) -> int:
     there is left as it is (the Árbitro may have changed its rows). Returns how many it made."""
     have = set(RandomTable.objects.filter(campaign=campaign).values_list("key", flat=True))
     made = 0
-    for position, data in enumerate(procedure_data.TABLES, start=1):
+    for position, data in enumerate(table_rules.TABLES, start=1):
         if data.key in have:
             continue
         table = RandomTable.objects.create(
@@ -128,7 +126,7 @@ def procedure_tables_seed(*, campaign: Campaign) -> int:
             position=position,
             name=data.name,
             part=data.part,
-            document=procedure_data.DOCUMENT,
+            document=table_rules.DOCUMENT,
             source=data.source,
             kind=data.kind,
             die=data.die,
@@ -237,20 +235,21 @@ def procedure_roll(
     if existing is not None:
         return existing
     _ensure_scene_accepts_entries(scene)
-    sides = int(_DIE.match(die)["sides"])
+    sides = table_rules.die_sides(die)
     rows = list(table.rows.all())
+    spans = [(r.low, r.high) for r in rows]
     # Checked before the die: a total that could land on no row would be a roll thrown away.
-    for possible in range(1 + modifier, sides + modifier + 1):
-        if not any(r.covers(possible) for r in rows):
-            raise ServiceError(
-                MODIFIER_LEAVES_THE_TABLE.format(
-                    name=table.name, total=possible, modifier=signed_text(modifier)
-                ),
-                field="modifier",
-            )
+    possible = table_rules.total_off_table(spans, sides, modifier)
+    if possible is not None:
+        raise ServiceError(
+            MODIFIER_LEAVES_THE_TABLE.format(
+                name=table.name, total=possible, modifier=signed_text(modifier)
+            ),
+            field="modifier",
+        )
     face = (source or entries.dice_source()).randint(1, sides)
     total = face + modifier
-    row = next(r for r in rows if r.covers(total))
+    row = rows[table_rules.row_index(spans, total)]
     details = {
         **asked,
         "row": row.label,
@@ -305,7 +304,7 @@ def procedure_chance(
             field="row_label",
         )
     cell = row.cell(list(table.columns), column)
-    threshold = procedure_data.chance_threshold(cell)
+    threshold = table_rules.chance_threshold(cell)
     if threshold is None:
         raise ServiceError(CELL_NOT_A_CHANCE.format(cell=cell), field="row_label")
     asked = {"procedure_table": key, "column": column, "row": row.label, "die": "1d6"}
@@ -315,7 +314,7 @@ def procedure_chance(
         return existing, bool(existing.details.get("happened"))
     _ensure_scene_accepts_entries(scene)
     face = (source or entries.dice_source()).randint(1, 6)
-    happened = face <= threshold
+    happened = table_rules.happens(face, threshold)
     details = {
         **asked,
         "text": cell,
@@ -325,7 +324,7 @@ def procedure_chance(
         "modifier": 0,
         "threshold": threshold,
         "happened": happened,
-        "reading": procedure_data.CHANCE_READING,
+        "reading": table_rules.CHANCE_READING,
     }
     fields = {
         "scene": scene,
@@ -361,9 +360,9 @@ def random_table_row_edit(
     if table.kind == RandomTable.Kind.CHANCE:
         # A chance cell the tracker cannot read would stop the Mestre's next roll: refuse it here.
         for cell in cells:
-            if procedure_data.chance_threshold(cell) is None:
+            if table_rules.chance_threshold(cell) is None:
                 raise ServiceError(CELL_NOT_A_CHANCE.format(cell=cell), field="cells")
-            if table.key in CADENCE_TABLES and procedure_data.chance_every(cell) is None:
+            if table.key in CADENCE_TABLES and table_rules.chance_every(cell) is None:
                 raise ServiceError(CELL_WITHOUT_CADENCE.format(cell=cell), field="cells")
     locked = RandomTableRow.objects.select_for_update().get(pk=row.pk)
     if locked.cells == cells:
@@ -382,10 +381,12 @@ def random_table_row_edit(
 
 
 TABLE_NAME_EMPTY = "Dê um nome à tabela (ex.: Encontros da Floresta)."
-TABLE_REGION_UNKNOWN = "Região desconhecida: " + procedure_data.labels(procedure_data.REGIONS) + "."
+TABLE_REGION_UNKNOWN = (
+    "Região desconhecida: " + procedure_journey.labels(procedure_journey.REGIONS) + "."
+)
 TABLE_REGION_TAKEN = "{region} já tem a sua Tabela de Encontros: acrescente linhas a ela."
 TABLE_KEY_TAKEN = "Já há uma tabela com este nome nesta campanha."
-TABLE_DIE_UNKNOWN = "O dado da tabela: " + ", ".join(procedure_data.ARBITRO_DICE) + "."
+TABLE_DIE_UNKNOWN = "O dado da tabela: " + ", ".join(table_rules.ARBITRO_DICE) + "."
 ROW_ADD_ONLY_OWN = (
     "Só se acrescentam linhas às tabelas que o Árbitro criou: as do texto ficam como o texto as "
     "escreve (mude as células)."
@@ -399,11 +400,11 @@ ROW_TEXT_EMPTY = "Diga o que a linha traz (o encontro)."
 def table_complete(table: RandomTable) -> bool:
     """Whether every face of the table's die lands on a row (a table the Árbitro is still
     filling in is not rolled)."""
-    found = _DIE.match(table.die or "")
-    if found is None:
+    try:
+        sides = table_rules.die_sides(table.die)
+    except BadDie:
         return False
-    rows = list(table.rows.all())
-    return all(any(r.covers(face) for r in rows) for face in range(1, int(found["sides"]) + 1))
+    return table_rules.complete([(r.low, r.high) for r in table.rows.all()], sides)
 
 
 @transaction.atomic
@@ -418,16 +419,16 @@ def random_table_add(
     name = " ".join((name or "").split())[:200]
     if not name:
         raise ServiceError(TABLE_NAME_EMPTY, field="name")
-    if die not in procedure_data.ARBITRO_DICE:
+    if die not in table_rules.ARBITRO_DICE:
         raise ServiceError(TABLE_DIE_UNKNOWN, field="die")
     where = None
     if region:
-        where = procedure_data.REGION_BY_KEY.get(region)
+        where = procedure_journey.REGION_BY_KEY.get(region)
         if where is None:
             raise ServiceError(TABLE_REGION_UNKNOWN, field="region")
         if RandomTable.objects.filter(campaign=campaign, region=region).exists():
             raise ServiceError(TABLE_REGION_TAKEN.format(region=where.label), field="region")
-    key = procedure_data.regional_key(region) if where else slugify(name)[:40]
+    key = table_rules.regional_key(region) if where else slugify(name)[:40]
     if not key or RandomTable.objects.filter(campaign=campaign, key=key).exists():
         raise ServiceError(TABLE_KEY_TAKEN, field="name")
     last = RandomTable.objects.filter(campaign=campaign).order_by("-position").first()
@@ -437,8 +438,8 @@ def random_table_add(
         position=(last.position if last else 0) + 1,
         name=name,
         part="Encontros Aleatórios" if where else "Tabelas do Árbitro",
-        document=procedure_data.ARBITRO_DOCUMENT,
-        source=procedure_data.REGIONAL_SOURCE if where else "Criada pelo Árbitro",
+        document=table_rules.ARBITRO_DOCUMENT,
+        source=table_rules.REGIONAL_SOURCE if where else "Criada pelo Árbitro",
         kind=RandomTable.Kind.ROLL,
         region=region if where else "",
         die=die,
@@ -456,12 +457,12 @@ def random_table_row_add(
     «7+»), not overlapping another row; its text; why. Kept in the history as a change from
     nothing (``old_cells`` [])."""
     _require_arbitro_tables(user, table.campaign)
-    if table.document != procedure_data.ARBITRO_DOCUMENT:
+    if table.document != table_rules.ARBITRO_DOCUMENT:
         raise ServiceError(ROW_ADD_ONLY_OWN, code="forbidden")
     label = (label or "").strip()
     text = (text or "").strip()
     reason = (reason or "").strip()
-    span = procedure_data.row_range(label)
+    span = table_rules.row_range(label)
     if span is None:
         raise ServiceError(ROW_LABEL_BAD, field="label")
     if not text:
@@ -470,18 +471,17 @@ def random_table_row_add(
         raise ServiceError(ROW_EDIT_NEEDS_REASON, field="reason")
     if len(text) > ROW_TEXT_MAX or len(reason) > ROW_TEXT_MAX:
         raise ServiceError(ROW_TEXT_TOO_LONG.format(limit=ROW_TEXT_MAX), field="text")
-    sides = int(_DIE.match(table.die)["sides"])
+    sides = table_rules.die_sides(table.die)
     low, high = span
-    if low < 1 or (high if high is not None else low) > sides or (high is not None and high < low):
+    if not table_rules.inside_die(low, high, sides):
         raise ServiceError(
             ROW_OUTSIDE_DIE.format(die=table.die, sides=sides, label=label), field="label"
         )
     RandomTable.objects.select_for_update().get(pk=table.pk)
     rows = list(table.rows.all())
-    top = high if high is not None else sides
-    for other in rows:
-        if any(other.covers(face) for face in range(low, top + 1)):
-            raise ServiceError(ROW_OVERLAPS.format(label=label, other=other.label), field="label")
+    other = table_rules.overlap([(r.low, r.high) for r in rows], low, high, sides)
+    if other is not None:
+        raise ServiceError(ROW_OVERLAPS.format(label=label, other=rows[other].label), field="label")
     row = RandomTableRow.objects.create(
         table=table,
         position=max((r.position for r in rows), default=0) + 1,

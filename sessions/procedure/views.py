@@ -11,10 +11,10 @@ from django.views.decorators.http import require_POST
 
 from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest
+from procedure import tables as table_rules
 from sessions.access import get_scene_for_table
 from sessions.log.views import scene_respond
 from sessions.models import RandomTable, RandomTableRowChange
-from sessions.procedure import data as procedure_data
 from sessions.procedure import services
 from sessions.procedure.forms import RowAddForm, RowEditForm, TableAddForm, procedure_form
 from sheets.models import Membership
@@ -138,7 +138,7 @@ def _table_context(table, membership, *, bound=None, row_form=None):
         .order_by("-at", "-pk")
     )
     is_arbitro = membership.role == Membership.Role.ARBITRO
-    own = table.document == procedure_data.ARBITRO_DOCUMENT
+    own = table.document == table_rules.ARBITRO_DOCUMENT
     forms = {}
     if is_arbitro:
         for row in rows:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from garganta_site.errors import ServiceError
+from procedure import dungeon as procedure_dungeon
+from rulesets.gurps3e.procedure import TEXTS as GURPS_PROCEDURE_TEXTS
 from sessions.combat import services as combat_services
 from sessions.exploration import services as exploration_services
 from sessions.log import chain
@@ -117,7 +119,7 @@ def test_an_hour_without_a_rest_turn_costs_the_procedures_exhaustion_point(
     _, seventh = turn(exploration, mestre)
     exploration.refresh_from_db()
     assert seventh.data["exhaustion"] is True
-    assert exploration_services.EXHAUSTION_TEXT in seventh.lines
+    assert GURPS_PROCEDURE_TEXTS.exhaustion in seventh.lines
     assert exploration.exhaustion_points == 1 and exploration.exhaustion_undecided == 1
     exploration_services.exploration_consequence(
         exploration=exploration, user=mestre, text="1 ponto de fadiga para cada um (§6)"
@@ -151,7 +153,7 @@ def test_an_encounter_arrives_at_the_end_of_the_turn(scene, mestre, server_dice)
     exploration.refresh_from_db()
     assert exploration.encounter_pending
     ended = exploration_services.exploration_turn_end(exploration=exploration, user=mestre)
-    assert ended.data["arrival"] == exploration_services.ARRIVAL_ROOM
+    assert ended.data["arrival"] == procedure_dungeon.ARRIVAL_ROOM
     arrival = ended.rolls.get()
     assert arrival.details["procedure_table"] == "monster_arrival" and arrival.total == 2
     assert any(line.startswith("Ordem de marcha:") for line in ended.lines)
@@ -161,7 +163,7 @@ def test_the_monsters_may_arrive_in_an_adjacent_room(scene, mestre, server_dice)
     server_dice(1, 5)
     exploration = start(scene, mestre, DEADLY)
     _, ended = turn(exploration, mestre)
-    assert ended.data["arrival"] == exploration_services.ARRIVAL_ADJACENT
+    assert ended.data["arrival"] == procedure_dungeon.ARRIVAL_ADJACENT
 
 
 @pytest.mark.parametrize(

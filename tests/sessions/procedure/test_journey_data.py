@@ -11,8 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sessions.procedure import data as procedure_data
-from sessions.procedure.data import ACTIVITIES, BY_KEY, MODES, REGIONS, SEASONS
+from procedure import clock as procedure_clock
+from procedure import journey as procedure_journey
+from procedure.journey import ACTIVITIES, MODES, REGIONS, SEASONS
+from procedure.tables import BY_KEY
 from tests.gurps.helpers import PROCEDURE_PATH
 
 TEXT = PROCEDURE_PATH.read_text(encoding="utf-8")
@@ -25,12 +27,12 @@ def _rows(key):
 
 def test_the_numbers_of_a_day_are_the_text_s():
     assert "1 dia tem 6 rodadas de viagem (4h/rodada)" in LINES
-    assert (procedure_data.ROUNDS_PER_DAY, procedure_data.ROUND_HOURS) == (6, 4)
+    assert (procedure_clock.ROUNDS_PER_DAY, procedure_clock.ROUND_HOURS) == (6, 4)
     assert "Personagens podem avançar por até 2 rodadas consecutivas sem penalidade." in LINES
-    assert procedure_data.FREE_ADVANCE_ROUNDS == 2
+    assert procedure_journey.FREE_ADVANCE_ROUNDS == 2
     assert "o personagem deve descansar por 2 rodadas antes de realizar" in TEXT
-    assert procedure_data.FORCED_MARCH_REST_ROUNDS == 2
-    assert [procedure_data.FORCED_MARCH_FIRST, procedure_data.FORCED_MARCH_STEP] == _rows(
+    assert procedure_journey.FORCED_MARCH_REST_ROUNDS == 2
+    assert [procedure_journey.FORCED_MARCH_FIRST, procedure_journey.FORCED_MARCH_STEP] == _rows(
         "forced_march"
     )
 
@@ -49,7 +51,7 @@ def test_the_activities_are_the_text_s_list():
         assert word in line or choice.key == "other"
     assert "outras atividades fora do escopo das regras" in line
     # Forragear/Caçar/Pescar: one value per column of Tabela E
-    food = [c.table for c in ACTIVITIES if c.key in procedure_data.FOOD_ACTIVITIES]
+    food = [c.table for c in ACTIVITIES if c.key in procedure_journey.FOOD_ACTIVITIES]
     assert food == list(BY_KEY["forage_hunt_fish"].columns)
 
 
@@ -80,16 +82,16 @@ def test_each_region_has_its_row_in_each_table_and_each_row_a_region(attribute, 
 
 def test_the_weather_drift_reads_the_text_s_two_faces_and_nothing_else():
     drift = BY_KEY["weather_drift"]
-    steps = [procedure_data.weather_step(row.cells[0]) for row in drift.rows]
+    steps = [procedure_journey.weather_step(row.cells[0]) for row in drift.rows]
     assert steps == [-1, 1, None]
     assert "1 – Diminua em 1 o clima" in LINES and "2 – Aumente em 1 o clima" in LINES
 
 
 def test_the_ends_of_the_table_hold_the_weather():
-    assert procedure_data.weather_after(1, -1) == (1, True)
-    assert procedure_data.weather_after(6, 1) == (6, True)
-    assert procedure_data.weather_after(3, -1) == (2, False)
-    assert procedure_data.weather_after(3, None) == (3, False)
+    assert procedure_journey.weather_after(1, -1) == (1, True)
+    assert procedure_journey.weather_after(6, 1) == (6, True)
+    assert procedure_journey.weather_after(3, -1) == (2, False)
+    assert procedure_journey.weather_after(3, None) == (3, False)
 
 
 @given(
@@ -103,8 +105,8 @@ def test_the_weather_never_leaves_the_season_s_table(season, start, faces):
     row = start
     for face in faces:
         cell = next(r for r in drift.rows if r.low <= face <= r.high).cells[0]
-        row, _ = procedure_data.weather_after(
-            row, procedure_data.weather_step(cell), len(table.rows)
+        row, _ = procedure_journey.weather_after(
+            row, procedure_journey.weather_step(cell), len(table.rows)
         )
         assert 1 <= row <= len(table.rows)
         label = next(r for r in table.rows if r.low == row).cells[0]
@@ -113,24 +115,26 @@ def test_the_weather_never_leaves_the_season_s_table(season, start, faces):
 
 def test_tabela_b_s_dc_rises_by_3_a_round():
     first, step = (row.cells[0] for row in BY_KEY["forced_march"].rows)
-    assert [procedure_data.forced_march_dc(n, first, step) for n in (1, 2, 3, 4)] == [
+    assert [procedure_journey.forced_march_dc(n, first, step) for n in (1, 2, 3, 4)] == [
         12,
         15,
         18,
         21,
     ]
-    assert procedure_data.forced_march_dc(1, "doze", step) is None
+    assert procedure_journey.forced_march_dc(1, "doze", step) is None
 
 
 def test_tabela_a_s_hexes_and_tabela_g_s_modifiers_are_read_from_their_cells():
-    hexes = [procedure_data.hexes_per_round(r.cells[0]) for r in BY_KEY["travel_advance"].rows]
+    hexes = [procedure_journey.hexes_per_round(r.cells[0]) for r in BY_KEY["travel_advance"].rows]
     assert hexes == [Fraction(1, 2), 1, 2]
-    modifiers = [procedure_data.table_modifier(r.cells[0]) for r in BY_KEY["craft_ammunition"].rows]
+    modifiers = [
+        procedure_journey.table_modifier(r.cells[0]) for r in BY_KEY["craft_ammunition"].rows
+    ]
     assert modifiers == [-6, -4, 0, 0, -10]
-    assert procedure_data.hexes_per_round("meio") is None
+    assert procedure_journey.hexes_per_round("meio") is None
 
 
 def test_every_closed_set_says_its_labels():
-    assert procedure_data.labels(MODES) == (
+    assert procedure_journey.labels(MODES) == (
         "walking: Andando; mounted: Montado / Dirigindo; sailing: Navegando"
     )

@@ -9,12 +9,12 @@ import pytest
 
 from garganta_site.campaigns import campaign_create
 from garganta_site.errors import ServiceError
+from procedure import tables as procedure_tables
+from procedure.tables import TABLES
 from sessions.log import chain
 from sessions.log import services as log_services
 from sessions.models import RandomTable, RandomTableRow, RandomTableRowChange, Roll
-from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
-from sessions.procedure.data import TABLES
 from tests.gurps.helpers import PROCEDURE_PATH, ScriptedSource
 
 TEXT = PROCEDURE_PATH.read_text(encoding="utf-8")
@@ -112,16 +112,16 @@ def test_every_tab_separated_block_of_the_text_is_a_table():
 
 
 def test_the_weather_drift_is_the_text_s_and_says_the_text_is_silent_on_3_to_6():
-    table = procedure_data.BY_KEY["weather_drift"]
+    table = procedure_tables.BY_KEY["weather_drift"]
     for row in table.rows[:2]:
         assert _after(table.source, f"{row.label} – {row.cells[0]}")
     assert table.rows[2].label == "3-6"
-    assert table.rows[2].cells == (procedure_data.SILENT,)
+    assert table.rows[2].cells == (procedure_tables.SILENT,)
     assert not any(re.match(r"^[3-6] – ", line) for line in LINES)
 
 
 def test_the_encounters_by_region_are_the_text_s():
-    table = procedure_data.BY_KEY["encounter_by_region"]
+    table = procedure_tables.BY_KEY["encounter_by_region"]
     for row in table.rows:
         assert _after(table.source, f"{row.label}: {row.cells[0]}")
     heading = LINES.index(table.source)
@@ -130,16 +130,16 @@ def test_the_encounters_by_region_are_the_text_s():
 
 
 def test_tabela_h_row_8_keeps_the_text_s_backslash():
-    row = next(r for r in procedure_data.BY_KEY["camp_mishaps"].rows if r.label == "8")
+    row = next(r for r in procedure_tables.BY_KEY["camp_mishaps"].rows if r.label == "8")
     assert row.cells[0].endswith("Role 1d6. 3:6 \\| Encontro Aleatório.")
     assert "8\t" + row.cells[0] in LINES
 
 
 def test_the_dice_rows_6_and_8_of_tabela_h_name_are_tables_of_their_own():
-    rations = procedure_data.BY_KEY["camp_mishap_rations"]
+    rations = procedure_tables.BY_KEY["camp_mishap_rations"]
     assert (rations.die, [r.label for r in rations.rows]) == ("1d4", ["1", "2", "3", "4"])
     assert "Perca 1d4 rações entre o grupo." in TEXT
-    encounter = procedure_data.BY_KEY["camp_mishap_encounter"]
+    encounter = procedure_tables.BY_KEY["camp_mishap_encounter"]
     assert encounter.rows[0].cells == ("3:6",)
     assert "Role 1d6. 3:6 \\| Encontro Aleatório." in TEXT
     for table in (rations, encounter):
@@ -147,13 +147,13 @@ def test_the_dice_rows_6_and_8_of_tabela_h_name_are_tables_of_their_own():
 
 
 def test_make_camp_is_the_text_s():
-    table = procedure_data.BY_KEY["make_camp"]
+    table = procedure_tables.BY_KEY["make_camp"]
     assert table.rows[0].cells == ("5:6",)
     assert _after(table.source, "1. Role 1d6. Em um resultado de 5:6 o grupo está seguro.")
 
 
 def test_surprise_is_the_text_s():
-    table = procedure_data.BY_KEY["surprise"]
+    table = procedure_tables.BY_KEY["surprise"]
     assert table.rows[0].cells == ("2:6",)
     heading = LINES.index("2. Ações dos Jogadores")
     assert "Em um resultado de 2:6, o lado está surpreso." in "\n".join(LINES[:heading])
@@ -161,7 +161,7 @@ def test_surprise_is_the_text_s():
 
 
 def test_the_monsters_arrival_is_the_text_s():
-    table = procedure_data.BY_KEY["monster_arrival"]
+    table = procedure_tables.BY_KEY["monster_arrival"]
     for row in table.rows:
         assert _after(table.source, f"{row.label} {row.cells[0]}")
     assert [(row.low, row.high) for row in table.rows] == [(1, 3), (4, 6)]
@@ -190,11 +190,11 @@ def test_a_rolled_table_covers_every_face_of_its_dice_once(table):
 def test_every_cell_of_a_chance_table_reads_as_n_in_6(table):
     for row in table.rows:
         for cell in row.cells:
-            assert procedure_data.chance_threshold(cell) in range(1, 7)
+            assert procedure_tables.chance_threshold(cell) in range(1, 7)
 
 
 def test_the_panic_table_ranges_are_read_from_the_text():
-    rows = procedure_data.BY_KEY["panic"].rows
+    rows = procedure_tables.BY_KEY["panic"].rows
     assert [(r.low, r.high, r.open_ended) for r in rows] == [
         (1, 1, False),
         (2, 4, False),

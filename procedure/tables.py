@@ -1,4 +1,5 @@
-"""Every table of the Mestre's session procedure (``sessao-do-mestre.txt``), written once as data.
+"""Every table of the Mestre's session procedure (``sessao-do-mestre.txt``), written once as data,
+and the readings of a table the text gives: a row's range, a total's row, a chance «N:6», a cadence.
 
 The procedure was written for another game (a d6/d20 game with CON, DES, DESV, hit dice and
 sanity). Its tables are transcribed here in its own words, each with the heading line it
@@ -8,8 +9,10 @@ divergence for the Árbitro (``canon.seed.PROCEDURE_DIVERGENCES``), and the Mest
 GURPS roll each time.
 
 A fresh machine has no ``shared/`` folder at run time: this module is what each campaign's
-``RandomTable`` rows are seeded from (``sessions.procedure.procedure_tables_seed``); from then
-on the Árbitro maintains them, and every change keeps what the row said.
+``RandomTable`` rows are seeded from (``sessions.procedure.services.procedure_tables_seed``);
+from then on the Árbitro maintains them, and every change keeps what the row said. The readings
+below take a row as its span (``low``, ``high``), so they serve this module's rows and the
+campaign's alike.
 
 Kinds of table:
 
@@ -25,7 +28,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from fractions import Fraction
+
+from procedure.errors import BadDie, UnknownTable
 
 DOCUMENT = "Sessão do Mestre"
 HEXCRAWL = "Exploração de hexágonos"
@@ -48,6 +52,10 @@ MAKE_CAMP_READING = (
 )
 SILENT = "O texto não diz o que acontece com este resultado."
 
+UNKNOWN_TABLE = "Tabela do procedimento desconhecida: {key}."
+BAD_DIE = "Dado «{die}»: o procedimento rola 1dN (1d4, 1d6, 1d8, 1d10, 1d12, 1d20)."
+
+_DIE = re.compile(r"^1d(?P<sides>[0-9]+)$")
 _RANGE = re.compile(r"^(?P<low>[0-9]+)(?:(?:-|:)(?P<high>[0-9]+)|(?P<plus>\+))?$")
 
 
@@ -646,197 +654,70 @@ def regional_key(region: str) -> str:
     return f"encontros-{region}"
 
 
-# --- the journey: the hexcrawl's rounds of travel, as the text counts them -----------------------
-#
-# Each number below is the text's, with the line it stands in. What the tables hold (chances,
-# DCs, modifiers, hexes) is read from the campaign's own tables, which the Árbitro maintains:
-# the functions here only read a cell the way the text writes it.
-
-# "1 dia tem 6 rodadas de viagem (4h/rodada)"
-ROUNDS_PER_DAY = 6
-ROUND_HOURS = 4
-# "Personagens podem avançar por até 2 rodadas consecutivas sem penalidade."
-FREE_ADVANCE_ROUNDS = 2
-# "Em caso de falha, o personagem deve descansar por 2 rodadas antes de realizar qualquer outra
-# atividade ou receber 1 ponto de exaustão."
-FORCED_MARCH_REST_ROUNDS = 2
-# Tabela B's two rows, by label: "1 rodada extra" (the DC) and "rodadas subsequentes" (its rise).
-FORCED_MARCH_FIRST = "1 rodada extra"
-FORCED_MARCH_STEP = "rodadas subsequentes"
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One value of a closed set the journey takes: its key (the API's), its label (the
-    text's word) and, where it picks a table, the table's key."""
-
-    key: str
-    label: str
-    table: str = ""
-
-
-SEASONS: tuple[Choice, ...] = (
-    # "No início da sessão, role o clima inicial, dependendo da estação do ano."
-    Choice("spring", "Primavera", "weather_spring"),
-    Choice("summer", "Verão", "weather_summer"),
-    Choice("autumn", "Outono", "weather_autumn"),
-    Choice("winter", "Inverno", "weather_winter"),
-)
-
-# "Em cada rodada de viagem, um jogador pode escolher uma das seguintes atividades: Avançar,
-# Explorar, Criar, Forragear/Caçar/Pescar, Levantar Acampamento, Descansar ou outras atividades
-# fora do escopo das regras." Forragear/Caçar/Pescar is one activity with three columns of
-# Tabela E: each is its own value here, so the column is never a guess.
-ACTIVITIES: tuple[Choice, ...] = (
-    Choice("advance", "Avançar"),
-    Choice("explore", "Explorar"),
-    Choice("forage", "Forragear", "Forragear"),
-    Choice("hunt", "Caçar", "Caçar"),
-    Choice("fish", "Pescar", "Pescar"),
-    Choice("craft", "Criar"),
-    Choice("make_camp", "Levantar Acampamento"),
-    Choice("rest", "Descansar"),
-    Choice("other", "Outra atividade (fora do escopo das regras)"),
-)
-FOOD_ACTIVITIES = ("forage", "hunt", "fish")
-
-# Tabela A: Avançar, by its rows' labels.
-MODES: tuple[Choice, ...] = (
-    Choice("walking", "Andando"),
-    Choice("mounted", "Montado / Dirigindo"),
-    Choice("sailing", "Navegando"),
-)
-
-
-@dataclass(frozen=True)
-class Region:
-    """A kind of hex as the text names them (Estepe, Planície, Colinas, Floresta, Montanha,
-    Pântano), and the row (or, in Tabela D, the column) each table gives it. The text groups
-    them differently in each table; each entry below is the table's own label that names it."""
-
-    key: str
-    label: str
-    encounter: str  # Encontros Aleatórios: "Estepe e Planície: 1:6" …
-    losing: str  # Tabela C: Perdendo a direção (its rows)
-    events: str  # Tabela D: Eventos (its columns)
-    food: str  # Tabela E: Forragear/Caçar/Pescar (its rows)
-    craft: str  # Tabela G: Criar Munição (its rows)
-
-
-REGIONS: tuple[Region, ...] = (
-    Region(
-        "steppe", "Estepe", "Estepe e Planície", "Estepes", "Planície e Estepes", "Estepe", "Estepe"
-    ),
-    Region(
-        "plains",
-        "Planície",
-        "Estepe e Planície",
-        "Planície, Colinas, Floresta",
-        "Planície e Estepes",
-        "Planície e Colinas",
-        "Planície / Colinas",
-    ),
-    Region(
-        "hills",
-        "Colinas",
-        "Colinas, Florestas e Montanhas",
-        "Planície, Colinas, Floresta",
-        "Colinas e Montanhas",
-        "Planície e Colinas",
-        "Planície / Colinas",
-    ),
-    Region(
-        "forest",
-        "Floresta",
-        "Colinas, Florestas e Montanhas",
-        "Planície, Colinas, Floresta",
-        "Florestas e Pântanos",
-        "Floresta",
-        "Floresta",
-    ),
-    Region(
-        "mountain",
-        "Montanha",
-        "Colinas, Florestas e Montanhas",
-        "Pântano, Montanha",
-        "Colinas e Montanhas",
-        "Montanha",
-        "Montanha",
-    ),
-    Region(
-        "swamp",
-        "Pântano",
-        "Pântano",
-        "Pântano, Montanha",
-        "Florestas e Pântanos",
-        "Pântano",
-        "Pântano",
-    ),
-)
-
-SEASON_BY_KEY = {c.key: c for c in SEASONS}
-ACTIVITY_BY_KEY = {c.key: c for c in ACTIVITIES}
-MODE_BY_KEY = {c.key: c for c in MODES}
-REGION_BY_KEY = {r.key: r for r in REGIONS}
-
-
-def labels(choices) -> str:
-    """«key: label; …», for a closed set's description in the OpenAPI and the MCP tools."""
-    return "; ".join(f"{c.key}: {c.label}" for c in choices)
-
-
-def ordinal(n: int) -> str:
-    return f"{n}ª"
-
-
-_WEATHER_STEP = re.compile(r"^\s*(?P<verb>Diminua|Aumente) em (?P<n>[0-9]+) o clima", re.IGNORECASE)
-
-
-def weather_step(cell: str) -> int | None:
-    """How many rows of the season's table a drift cell moves the weather: «Diminua em 1 o
-    clima» → −1, «Aumente em 1 o clima» → +1; None for a cell that says neither (the text's
-    faces 3–6 say nothing: ``SILENT``)."""
-    found = _WEATHER_STEP.match(cell or "")
+def table(key: str) -> Table:
+    """The procedure's table ``key`` as the text writes it; ``UnknownTable`` if there is none."""
+    found = BY_KEY.get(key)
     if found is None:
-        return None
-    n = int(found["n"])
-    return -n if found["verb"].lower() == "diminua" else n
+        raise UnknownTable(UNKNOWN_TABLE.format(key=key))
+    return found
 
 
-def weather_after(row: int, step: int | None, rows: int = 6) -> tuple[int, bool]:
-    """(the weather's row after a drift of ``step``, whether an end of the table held it).
-    «Diminua» is the row with the smaller number; at row 1 the weather does not go lower and
-    at the last row not higher (pendência procedure:weather-drift-edges); no step, no change."""
-    if step is None:
-        return row, False
-    moved = row + step
-    held = min(max(moved, 1), rows)
-    return held, held != moved
+# --- rolling on a table: «1dN», a total's row ----------------------------------------------------
+
+Span = tuple[int | None, int | None]  # a row's (low, high); high None: "and above"
 
 
-def forced_march_dc(extra_round: int, first: str, step: str) -> int | None:
-    """Tabela B: Forçando o Avanço. The DC of the ``extra_round``-th round beyond 2 in a row:
-    «1 rodada extra — 12», «rodadas subsequentes — +3» gives 12, 15, 18 … None when a cell does
-    not read as a number (the Árbitro keeps the table)."""
-    try:
-        base, rise = int(first.strip()), int(step.strip())
-    except (AttributeError, ValueError):
-        return None
-    return base + rise * (extra_round - 1)
+def die_sides(die: str) -> int:
+    """N of «1dN» (every table of the text is rolled on one die); ``BadDie`` otherwise."""
+    found = _DIE.match(die or "")
+    if found is None or int(found["sides"]) < 1:
+        raise BadDie(BAD_DIE.format(die=die))
+    return int(found["sides"])
 
 
-def hexes_per_round(cell: str) -> Fraction | None:
-    """Tabela A: Avançar: «1/2», «1», «2» hexes a round; None for a cell that is not one."""
-    try:
-        value = Fraction(cell.strip())
-    except (AttributeError, ValueError, ZeroDivisionError):
-        return None
-    return value if value >= 0 else None
+def covers(low: int | None, high: int | None, total: int) -> bool:
+    """Whether a row spanning ``low``..``high`` (``high`` None: and above) holds ``total``; a row
+    without a span (a region, a level) holds none."""
+    if low is None or total < low:
+        return False
+    return high is None or total <= high
 
 
-def table_modifier(cell: str) -> int | None:
-    """Tabela G: Criar Munição: «-6», «+0», «-10»; None for a cell that is not a number."""
-    try:
-        return int(cell.strip())
-    except (AttributeError, ValueError):
-        return None
+def row_index(spans: list[Span], total: int) -> int | None:
+    """The index of the first row whose span holds ``total``; None when none does."""
+    return next((i for i, (low, high) in enumerate(spans) if covers(low, high, total)), None)
+
+
+def total_off_table(spans: list[Span], sides: int, modifier: int = 0) -> int | None:
+    """The first total 1dN + ``modifier`` could give that lands on no row (None: every total
+    lands): checked before the die, so no roll is thrown away."""
+    for total in range(1 + modifier, sides + modifier + 1):
+        if row_index(spans, total) is None:
+            return total
+    return None
+
+
+def complete(spans: list[Span], sides: int) -> bool:
+    """Whether every face of a 1d``sides`` lands on a row (a table still being filled is not
+    rolled)."""
+    return total_off_table(spans, sides) is None
+
+
+def overlap(spans: list[Span], low: int, high: int | None, sides: int) -> int | None:
+    """The index of the first row that already covers a face of ``low``..``high`` (``high``
+    None: to ``sides``); None when the new row overlaps none."""
+    top = high if high is not None else sides
+    for index, (other_low, other_high) in enumerate(spans):
+        if any(covers(other_low, other_high, face) for face in range(low, top + 1)):
+            return index
+    return None
+
+
+def inside_die(low: int, high: int | None, sides: int) -> bool:
+    """Whether a row «low-high» (``high`` None: «low+») stays within the faces of 1d``sides``."""
+    return 1 <= low <= (high if high is not None else low) <= sides
+
+
+def happens(face: int, threshold: int) -> bool:
+    """«N:6» read as a chance of N in 6: it happens on 1 to N of the 1d6 (``CHANCE_READING``)."""
+    return face <= threshold
