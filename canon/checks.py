@@ -33,7 +33,8 @@ from gurps.audit import (
 from gurps.ranged import is_ranged_weapon
 from gurps.skill_costs import CostRow
 from sheets import services as sheet_services
-from sheets.models import Campaign, Character, SheetVersion
+from campaigns.models import Campaign
+from sheets.models import Character, SheetVersion
 
 WARNINGS_NOT_READ = (
     "Esta versão tem {count} aviso(s): leia-os na fila e diga por que homologa mesmo assim."

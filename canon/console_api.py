@@ -24,7 +24,8 @@ from garganta_site.api_errors import errors
 from garganta_site.auth import arbitrates, gated, runs_a_table
 from garganta_site.errors import ServiceError
 from sheets import services as sheet_services
-from sheets.models import Campaign, Character, SheetVersion
+from campaigns.models import Campaign
+from sheets.models import Character, SheetVersion
 
 # Permission first (issue 27): every write's access is checked in its authentication,
 # before its body is validated or its Idempotency-Key replayed.

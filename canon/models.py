@@ -22,7 +22,8 @@ from django.utils.functional import cached_property
 from canon.seed import CANON
 from garganta_site.records import AppendOnly
 from gurps.house import HOUSE_SETTINGS
-from sheets.models import Campaign, Character, SheetVersion
+from campaigns.models import Campaign
+from sheets.models import Character, SheetVersion
 
 
 class Corrected:

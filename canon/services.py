@@ -27,7 +27,8 @@ from canon.models import Correction, Decision, Divergence
 from garganta_site.errors import ServiceError
 from gurps.house import HOUSE_SETTINGS
 from sheets import services as sheet_services
-from sheets.models import Campaign, Character, Membership, SheetVersion
+from campaigns.models import Campaign, Membership
+from sheets.models import Character, SheetVersion
 
 # Messages are constants so tests import them instead of repeating them.
 ONLY_TABLE_OPENS = (

@@ -28,7 +28,7 @@ from gurps.audit import CatalogueSkill
 from gurps.errors import UNKNOWN_ATTRIBUTE, UNKNOWN_DIFFICULTY, InvalidValue
 from gurps.skill_costs import CostRow
 from gurps.skills import Difficulty, read_default, split_defaults
-from sheets.models import Campaign
+from campaigns.models import Campaign
 
 ONLY_THE_ARBITRO = "Só o Árbitro mantém a tabela de custo e o catálogo de perícias."
 REASON_REQUIRED = "Diga por que muda: a razão fica no histórico."

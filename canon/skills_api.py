@@ -19,7 +19,8 @@ from garganta_site.auth import AUTH
 from garganta_site.errors import ServiceError
 from gurps.audit import FindingCode
 from sheets import services as sheet_services
-from sheets.models import Campaign, Character
+from campaigns.models import Campaign
+from sheets.models import Character
 
 router = Router(auth=AUTH)
 

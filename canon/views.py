@@ -31,7 +31,8 @@ from garganta_site.confirm import confirmation_step
 from garganta_site.http import HtmxHttpRequest
 from sheets import services as sheet_services
 from sheets.forms import ReturnForm, SkillFormSet
-from sheets.models import Character, Membership, SheetVersion
+from campaigns.models import Membership
+from sheets.models import Character, SheetVersion
 
 # --- helpers ----------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """Who is asking, for the API and the MCP server: per-user bearer tokens (only their SHA-256 is
 stored) and the ``Idempotency-Key`` of unsafe requests, which names one request per user.
 
-The rows are ``sheets.ApiToken`` and ``sheets.IdempotencyKey`` (a user's own); the rules about
+The rows are ``campaigns.ApiToken`` and ``campaigns.IdempotencyKey`` (a user's own); the rules about
 them live here, once, for every app's router.
 """
 
@@ -21,7 +21,7 @@ from ninja.security import HttpBearer, SessionAuth
 from ninja.throttling import SimpleRateThrottle
 
 from garganta_site.errors import ServiceError
-from sheets.models import ApiToken, IdempotencyKey, Membership
+from campaigns.models import ApiToken, IdempotencyKey, Membership
 
 # Messages are constants so tests import them instead of repeating them.
 IDEMPOTENCY_KEY_REUSED = (
@@ -30,7 +30,7 @@ IDEMPOTENCY_KEY_REUSED = (
 )
 
 
-# The longest Idempotency-Key taken (what sheets.IdempotencyKey and each entry's request_key
+# The longest Idempotency-Key taken (what campaigns.IdempotencyKey and each entry's request_key
 # store); a longer one is refused, never cut (two long keys cut alike would collide).
 IDEMPOTENCY_KEY_MAX = 64
 IDEMPOTENCY_KEY_TOO_LONG = (

@@ -17,7 +17,7 @@ from django.db.migrations.executor import MigrationExecutor
 from canon.services import registers_seed
 from canon.skills import skill_tables_seed
 from sessions.procedure.services import procedure_tables_seed
-from sheets.models import Campaign
+from campaigns.models import Campaign
 
 
 def campaign_seed(*, campaign: Campaign) -> None:

@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "ninja",
+    "campaigns",
     "sheets",
     "sessions.apps.MesaConfig",
     "canon",

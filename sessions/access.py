@@ -10,7 +10,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from sessions.models import Scene, Week
-from sheets.models import Campaign, Membership
+from campaigns.models import Campaign, Membership
 from sheets.services import membership_for
 
 # --- access -----------------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from django.utils import timezone
 from sessions.log import services as log_services
 from sessions.models import Declaration, Scene, Week
 from sessions.weeks import services as weeks_services
-from sheets.models import Campaign, Character
+from campaigns.models import Campaign
+from sheets.models import Character
 
 DECLARATION = "Procuro marcas de mordida na rocha da galeria, com a tocha baixa."
 REPORT = (

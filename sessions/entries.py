@@ -13,7 +13,7 @@ from sessions.models import (
     Scene,
     Week,
 )
-from sheets.models import Campaign, Membership
+from campaigns.models import Campaign, Membership
 from sheets.services import membership_for
 
 # Messages are constants so tests import them instead of repeating them.

@@ -21,7 +21,8 @@ from gurps.hit_locations import limb_label
 from gurps.house import CombatantKind
 from sessions.combat.weapons import weapons_of
 from sessions.procedure import data as procedure_data
-from sheets.models import Campaign, Character
+from campaigns.models import Campaign
+from sheets.models import Character
 
 
 class Week(models.Model):

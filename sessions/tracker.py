@@ -19,7 +19,7 @@ from django.db import models
 from garganta_site import doorbell
 from garganta_site.errors import ServiceError
 from sessions import entries
-from sheets.models import Campaign
+from campaigns.models import Campaign
 
 
 def tracker_lock(tracker: models.Model, *related: str) -> Any:

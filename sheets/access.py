@@ -9,7 +9,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from garganta_site.http import HtmxHttpRequest
-from sheets.models import Character, Membership
+from campaigns.models import Membership
+from sheets.models import Character
 
 
 def character_for_member(request: HtmxHttpRequest, code) -> tuple[Character, Membership]:

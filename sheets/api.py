@@ -18,7 +18,8 @@ from canon.seed import READING_KEY_PREFIX
 from garganta_site.api_errors import errors
 from garganta_site.auth import AUTH
 from sheets import services
-from sheets.models import Character, Membership
+from campaigns.models import Membership
+from sheets.models import Character
 
 router = Router(auth=AUTH)
 

@@ -18,16 +18,8 @@ from garganta_site.campaigns import campaign_create
 from sessions.demo import demo_week_seed
 from sessions.models import Scene
 from sheets import services
-from sheets.models import (
-    Campaign,
-    Character,
-    Item,
-    Membership,
-    Possession,
-    SheetVersion,
-    Skill,
-    Trait,
-)
+from campaigns.models import Campaign, Membership
+from sheets.models import Character, Item, Possession, SheetVersion, Skill, Trait
 
 DEMO_PASSWORD = "garganta"
 

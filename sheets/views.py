@@ -25,7 +25,8 @@ from garganta_site.http import HtmxHttpRequest
 from sessions.models import Scene, Week
 from sheets import access, live, services
 from sheets.forms import LootForm, QuantityForm
-from sheets.models import ApiToken, Character, Membership, Possession, SheetVersion
+from campaigns.models import ApiToken, Membership
+from sheets.models import Character, Possession, SheetVersion
 
 _get_character = access.character_for_member
 

@@ -15,7 +15,8 @@ from django.contrib.auth import get_user_model
 from garganta_site.campaigns import campaign_create
 from sessions.models import Scene
 from sheets.demo import DEMO_PASSWORD, demo_seed
-from sheets.models import Campaign, Character, Membership
+from campaigns.models import Campaign, Membership
+from sheets.models import Character
 
 
 @pytest.fixture(autouse=True)

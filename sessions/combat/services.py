@@ -53,7 +53,8 @@ from sessions.combat.weapons import (
 )
 from sessions.log import services as log_services
 from sessions.models import Combat, Combatant, CombatEvent, Roll, Scene
-from sheets.models import Campaign, Character, Item
+from campaigns.models import Campaign
+from sheets.models import Character, Item
 from sheets.services import sheet_view, state_of, version_facts
 
 KIND_FROM_CHARACTER = {

@@ -66,7 +66,7 @@ from sessions.models import (
 )
 from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
-from sheets.models import Campaign
+from campaigns.models import Campaign
 
 Danger = Exploration.Danger
 

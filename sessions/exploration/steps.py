@@ -21,7 +21,7 @@ from gurps.dice import RandomSource
 from sessions import entries
 from sessions.models import Exploration, ExplorationEvent, ExplorationTimer, Roll
 from sessions.tracker import tracker_begin, tracker_event
-from sheets.models import Campaign
+from campaigns.models import Campaign
 
 EXPLORATION_ENDED = "Esta exploração já terminou; o que está aqui fica como está."
 PENDENCY_MISSING = "não está no registro desta campanha"

@@ -24,7 +24,8 @@ from gurps.errors import GurpsError
 from sessions import vocabularies as vocab
 from sessions.log import chain, services, timeline
 from sessions.models import Declaration, Scene
-from sheets.models import Character, Membership
+from campaigns.models import Membership
+from sheets.models import Character
 from sheets.services import membership_for
 
 # Permission first (issue 27): every write's access is checked in its authentication,

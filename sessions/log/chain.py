@@ -24,7 +24,8 @@ from sessions.models import (
     Roll,
     Scene,
 )
-from sheets.models import Campaign, Character, Membership
+from campaigns.models import Campaign, Membership
+from sheets.models import Character
 
 GENESIS_HASH = "0" * 64
 CAMPAIGN_REQUIRED = "Você participa de mais de uma campanha: diga qual (campaign)."

@@ -16,7 +16,8 @@ from gurps import fatigue as fatigue_rules
 from gurps import injury
 from sessions import entries
 from sessions.models import Combat, Combatant, Exploration, Roll, Scene, StateChange
-from sheets.models import Campaign, Character
+from campaigns.models import Campaign
+from sheets.models import Character
 from sheets.services import homologated_version, state_of
 
 # Messages are constants so tests import them instead of repeating them.

@@ -24,7 +24,7 @@ from sessions.models import (
     Scene,
     StateChange,
 )
-from sheets.models import Membership
+from campaigns.models import Membership
 
 FULL, MASKED, ABSENT = "full", "masked", "absent"
 

@@ -42,7 +42,8 @@ from sessions.log.scene_forms import StateChangeForm
 from sessions.log.targets import UNKNOWN_TARGET, roll_target, roll_targets
 from sessions.models import Declaration, ModifierAnnouncement, Roll, Scene
 from sessions.procedure.forms import procedure_form
-from sheets.models import Character, Membership
+from campaigns.models import Membership
+from sheets.models import Character
 
 # --- the scene page ---------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from sessions.entries import require_table as _require_table
 from sessions.log.chain import append_with_retries as _append_with_retries
 from sessions.models import RandomTable, RandomTableRow, RandomTableRowChange, Roll, Scene
 from sessions.procedure import data as procedure_data
-from sheets.models import Campaign
+from campaigns.models import Campaign
 
 UNKNOWN_PROCEDURE_TABLE = "Tabela do procedimento desconhecida: {key}."
 NOT_ROLLED = "A {name} não se rola: o texto não dá um dado para ela (é de consulta)."

@@ -17,7 +17,7 @@ from sessions.models import RandomTable, RandomTableRowChange
 from sessions.procedure import data as procedure_data
 from sessions.procedure import services
 from sessions.procedure.forms import RowAddForm, RowEditForm, TableAddForm, procedure_form
-from sheets.models import Membership
+from campaigns.models import Membership
 from sheets.services import membership_for
 
 

@@ -20,7 +20,8 @@ from sessions.log import services as log_services
 from sessions.log.api import CharacterRef, SceneOut
 from sessions.models import Week, WorldAction
 from sessions.weeks import services
-from sheets.models import Campaign, Character, Membership
+from campaigns.models import Campaign, Membership
+from sheets.models import Character
 from sheets.services import membership_for
 
 # Permission first (issue 27): every write's access is checked in its authentication,

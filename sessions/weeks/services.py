@@ -33,7 +33,8 @@ from sessions.models import (
     WeeklyReport,
     WorldAction,
 )
-from sheets.models import Campaign, Character, Membership
+from campaigns.models import Campaign, Membership
+from sheets.models import Character
 
 WORLD_ACTION_EMPTY = "Diga o que a personagem faz no mundo com esta ação."
 NOT_YOUR_CHARACTER_WORLD = "Você só gasta ações de mundo das suas próprias personagens."

@@ -34,7 +34,8 @@ from sessions.weeks.forms import (
     SceneForm,
     WorldActionForm,
 )
-from sheets.models import Character, Membership
+from campaigns.models import Membership
+from sheets.models import Character
 from sheets.services import membership_for
 
 

@@ -62,7 +62,8 @@ def layout_world() -> dict[str, str]:
     from sessions.log import services as log_services
     from sessions.models import Scene
     from sheets.demo import demo_seed
-    from sheets.models import Campaign, Character
+    from campaigns.models import Campaign
+    from sheets.models import Character
     from sheets.services import loot_add
 
     demo_seed()

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from sessions import entries
 from sessions.log import chain
 from sessions.models import Exploration, Roll
-from sheets.models import Campaign
+from campaigns.models import Campaign
 from tests.browser.conftest import HANG_MS, login, screenshot
 from tests.gurps.helpers import ScriptedSource
 

@@ -9,7 +9,7 @@ from canon import seed
 from canon.models import Correction, Divergence
 from canon.services import registers_seed
 from garganta_site.campaigns import campaign_create
-from sheets.models import Campaign
+from campaigns.models import Campaign
 from tests.gurps.helpers import PROCEDURE_PATH
 
 TEXT = PROCEDURE_PATH.read_text(encoding="utf-8")

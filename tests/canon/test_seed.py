@@ -14,7 +14,7 @@ from canon.services import registers_seed
 from garganta_site.campaigns import campaign_create, seed_after_migrate
 from gurps import readings
 from gurps.house import HOUSE_SETTINGS
-from sheets.models import Campaign
+from campaigns.models import Campaign
 
 
 def _decision(campaign, key) -> Decision:

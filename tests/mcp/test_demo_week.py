@@ -8,7 +8,7 @@ import pytest
 
 from sessions.log import chain
 from sessions.models import Roll, Week
-from sheets.models import Campaign
+from campaigns.models import Campaign
 from tests.mcp.conftest import orm
 from tests.mcp.week import ROUNDS, McpTable, play_week
 

@@ -11,7 +11,7 @@ import pytest
 from garganta_site.mcp import TOOL_MODULES
 from sessions.log import chain
 from sessions.models import Roll, Scene
-from sheets.models import Campaign
+from campaigns.models import Campaign
 from tests.api.test_vocabularies import FREE_TEXT
 from tests.mcp.conftest import connect, data, error_text, http_client, orm
 

@@ -42,7 +42,8 @@ from sessions.models import Combat, Declaration, Exploration, RandomTable, World
 from sessions.weeks import services as weeks_services
 from sheets import demo as sheet_demo
 from sheets.demo import DEMO_PASSWORD
-from sheets.models import ApiToken, Campaign, Character, Membership, Possession, SheetVersion
+from campaigns.models import ApiToken, Campaign, Membership
+from sheets.models import Character, Possession, SheetVersion
 from sheets.services import loot_add
 
 ACTORS = ("anon", "owner", "other", "mestre", "arbitro", "outsider")

@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from garganta_site.auth import TOKEN_ALREADY_CREATED, api_token_create
 from garganta_site.errors import ServiceError
-from sheets.models import ApiToken
+from campaigns.models import ApiToken
 
 ACCOUNT = "/conta/"
 CREATE = "/conta/tokens/"

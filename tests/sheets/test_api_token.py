@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from sheets.models import ApiToken
+from campaigns.models import ApiToken
 
 
 def _api_token(username: str) -> str:

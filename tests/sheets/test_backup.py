@@ -52,7 +52,8 @@ from sessions.procedure.services import procedure_tables_seed_all, random_table_
 from sessions.weeks import services as weeks_services
 from sheets import backup
 from sheets.demo import DEMO_PASSWORD, demo_seed
-from sheets.models import ApiToken, Campaign, Character, Membership, Possession
+from campaigns.models import ApiToken, Campaign, Membership
+from sheets.models import Character, Possession
 from sheets.services import loot_add
 from tests.gurps.helpers import ScriptedSource
 from tests.sessions.combat.helpers import HOPLITA_FELLS_A
@@ -230,7 +231,7 @@ def test_every_model_of_the_three_apps_is_exported_or_named():
 def test_a_model_without_a_campaign_would_be_caught(monkeypatch):
     """The guard is real: a model that reaches no campaign shows up as unaccounted."""
     monkeypatch.setattr(backup, "USER_SCOPED", {})
-    assert backup.unaccounted_models() == ["sheets.apitoken"]
+    assert backup.unaccounted_models() == ["campaigns.apitoken"]
 
 
 def test_no_model_of_another_app_points_into_a_campaign():
@@ -268,7 +269,7 @@ def test_export_flush_import_export_is_identical(tmp_path, monkeypatch):
     }
     users = {o["fields"]["username"] for o in first["objects"] if o["model"] == "auth.user"}
     assert users == {"jogador", "jogadora", "rastreadora", "mestre", "arbitro"}
-    assert counts["sheets.apitoken"] == 1  # the mestre's; the outsider's stays home
+    assert counts["campaigns.apitoken"] == 1  # the mestre's; the outsider's stays home
     other = Campaign.objects.get(slug="outra").pk
     assert not [o for o in first["objects"] if o["fields"].get("campaign") == other], (
         "nothing of the other campaign travels"
@@ -429,12 +430,12 @@ def test_ids_already_taken_are_refused_not_overwritten(light, tmp_path):
     renamed = copy.deepcopy(light)
     renamed["campaign"] = "copia"
     for obj in renamed["objects"]:
-        if obj["model"] == "sheets.campaign":
+        if obj["model"] == "campaigns.campaign":
             obj["fields"]["slug"] = "copia"
     path = write(tmp_path / "copia.json", renamed)
     message = refused("import_campaign", str(path))
     assert message.startswith("O banco já tem registros com os ids do arquivo (")
-    assert "sheets.campaign: " in message and "mesa.roll: " in message
+    assert "campaigns.campaign: " in message and "mesa.roll: " in message
     assert not Campaign.objects.filter(slug="copia").exists()
 
 
