@@ -18,13 +18,14 @@ from uuid import UUID
 from django.shortcuts import get_object_or_404
 from ninja import Field, Header, Query, Router, Schema, Status
 
+from campaigns.access import ARBITRO, membership_for, memberships_of, require_role
+from campaigns.api_errors import errors
+from campaigns.auth import arbitrates, gated, runs_a_table
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from canon import services
 from canon.models import Decision, Divergence
-from garganta_site.api_errors import errors
-from garganta_site.auth import arbitrates, gated, runs_a_table
-from garganta_site.errors import ServiceError
 from sheets import services as sheet_services
-from campaigns.models import Campaign
 from sheets.models import Character, SheetVersion
 
 # Permission first (issue 27): every write's access is checked in its authentication,
@@ -301,12 +302,12 @@ def _correction_out(c) -> dict:
 
 
 def _campaign_ids(user) -> list[int]:
-    return [m.campaign_id for m in services.memberships_of(user)]
+    return [m.campaign_id for m in memberships_of(user)]
 
 
 def _campaign_for_write(user, slug: str | None, roles, message: str) -> Campaign:
     """The campaign a write goes to: the one named, or the only one where the role may."""
-    memberships = services.memberships_of(user)
+    memberships = memberships_of(user)
     if slug:
         membership = next((m for m in memberships if m.campaign.slug == slug), None)
         if membership is None:
@@ -331,15 +332,14 @@ def _role_first(request, user) -> None:
             raise ServiceError(services.ONLY_TABLE_OPENS, code="forbidden")
         return
     if code is None:
-        allowed = arbitrates(user)
-    elif path.endswith("/resolve"):
-        divergence = _get(Divergence, user, code)
-        allowed = services.membership_for(user, divergence.campaign).role in services.ARBITRO_ONLY
+        if not arbitrates(user):
+            raise ServiceError(services.ONLY_ARBITRO, code="forbidden")
+        return
+    if path.endswith("/resolve"):
+        membership = membership_for(user, _get(Divergence, user, code).campaign)
     else:
         _, membership = _character(user, code)
-        allowed = membership.role in services.ARBITRO_ONLY
-    if not allowed:
-        raise ServiceError(services.ONLY_ARBITRO, code="forbidden")
+    require_role(membership, ARBITRO, message=services.ONLY_ARBITRO)
 
 
 def _get(model, user, code: UUID, *related):
@@ -354,7 +354,7 @@ def _character(user, code: UUID) -> tuple[Character, object]:
     character = get_object_or_404(
         Character.objects.select_related("campaign"), code=code, campaign_id__in=_campaign_ids(user)
     )
-    return character, services.membership_for(user, character.campaign)
+    return character, membership_for(user, character.campaign)
 
 
 # --- the console ----------------------------------------------------------------------------

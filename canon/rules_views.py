@@ -17,8 +17,8 @@ from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from campaigns.http import HtmxHttpRequest
 from canon.forms_rules import CALCULATORS
-from garganta_site.http import HtmxHttpRequest
 from gurps.house import HOUSE_SETTINGS
 from gurps.readings import READINGS
 from gurps.rulebook import all_tables

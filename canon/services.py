@@ -22,12 +22,18 @@ from django.db.models import QuerySet
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
+from campaigns.access import (  # noqa: F401 (membership_for: canon.checks)
+    campaign_role_required,
+    campaigns_where,
+    membership_for,
+    memberships_of,
+)
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from canon import seed
 from canon.models import Correction, Decision, Divergence
-from garganta_site.errors import ServiceError
 from gurps.house import HOUSE_SETTINGS
 from sheets import services as sheet_services
-from campaigns.models import Campaign, Membership
 from sheets.models import Character, SheetVersion
 
 # Messages are constants so tests import them instead of repeating them.
@@ -68,10 +74,6 @@ REQUIRED_FIELDS = {"title", "text", "description", "resolution"}
 # --- who may --------------------------------------------------------------------------------
 
 
-def membership_for(user, campaign: Campaign) -> Membership | None:
-    return sheet_services.membership_for(user, campaign)
-
-
 def may_propose(membership: Membership | None) -> bool:
     """Mestre and Árbitro open divergences."""
     return membership is not None and membership.role in TABLE_ROLES
@@ -83,20 +85,7 @@ def may_write(membership: Membership | None) -> bool:
 
 
 def _require(user, campaign: Campaign, roles, message: str) -> Membership:
-    membership = membership_for(user, campaign)
-    if membership is None or membership.role not in roles:
-        raise ServiceError(message, code="forbidden")
-    return membership
-
-
-def memberships_of(user) -> list[Membership]:
-    if not user.is_authenticated:
-        return []
-    return list(Membership.objects.filter(user=user).select_related("campaign"))
-
-
-def campaigns_where(user, roles) -> list[Campaign]:
-    return [m.campaign for m in memberships_of(user) if m.role in roles]
+    return campaign_role_required(user, campaign, *roles, message=message)
 
 
 # --- reads ----------------------------------------------------------------------------------

@@ -12,14 +12,15 @@ from uuid import UUID
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema
 
-from canon import checks, services, skills
+from campaigns.access import membership_for, memberships_of
+from campaigns.api_errors import errors
+from campaigns.auth import AUTH
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
+from canon import checks, skills
 from canon.models import SkillCatalogueEntry, SkillCostTable
-from garganta_site.api_errors import errors
-from garganta_site.auth import AUTH
-from garganta_site.errors import ServiceError
 from gurps.audit import FindingCode
 from sheets import services as sheet_services
-from campaigns.models import Campaign
 from sheets.models import Character
 
 router = Router(auth=AUTH)
@@ -28,11 +29,11 @@ UNKNOWN_CAMPAIGN = "Campanha desconhecida: use o slug de uma campanha sua."
 
 
 def _character(user, code: UUID):
-    campaign_ids = [m.campaign_id for m in services.memberships_of(user)]
+    campaign_ids = [m.campaign_id for m in memberships_of(user)]
     character = get_object_or_404(
         Character.objects.select_related("campaign"), code=code, campaign_id__in=campaign_ids
     )
-    return character, services.membership_for(user, character.campaign)
+    return character, membership_for(user, character.campaign)
 
 
 # --- the audit of a version, and the Árbitro's skill tables -------------------------------------
@@ -159,7 +160,7 @@ class CatalogueEntryOut(Schema):
 
 
 def _campaigns(user, slug: str | None) -> list[Campaign]:
-    campaigns = [m.campaign for m in services.memberships_of(user)]
+    campaigns = [m.campaign for m in memberships_of(user)]
     if slug is None:
         return campaigns
     chosen = [c for c in campaigns if c.slug == slug]

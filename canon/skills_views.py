@@ -12,6 +12,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaigns.access import membership_for, memberships_of
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
 from canon import services, skills
 from canon.models import (
     SkillCatalogueChange,
@@ -20,13 +23,11 @@ from canon.models import (
     SkillCostTable,
 )
 from canon.skills_forms import CatalogueEntryForm, CostRowForm
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
 
 
 def _chosen_membership(request):
     """The membership whose campaign the page shows: ``?campanha=slug`` or the first."""
-    memberships = sorted(services.memberships_of(request.user), key=lambda m: m.campaign.name)
+    memberships = sorted(memberships_of(request.user), key=lambda m: m.campaign.name)
     if not memberships:
         raise Http404
     slug = request.GET.get("campanha") or request.POST.get("campanha")
@@ -79,7 +80,7 @@ def skill_costs_page(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 def skill_cost_row_edit(request: HtmxHttpRequest, code, position: int) -> HttpResponse:
     table = get_object_or_404(SkillCostTable.objects.select_related("campaign"), code=code)
-    membership = services.membership_for(request.user, table.campaign)
+    membership = membership_for(request.user, table.campaign)
     if membership is None:
         raise Http404
     if not services.may_write(membership):
@@ -97,7 +98,7 @@ def skill_cost_row_edit(request: HtmxHttpRequest, code, position: int) -> HttpRe
             messages.success(request, f"{table.name}, linha «{row.label}»: mudança registrada.")
             url = reverse("skill-costs") + f"?campanha={table.campaign.slug}#t-{table.kind}"
             return redirect(url)
-    memberships = services.memberships_of(request.user)
+    memberships = memberships_of(request.user)
     context = _costs_context(membership, memberships, bound={(table.pk, row.position): form})
     return render(request, "canon/skill_costs.html", context, status=422)
 
@@ -178,7 +179,7 @@ def skill_catalogue_add(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 def skill_catalogue_edit(request: HtmxHttpRequest, code) -> HttpResponse:
     entry = get_object_or_404(SkillCatalogueEntry.objects.select_related("campaign"), code=code)
-    membership = services.membership_for(request.user, entry.campaign)
+    membership = membership_for(request.user, entry.campaign)
     if membership is None:
         raise Http404
     if not services.may_write(membership):
@@ -197,6 +198,6 @@ def skill_catalogue_edit(request: HtmxHttpRequest, code) -> HttpResponse:
         else:
             messages.success(request, f"«{entry.name}»: mudança registrada.")
             return redirect(_catalogue_url(entry.campaign) + f"#e-{entry.code}")
-    memberships = services.memberships_of(request.user)
+    memberships = memberships_of(request.user)
     context = _catalogue_context(membership, memberships, bound={entry.pk: form})
     return render(request, "canon/skill_catalogue.html", context, status=422)

@@ -17,6 +17,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaigns.access import campaigns_where, membership_for, memberships_of
+from campaigns.confirm import confirmation_step
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import Membership
 from canon import checks, services
 from canon.forms import (
     CorrectionForm,
@@ -27,11 +31,8 @@ from canon.forms import (
     SheetCorrectionForm,
 )
 from canon.models import Correction, Decision, Divergence
-from garganta_site.confirm import confirmation_step
-from garganta_site.http import HtmxHttpRequest
 from sheets import services as sheet_services
 from sheets.forms import ReturnForm, SkillFormSet
-from campaigns.models import Membership
 from sheets.models import Character, SheetVersion
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -47,7 +48,7 @@ def _get_entry(request, model, code):
     corrections prefetched, and the user's membership there."""
     queryset = model.objects.select_related("campaign").prefetch_related("corrections")
     entry = get_object_or_404(queryset, code=code)
-    membership = services.membership_for(request.user, entry.campaign)
+    membership = membership_for(request.user, entry.campaign)
     if membership is None:
         raise Http404
     return entry, membership
@@ -65,7 +66,7 @@ def _get_version_for_arbitro(request, code) -> SheetVersion:
     version = get_object_or_404(
         SheetVersion.objects.select_related("character__campaign"), code=code
     )
-    membership = sheet_services.membership_for(request.user, version.character.campaign)
+    membership = membership_for(request.user, version.character.campaign)
     if membership is None:
         raise Http404
     if membership.role != Membership.Role.ARBITRO:
@@ -189,7 +190,7 @@ def return_version(request: HtmxHttpRequest, code) -> HttpResponse:
 
 @login_required
 def console(request: HtmxHttpRequest) -> HttpResponse:
-    memberships = services.memberships_of(request.user)
+    memberships = memberships_of(request.user)
     if not memberships:
         raise Http404
     return render(
@@ -214,7 +215,7 @@ STATUS_FILTERS = {
 
 @login_required
 def divergence_list(request: HtmxHttpRequest) -> HttpResponse:
-    memberships = services.memberships_of(request.user)
+    memberships = memberships_of(request.user)
     if not memberships:
         raise Http404
     chosen = request.GET.get("estado", "abertas")
@@ -255,7 +256,7 @@ DIVERGENCE_FIELDS = (
 def divergence_new(request: HtmxHttpRequest) -> HttpResponse:
     """Open a pendência. GET ``?secao=4.9&contexto=…`` (and ``pagina``, ``titulo``,
     ``campanha``) fills the form in; the Mestre and the Árbitro may submit it."""
-    campaigns = services.campaigns_where(request.user, services.TABLE_ROLES)
+    campaigns = campaigns_where(request.user, services.TABLE_ROLES)
     if not campaigns:
         return _forbidden(request, services.ONLY_TABLE_OPENS)
     status = 200
@@ -378,7 +379,7 @@ def divergence_correct(request: HtmxHttpRequest, code) -> HttpResponse:
 
 @login_required
 def decision_list(request: HtmxHttpRequest) -> HttpResponse:
-    memberships = services.memberships_of(request.user)
+    memberships = memberships_of(request.user)
     if not memberships:
         raise Http404
     return render(
@@ -412,7 +413,7 @@ DECISION_FIELDS = ("title", "text", "number", "decided_on", "section", "fixes", 
 
 @login_required
 def decision_new(request: HtmxHttpRequest) -> HttpResponse:
-    campaigns = services.campaigns_where(request.user, services.ARBITRO_ONLY)
+    campaigns = campaigns_where(request.user, services.ARBITRO_ONLY)
     if not campaigns:
         return _forbidden(request, services.ONLY_ARBITRO)
     status = 200
@@ -508,7 +509,7 @@ TARGET_FILTERS = {
 
 @login_required
 def correction_list(request: HtmxHttpRequest) -> HttpResponse:
-    memberships = services.memberships_of(request.user)
+    memberships = memberships_of(request.user)
     if not memberships:
         raise Http404
     chosen = request.GET.get("alvo", "")
@@ -554,7 +555,7 @@ def _skill_initial(version: SheetVersion) -> list[dict]:
 def sheet_correct(request: HtmxHttpRequest, code) -> HttpResponse:
     """The Árbitro corrects a homologated sheet: a new homologated version with its reason."""
     character = get_object_or_404(Character.objects.select_related("campaign"), code=code)
-    membership = services.membership_for(request.user, character.campaign)
+    membership = membership_for(request.user, character.campaign)
     if membership is None:
         raise Http404
     if not services.may_write(membership):

@@ -21,14 +21,14 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
-from garganta_site.api_errors import (
+from campaigns.api_errors import (
     BODY_NOT_JSON,
     ErrorOut,
     errors,
     validation_message,
 )
-from garganta_site.auth import AUTH
-from garganta_site.errors import ServiceError
+from campaigns.auth import AUTH
+from campaigns.errors import ServiceError
 from gurps.errors import GurpsError, InvalidValue, NoRollAtThreeOrLess, OutsideCanon
 
 NUL_REFUSED = "Caracteres nulos não são permitidos."

@@ -15,13 +15,13 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from gurps import checks, damage, derived, encumbrance
 from gurps.audit import NO_ACCURACY
 from gurps.conditions import conditions_now
 from gurps.errors import InvalidValue, OutsideCanon
 from gurps.ranged import is_ranged_weapon
-from campaigns.models import Campaign, Membership
 from sheets.models import Character, CharacterState, Item, Possession, SheetVersion, Skill, Trait
 
 # Messages are constants so tests import them instead of repeating them.
@@ -54,12 +54,6 @@ MAX_QUANTITY = 10000
 
 
 # --- reads -------------------------------------------------------------------------------
-
-
-def membership_for(user, campaign: Campaign) -> Membership | None:
-    if not user.is_authenticated:
-        return None
-    return Membership.objects.filter(user=user, campaign=campaign).first()
 
 
 def homologated_version(character: Character) -> SheetVersion | None:

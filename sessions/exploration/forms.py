@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from garganta_site.forms import request_key_field
+from campaigns.forms import request_key_field
 from sessions.models import Exploration, ExplorationTimer, SupplyChange
 from sessions.procedure import data as procedure_data
 

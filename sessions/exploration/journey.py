@@ -31,7 +31,7 @@ from fractions import Fraction
 
 from django.db import transaction
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps.tabular import signed as signed_text
 from sessions.exploration import activities, supplies
 from sessions.exploration.activities import Round

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
-from garganta_site.forms import request_key_field
+from campaigns.forms import request_key_field
 from sessions.models import RandomTable
 from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services

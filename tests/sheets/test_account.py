@@ -18,8 +18,8 @@ from django.db.models import QuerySet
 from django.test import Client
 from django.urls import reverse
 
-from garganta_site.auth import TOKEN_ALREADY_CREATED, api_token_create
-from garganta_site.errors import ServiceError
+from campaigns.auth import TOKEN_ALREADY_CREATED, api_token_create
+from campaigns.errors import ServiceError
 from campaigns.models import ApiToken
 
 ACCOUNT = "/conta/"

@@ -1,4 +1,4 @@
-"""``manage.py api_token USERNAME`` and garganta_site.auth.api_token_create."""
+"""``manage.py api_token USERNAME`` and campaigns.auth.api_token_create."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sessions.exploration import journey
 from sessions.exploration import services as exploration_services
 from sessions.log import chain

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from garganta_site.campaigns import campaign_create
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
+from garganta_site.founding import campaign_create
 from sessions.log import chain
 from sessions.log import services as log_services
 from sessions.models import RandomTable, RandomTableRow, RandomTableRowChange, Roll

@@ -20,7 +20,7 @@ from ninja.errors import HttpError
 from ninja.security import HttpBearer, SessionAuth
 from ninja.throttling import SimpleRateThrottle
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from campaigns.models import ApiToken, IdempotencyKey, Membership
 
 # Messages are constants so tests import them instead of repeating them.
