@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from campaigns.models import Campaign, Membership
 from garganta_site.founding import campaign_create
+from rulesets.registry import GURPS3E
 from sessions.demo import demo_week_seed
 from sessions.models import Scene
 from sheets import services
@@ -237,7 +238,7 @@ def _rastreador(campaign, users, arbitro) -> Character:
 def demo_seed() -> dict[str, str]:
     """Create the demo campaign if missing. Returns the demo logins (username → role)."""
     campaign = Campaign.objects.filter(slug="a-garganta").first() or campaign_create(
-        slug="a-garganta", name="A Garganta"
+        slug="a-garganta", name="A Garganta", ruleset=GURPS3E
     )
     users = {}
     for username, role in USERS:

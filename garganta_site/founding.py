@@ -15,8 +15,10 @@ from django.db import connections, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 from campaigns.models import Campaign
+from campaigns.services import ruleset_checked
 from canon.services import registers_seed
 from canon.skills import skill_tables_seed
+from rulesets.registry import GURPS3E
 from sessions.procedure.services import procedure_tables_seed
 
 
@@ -29,10 +31,12 @@ def campaign_seed(*, campaign: Campaign) -> None:
 
 
 @transaction.atomic
-def campaign_create(*, slug: str, name: str) -> Campaign:
-    """Create a campaign with its registers and tables. The slug is its public id (URLs);
-    raises ``IntegrityError`` if it is taken."""
-    campaign = Campaign.objects.create(slug=slug, name=name)
+def campaign_create(*, slug: str, name: str, ruleset: str = GURPS3E) -> Campaign:
+    """Create a campaign with its registers and tables, under ``ruleset`` (a key of
+    ``rulesets.registry``, fixed once the campaign has a sheet or a roll). The slug is its
+    public id (URLs); raises ``IntegrityError`` if it is taken, ``ServiceError`` (field
+    ``ruleset``) for a ruleset the registry does not know."""
+    campaign = Campaign.objects.create(slug=slug, name=name, ruleset=ruleset_checked(ruleset))
     campaign_seed(campaign=campaign)
     return campaign
 
@@ -51,7 +55,7 @@ def fully_migrated(using: str = "default") -> bool:
 
 
 def seed_after_migrate(sender, using: str = "default", **kwargs) -> None:
-    """The ``post_migrate`` receiver (connected once, in ``canon.apps``): Django's own hook for
+    """The ``post_migrate`` receiver (connected once, in ``garganta_site.apps``): Django's own hook for
     rows that must exist after a schema change, as ``contenttypes`` uses it."""
     if fully_migrated(using):
         campaigns_seed_all()
