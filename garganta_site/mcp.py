@@ -32,7 +32,8 @@ from starlette.responses import JSONResponse
 
 from campaigns.api_errors import validation_message
 from campaigns.auth import BearerFailures, user_for_token
-from canon import tools as canon_tools
+from console import tools as console_tools
+from rules import tools as rules_tools
 from sessions.combat import tools as combat_tools
 from sessions.exploration import tools as exploration_tools
 from sessions.log import tools as log_tools
@@ -56,7 +57,8 @@ TOOL_MODULES = (
     log_tools,
     combat_tools,
     exploration_tools,
-    canon_tools,
+    rules_tools,
+    console_tools,
 )
 
 

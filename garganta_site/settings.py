@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     "sheets",
     "sessions.apps.MesaConfig",
     "canon",
+    "console",
+    "rules",
     # Last of the project's apps: it composes them (garganta_site.apps).
     "garganta_site",
     "axes",

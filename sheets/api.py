@@ -15,11 +15,11 @@ from campaigns.api_errors import errors
 from campaigns.auth import AUTH
 from campaigns.models import Membership
 from canon import checks
-from canon.api import DerivedOut, ReadingOut, derived_out, reading_pairs, readings_out
 from canon.models import Divergence
 from canon.seed import READING_KEY_PREFIX
 from sheets import services
 from sheets.models import Character
+from sheets.schemas import DerivedOut, ReadingOut, derived_out, reading_pairs, readings_out
 
 router = Router(auth=AUTH)
 

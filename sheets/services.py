@@ -947,7 +947,7 @@ def sheet_correction_issue(
     was copied before the correction: it moves to the next number, so that homologating it
     later still makes it the newest version (and its diff shows the correction undone).
     Refused while a submitted version waits (decide it first), or when nothing changes.
-    Call it through ``canon.services.sheet_correct``, which records the Correction.
+    Call it through ``console.services.sheet_correct``, which records the Correction.
     """
     Character.objects.select_for_update().get(pk=character.pk)
     current = homologated_version(character)

@@ -1,4 +1,4 @@
-"""The Árbitro homologates a submitted version (canon.views.homologate): from then on the
+"""The Árbitro homologates a submitted version (console.views.homologate): from then on the
 sheet page shows it. A decided version is not decided again."""
 
 from __future__ import annotations

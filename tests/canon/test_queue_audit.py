@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from campaigns.confirm import CONFIRMED
 from canon import checks
-from canon.forms import HomologateForm
+from console.forms import HomologateForm
 from gurps.audit import ATTRIBUTE_ABOVE_20, FindingCode
 from sheets.models import SheetVersion
 from tests.sheets.pages import content, text

@@ -1,4 +1,4 @@
-"""The Árbitro returns a submitted version with a reason (canon.views.return_version)."""
+"""The Árbitro returns a submitted version with a reason (console.views.return_version)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The audit of sheet versions and the Árbitro's two skill tables through the API, under
-/api/v1/console/ beside the rest of the console (``canon.console_api``): the checks of a version
+/api/v1/console/ beside the rest of the console (``console.api``): the checks of a version
 (what does not add up, with the computation), the skill cost table and the skill catalogue.
 Every member of a campaign reads them; a version is read by those who may read it on the pages.
 """

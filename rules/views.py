@@ -18,7 +18,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from campaigns.http import HtmxHttpRequest
-from canon.forms_rules import CALCULATORS
+from rules.forms import CALCULATORS
 from gurps.house import HOUSE_SETTINGS
 from gurps.readings import READINGS
 from gurps.rulebook import all_tables

@@ -22,7 +22,7 @@ from canon.models import (
     SkillCostRowChange,
     SkillCostTable,
 )
-from canon.skills_forms import CatalogueEntryForm, CostRowForm
+from console.skills_forms import CatalogueEntryForm, CostRowForm
 
 
 def _chosen_membership(request):

@@ -5,7 +5,7 @@ Every member of a campaign reads; the Mestre de Cena also opens divergences; the
 writes. Another role gets 403 ``{"code": "forbidden"}``; an object of another campaign, 404.
 A write with the same ``Idempotency-Key`` header twice makes one row.
 
-(The rules router lives in ``canon.api``; this one is mounted beside it as ``/console``.)
+(The rules router lives in ``rules.api``; this one is mounted beside it as ``/console``.)
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from campaigns.errors import ServiceError
 from campaigns.models import Campaign
 from canon import services
 from canon.models import Decision, Divergence
+from console import services as console_services
 from sheets import services as sheet_services
 from sheets.models import Character, SheetVersion
 
@@ -366,7 +367,7 @@ def _character(user, code: UUID) -> tuple[Character, object]:
     summary="O que espera o Árbitro, com contagens",
 )
 def summary(request):
-    found = services.console_summary(request.user)
+    found = console_services.console_summary(request.user)
     return {
         "sheets": len(found.sheets),
         "reports": None if found.reports is None else len(found.reports),
@@ -638,7 +639,7 @@ def sheet_correct(
     idempotency_key: str = Header("", alias="Idempotency-Key"),
 ):
     character, _ = _character(request.user, code)
-    correction = services.sheet_correct(
+    correction = console_services.sheet_correct(
         character=character,
         user=request.user,
         reason=payload.reason,

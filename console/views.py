@@ -22,7 +22,9 @@ from campaigns.confirm import confirmation_step
 from campaigns.http import HtmxHttpRequest
 from campaigns.models import Membership
 from canon import checks, services
-from canon.forms import (
+from canon.models import Correction, Decision, Divergence
+from console import services as console_services
+from console.forms import (
     CorrectionForm,
     DecisionForm,
     DivergenceForm,
@@ -30,7 +32,6 @@ from canon.forms import (
     ResolveForm,
     SheetCorrectionForm,
 )
-from canon.models import Correction, Decision, Divergence
 from sheets import services as sheet_services
 from sheets.forms import ReturnForm, SkillFormSet
 from sheets.models import Character, SheetVersion
@@ -197,7 +198,7 @@ def console(request: HtmxHttpRequest) -> HttpResponse:
         request,
         "canon/console.html",
         {
-            "summary": services.console_summary(request.user),
+            "summary": console_services.console_summary(request.user),
             "is_arbitro": any(services.may_write(m) for m in memberships),
             "may_propose": any(services.may_propose(m) for m in memberships),
         },
@@ -578,7 +579,7 @@ def sheet_correct(request: HtmxHttpRequest, code) -> HttpResponse:
                 if f.cleaned_data and not f.cleaned_data.get("DELETE")
             ]
             try:
-                correction = services.sheet_correct(
+                correction = console_services.sheet_correct(
                     character=character,
                     user=request.user,
                     reason=form.cleaned_data["reason"],

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from canon import rules_views
+from rules import views as rules_views
 
 urlpatterns = [
     path("", rules_views.rules_index, name="rules"),
