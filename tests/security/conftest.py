@@ -305,7 +305,7 @@ WRITES = ("INSERT", "UPDATE", "DELETE")
 def _tables() -> list[str]:
     models = [
         m
-        for label in ("auth", "sheets", "mesa", "canon", "axes")
+        for label in ("auth", "campaigns", "sheets", "mesa", "canon", "axes")
         for m in apps.get_app_config(label).get_models()
     ]
     return sorted({m._meta.db_table for m in models})
