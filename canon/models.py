@@ -19,10 +19,10 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.functional import cached_property
 
+from campaigns.models import Campaign
+from campaigns.records import AppendOnly
 from canon.seed import CANON
-from garganta_site.records import AppendOnly
 from gurps.house import HOUSE_SETTINGS
-from sheets.models import Campaign, Character, SheetVersion
 
 
 class Corrected:
@@ -252,14 +252,19 @@ class Correction(AppendOnly):
     code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="corrections")
     target = models.CharField(max_length=10, choices=Target.choices)
+    # By name: canon sits below sheets and imports nothing of it.
     character = models.ForeignKey(
-        Character, null=True, blank=True, on_delete=models.RESTRICT, related_name="corrections"
+        "sheets.Character",
+        null=True,
+        blank=True,
+        on_delete=models.RESTRICT,
+        related_name="corrections",
     )
     version_before = models.ForeignKey(
-        SheetVersion, null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
+        "sheets.SheetVersion", null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
     )
     version_after = models.OneToOneField(
-        SheetVersion,
+        "sheets.SheetVersion",
         null=True,
         blank=True,
         on_delete=models.RESTRICT,

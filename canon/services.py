@@ -22,12 +22,17 @@ from django.db.models import QuerySet
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
+from campaigns.access import (  # noqa: F401 (membership_for: canon.checks)
+    campaign_role_required,
+    campaigns_where,
+    membership_for,
+    memberships_of,
+)
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from canon import seed
 from canon.models import Correction, Decision, Divergence
-from garganta_site.errors import ServiceError
 from gurps.house import HOUSE_SETTINGS
-from sheets import services as sheet_services
-from sheets.models import Campaign, Character, Membership, SheetVersion
 
 # Messages are constants so tests import them instead of repeating them.
 ONLY_TABLE_OPENS = (
@@ -67,10 +72,6 @@ REQUIRED_FIELDS = {"title", "text", "description", "resolution"}
 # --- who may --------------------------------------------------------------------------------
 
 
-def membership_for(user, campaign: Campaign) -> Membership | None:
-    return sheet_services.membership_for(user, campaign)
-
-
 def may_propose(membership: Membership | None) -> bool:
     """Mestre and Árbitro open divergences."""
     return membership is not None and membership.role in TABLE_ROLES
@@ -82,20 +83,7 @@ def may_write(membership: Membership | None) -> bool:
 
 
 def _require(user, campaign: Campaign, roles, message: str) -> Membership:
-    membership = membership_for(user, campaign)
-    if membership is None or membership.role not in roles:
-        raise ServiceError(message, code="forbidden")
-    return membership
-
-
-def memberships_of(user) -> list[Membership]:
-    if not user.is_authenticated:
-        return []
-    return list(Membership.objects.filter(user=user).select_related("campaign"))
-
-
-def campaigns_where(user, roles) -> list[Campaign]:
-    return [m.campaign for m in memberships_of(user) if m.role in roles]
+    return campaign_role_required(user, campaign, *roles, message=message)
 
 
 # --- reads ----------------------------------------------------------------------------------
@@ -186,7 +174,7 @@ def report_corrections_for(user) -> list[ReportCorrectionRow]:
                 corrected_on=timezone.localdate(found.at),
                 created_at=found.at,
                 created_by=found.by,
-                url=_report_url(found.report),
+                url=report_url(found.report),
             )
         )
     return rows
@@ -222,48 +210,7 @@ def next_free_number(campaign: Campaign) -> int | None:
     return max(numbers.values_list("number", flat=True), default=None)
 
 
-# --- the console's summary ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class WaitingItem:
-    """Something that waits for the Árbitro: a sheet version, a weekly report, a divergence."""
-
-    kind: str  # "sheet" | "report" | "divergence"
-    kind_label: str
-    title: str
-    detail: str
-    when: dt.datetime
-    url: str
-    campaign: Campaign
-
-
-@dataclass(frozen=True)
-class ConsoleSummary:
-    """Each kind newest first; ``reports`` is None while the site has no weekly reports."""
-
-    sheets: list[WaitingItem]
-    reports: list[WaitingItem] | None
-    divergences: list[WaitingItem]
-    recent_decisions: list[Decision]
-    recent_corrections: list  # Correction | ReportCorrectionRow
-
-    @property
-    def items(self) -> list[WaitingItem]:
-        """Everything that waits, newest first."""
-        found = [*self.sheets, *(self.reports or []), *self.divergences]
-        return sorted(found, key=lambda item: item.when, reverse=True)
-
-
-def weekly_report_model():
-    """``mesa.WeeklyReport``, or None while the sessions app has no weekly reports."""
-    try:
-        return apps.get_model("mesa", "WeeklyReport")
-    except LookupError:
-        return None
-
-
-def _report_url(report) -> str:
+def report_url(report) -> str:
     """The report's week page (or the report's own), as the sessions app names it; "" if
     the sessions app has no such page."""
     week = report.week
@@ -279,112 +226,27 @@ def _report_url(report) -> str:
     return ""
 
 
-def _as_datetime(day: dt.date | None, fallback: dt.datetime) -> dt.datetime:
-    """A register date as a moment to sort by: the row's own time if written that day."""
-    if day is None or timezone.localdate(fallback) == day:
-        return fallback
-    return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
-
-
-def console_summary(user) -> ConsoleSummary:
-    """What waits for the Árbitro in the user's campaigns, newest first, with counts.
-
-    A jogador sees only their own sheet versions waiting (as in the queue)."""
-    memberships = memberships_of(user)
-    campaign_ids = [m.campaign_id for m in memberships]
-    runs_the_table = any(m.runs_the_table for m in memberships)
-    items: list[WaitingItem] = []
-
-    versions = SheetVersion.objects.filter(
-        character__campaign_id__in=campaign_ids, status=SheetVersion.Status.SUBMITTED
-    ).select_related("character__campaign", "created_by")
-    if not runs_the_table:
-        versions = versions.filter(character__owner=user)
-    for version in versions:
-        items.append(
-            WaitingItem(
-                "sheet",
-                "Ficha",
-                f"{version.character.name} — versão {version.number}",
-                f"enviada por {version.created_by.get_username() if version.created_by else '—'}",
-                version.submitted_at or version.created_at,
-                reverse("queue") + f"#v-{version.code}",
-                version.character.campaign,
-            )
-        )
-
-    report_model = weekly_report_model()
-    if report_model is not None:
-        submitted = report_model.objects.filter(
-            week__campaign_id__in=campaign_ids, status="submitted"
-        ).select_related("week__campaign")
-        for report in submitted:
-            items.append(
-                WaitingItem(
-                    "report",
-                    "Relatório",
-                    f"Relatório da Semana {report.week.number}",
-                    "enviado para homologação",
-                    report.submitted_at or report.written_at,
-                    _report_url(report),
-                    report.week.campaign,
-                )
-            )
-
-    open_divergences = (
-        Divergence.objects.filter(campaign_id__in=campaign_ids, status=Divergence.Status.OPEN)
-        .select_related("campaign", "opened_by")
-        .prefetch_related("corrections")
-    )
-    for divergence in open_divergences:
-        where = f"§{divergence.section}" if divergence.section else divergence.page
-        if divergence.opened_by is not None:
-            where += f" · aberta por {divergence.opened_by.get_username()}"
-        items.append(
-            WaitingItem(
-                "divergence",
-                "Pendência",
-                divergence.now["title"],
-                where,
-                _as_datetime(divergence.opened_on, divergence.created_at),
-                reverse("divergence", kwargs={"code": divergence.code}),
-                divergence.campaign,
-            )
-        )
-
-    def newest_first(kind: str) -> list[WaitingItem]:
-        return sorted((i for i in items if i.kind == kind), key=lambda i: i.when, reverse=True)
-
-    return ConsoleSummary(
-        sheets=newest_first("sheet"),
-        reports=None if report_model is None else newest_first("report"),
-        divergences=newest_first("divergence"),
-        recent_decisions=list(decisions_for(user)[:5]),
-        recent_corrections=corrections_listed(user)[:5],
-    )
-
-
 # --- writes: divergences ---------------------------------------------------------------------
 
 
-def _text(value, limit: int | None = None) -> str:
+def text_cleaned(value, limit: int | None = None) -> str:
     text = (value or "").strip()
     return text[:limit] if limit else text
 
 
-def _existing(model, campaign: Campaign, request_key: str):
+def existing_by_key(model, campaign: Campaign, request_key: str):
     if not request_key:
         return None
     return model.objects.filter(campaign=campaign, request_key=request_key).first()
 
 
-def _create_once(model, campaign: Campaign, request_key: str, **fields):
+def create_once(model, campaign: Campaign, request_key: str, **fields):
     """Create the row; a concurrent twin with the same request_key returns the first."""
     try:
         with transaction.atomic():
             return model.objects.create(campaign=campaign, request_key=request_key, **fields)
     except IntegrityError:
-        existing = _existing(model, campaign, request_key)
+        existing = existing_by_key(model, campaign, request_key)
         if existing is None:
             raise
         return existing
@@ -409,32 +271,32 @@ def divergence_create(
 ) -> Divergence:
     """Open a pendência (Mestre or Árbitro). The same ``request_key`` twice opens one."""
     _require(user, campaign, TABLE_ROLES, ONLY_TABLE_OPENS)
-    request_key = _text(request_key, 64)
-    existing = _existing(Divergence, campaign, request_key)
+    request_key = text_cleaned(request_key, 64)
+    existing = existing_by_key(Divergence, campaign, request_key)
     if existing is not None:
         return existing
-    title = _text(title)
+    title = text_cleaned(title)
     if not title:
         raise ServiceError(TITLE_REQUIRED, field="title")
     if len(title) > 200:
         raise ServiceError(TITLE_TOO_LONG, field="title")
-    description = _text(description)
+    description = text_cleaned(description)
     if not description:
         raise ServiceError(DESCRIPTION_REQUIRED, field="description")
-    return _create_once(
+    return create_once(
         Divergence,
         campaign,
         request_key,
         title=title,
         description=description,
-        document=_text(document, 100),
-        section=_text(section, 40).lstrip("§"),
-        page=_text(page, 300),
-        side_a_label=_text(side_a_label, 120),
-        side_a=_text(side_a),
-        side_b_label=_text(side_b_label, 120),
-        side_b=_text(side_b),
-        reading=_text(reading),
+        document=text_cleaned(document, 100),
+        section=text_cleaned(section, 40).lstrip("§"),
+        page=text_cleaned(page, 300),
+        side_a_label=text_cleaned(side_a_label, 120),
+        side_a=text_cleaned(side_a),
+        side_b_label=text_cleaned(side_b_label, 120),
+        side_b=text_cleaned(side_b),
+        reading=text_cleaned(reading),
         opened_on=timezone.localdate(),
         opened_by=user,
     )
@@ -457,7 +319,7 @@ def divergence_resolve(
     """The Árbitro resolves a pendência, once, often by a decision. Its text stays as it was;
     the same resolution posted twice by the same Árbitro is not an error."""
     _require(user, divergence.campaign, ARBITRO_ONLY, ONLY_ARBITRO)
-    resolution = _text(resolution)
+    resolution = text_cleaned(resolution)
     if not resolution:
         raise ServiceError(RESOLUTION_REQUIRED, field="resolution")
     if decision is not None and decision.campaign_id != divergence.campaign_id:
@@ -499,16 +361,16 @@ def decision_create(
     ``number`` only if the decision has one (never assumed); ``decided_on`` defaults to today.
     """
     _require(user, campaign, ARBITRO_ONLY, ONLY_ARBITRO)
-    request_key = _text(request_key, 64)
-    existing = _existing(Decision, campaign, request_key)
+    request_key = text_cleaned(request_key, 64)
+    existing = existing_by_key(Decision, campaign, request_key)
     if existing is not None:
         return existing
-    title = _text(title)
+    title = text_cleaned(title)
     if not title:
         raise ServiceError(DECISION_TITLE_REQUIRED, field="title")
     if len(title) > 200:
         raise ServiceError(TITLE_TOO_LONG, field="title")
-    text = _text(text)
+    text = text_cleaned(text)
     if not text:
         raise ServiceError(DECISION_TEXT_REQUIRED, field="text")
     if number is not None:
@@ -516,7 +378,7 @@ def decision_create(
             raise ServiceError(DECISION_NUMBER_INVALID, field="number")
         if Decision.objects.filter(campaign=campaign, number=number).exists():
             raise ServiceError(DECISION_NUMBER_TAKEN.format(number=number), field="number")
-    house_key = _text(house_key)
+    house_key = text_cleaned(house_key)
     if house_key and house_key not in HOUSE_SETTINGS:
         raise ServiceError(UNKNOWN_HOUSE_KEY, field="house_key")
     if replaces is not None and replaces.campaign_id != campaign.pk:
@@ -525,7 +387,7 @@ def decision_create(
     for divergence in resolves:
         if divergence.campaign_id != campaign.pk:
             raise ServiceError(OTHER_CAMPAIGN, field="resolves")
-    decision = _create_once(
+    decision = create_once(
         Decision,
         campaign,
         request_key,
@@ -533,9 +395,9 @@ def decision_create(
         decided_on=decided_on or timezone.localdate(),
         title=title,
         text=text,
-        section=_text(section, 40).lstrip("§"),
-        source=_text(source, 200),
-        fixes=_text(fixes),
+        section=text_cleaned(section, 40).lstrip("§"),
+        source=text_cleaned(source, 200),
+        fixes=text_cleaned(fixes),
         replaces=replaces,
         house_key=house_key,
         created_by=user,
@@ -558,8 +420,8 @@ def correction_create(
     The entry itself is never touched."""
     campaign = entry.campaign
     _require(user, campaign, ARBITRO_ONLY, ONLY_ARBITRO)
-    request_key = _text(request_key, 64)
-    existing = _existing(Correction, campaign, request_key)
+    request_key = text_cleaned(request_key, 64)
+    existing = existing_by_key(Correction, campaign, request_key)
     if existing is not None:
         return existing
     if isinstance(entry, Decision):
@@ -574,10 +436,10 @@ def correction_create(
             raise ServiceError(NOT_RESOLVED_YET, field="field")
     if field not in fields:
         raise ServiceError(UNKNOWN_FIELD, field="field")
-    reason = _text(reason)
+    reason = text_cleaned(reason)
     if not reason:
         raise ServiceError(REASON_REQUIRED, field="reason")
-    after = _text(after)
+    after = text_cleaned(after)
     if field == "title" and len(after) > 200:
         raise ServiceError(TITLE_TOO_LONG, field="after")
     if field in REQUIRED_FIELDS and not after:
@@ -585,7 +447,7 @@ def correction_create(
     before = fresh.now[field]
     if after == before:
         raise ServiceError(NOTHING_CHANGES, field="after")
-    return _create_once(
+    return create_once(
         Correction,
         campaign,
         request_key,
@@ -598,71 +460,6 @@ def correction_create(
         corrected_on=timezone.localdate(),
         created_by=user,
         **links,
-    )
-
-
-# --- writes: corrections of homologated sheets ------------------------------------------------
-
-
-def _changes_text(changes: list[sheet_services.Change], side: str) -> str:
-    lines = []
-    for change in changes:
-        value = getattr(change, side) or ("(não havia)" if side == "before" else "(saiu da ficha)")
-        what = change.what if change.what == change.group else f"{change.group} · {change.what}"
-        lines.append(f"{what}: {value}")
-    return "\n".join(lines)
-
-
-@transaction.atomic
-def sheet_correct(
-    *,
-    character: Character,
-    user,
-    reason: str,
-    attributes: dict[str, int] | None = None,
-    notes: str | None = None,
-    skills: list[dict] | None = None,
-    request_key: str = "",
-) -> Correction:
-    """The Árbitro corrects a homologated sheet: a new homologated version, with the reason.
-
-    The old version stays exactly as it was; the Correction row points at both and keeps the
-    changed lines as they read before and after. ``None`` keeps a part as it is."""
-    campaign = character.campaign
-    _require(user, campaign, ARBITRO_ONLY, ONLY_ARBITRO)
-    request_key = _text(request_key, 64)
-    existing = _existing(Correction, campaign, request_key)
-    if existing is not None:
-        return existing
-    reason = _text(reason)
-    if not reason:
-        raise ServiceError(REASON_REQUIRED, field="reason")
-    if skills is not None:
-        seen = set()
-        for line in skills:
-            name = line["name"].strip().casefold()
-            if name in seen:
-                raise ServiceError(SKILL_REPEATED.format(name=line["name"]), field="skills")
-            seen.add(name)
-    before, after = sheet_services.sheet_correction_issue(
-        character=character, user=user, attributes=attributes, notes=notes, skills=skills
-    )
-    changes = sheet_services.version_changes(before, after)
-    return _create_once(
-        Correction,
-        campaign,
-        request_key,
-        target=Correction.Target.SHEET,
-        character=character,
-        version_before=before,
-        version_after=after,
-        field="sheet",
-        line=f"Ficha — versão {before.number} → versão {after.number}",
-        before=_changes_text(changes, "before"),
-        after=_changes_text(changes, "after"),
-        reason=reason,
-        corrected_on=timezone.localdate(),
-        created_by=user,
     )
 
 

@@ -5,7 +5,10 @@ another module's ``_private`` name. Tests, migrations and the virtualenv are lef
 
     python3 scripts/structure.py            # this checkout
     python3 scripts/structure.py PATH       # another checkout (e.g. an older commit's worktree)
-    python3 scripts/structure.py --check    # exit 1 if there is a cycle or a private use
+    python3 scripts/structure.py --check    # exit 1 also if a private name is used across
+
+It exits 1 on any import cycle, between modules or between top-level packages (apps): the
+layers of docs/DESIGN.md allow none (pyproject.toml's import-linter contracts say the order).
 
 Standard library only; nothing of the project is imported or run.
 """
@@ -110,6 +113,29 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def app_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The graph between top-level packages: ``a → b`` when a module of ``a`` imports one of
+    ``b``."""
+    apps: dict[str, set[str]] = defaultdict(set)
+    for name, targets in graph.items():
+        app = name.split(".")[0]
+        apps[app] |= {t.split(".")[0] for t in targets} - {app}
+    return dict(apps)
+
+
+def app_edges(graph: dict[str, set[str]], component: list[str]) -> list[str]:
+    """The module imports that make up an app-level cycle (``a.x -> b.y``)."""
+    inside = set(component)
+    return sorted(
+        f"{name} -> {target}"
+        for name, targets in graph.items()
+        for target in targets
+        if name.split(".")[0] in inside
+        and target.split(".")[0] in inside
+        and target.split(".")[0] != name.split(".")[0]
+    )
+
+
 def main(argv: list[str]) -> int:
     args = [a for a in argv if not a.startswith("--")]
     root = Path(args[0]).resolve() if args else Path(__file__).resolve().parents[1]
@@ -145,6 +171,12 @@ def main(argv: list[str]) -> int:
     print(f"\nimport cycles: {len(found_cycles)}")
     for component in found_cycles:
         print("  " + " <-> ".join(component))
+    found_app_cycles = cycles(app_graph(graph))
+    print(f"app import cycles: {len(found_app_cycles)}")
+    for component in found_app_cycles:
+        print("  " + " <-> ".join(component))
+        for edge in app_edges(graph, component):
+            print("    " + edge)
     print(f"uses of another module's private names: {len(privates)}")
     for use in privates:
         print("  " + use)
@@ -153,9 +185,12 @@ def main(argv: list[str]) -> int:
     print(
         f"\n{len(sizes)} modules, {sum(sizes.values())} lines; {big} modules over 800 lines; "
         f"{long} functions over {LONG_FUNCTION} lines; {len(found_cycles)} import cycles; "
+        f"{len(found_app_cycles)} app import cycles; "
         f"{len(privates)} private names used across modules"
     )
-    return 1 if "--check" in argv and (found_cycles or privates) else 0
+    if found_cycles or found_app_cycles:
+        return 1
+    return 1 if "--check" in argv and privates else 0
 
 
 if __name__ == "__main__":

@@ -12,3 +12,11 @@ class MesaConfig(AppConfig):
     label = "mesa"
     verbose_name = "Mesa"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The sheet pages show the table's fights and scenes; sheets sits below and imports
+        # nothing of sessions, so the table hands its functions in (sheets.table).
+        from sessions.combat.sheet import campaign_table, sheet_fight
+        from sheets import table
+
+        table.provide(fight=sheet_fight, campaign_table=campaign_table)

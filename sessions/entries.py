@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import secrets
 
-from garganta_site.errors import ServiceError
+from campaigns.access import ARBITRO, TABLE_ROLES, campaign_role_required
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from gurps.dice import RandomSource
 from sessions.models import (
     Scene,
     Week,
 )
-from sheets.models import Campaign, Membership
-from sheets.services import membership_for
 
 # Messages are constants so tests import them instead of repeating them.
 SCENE_CLOSED = "A cena está encerrada; nada mais entra no registro."
@@ -48,17 +48,14 @@ def dice_source() -> RandomSource:
 def require_table(user, campaign: Campaign, *, what: str = CONDUCTS_SCENE) -> Membership:
     """The Mestre's or the Árbitro's membership of ``campaign``; ServiceError "forbidden" saying
     ``what`` only they do (one of the phrases above) for anyone else."""
-    membership = membership_for(user, campaign)
-    if membership is None or not membership.runs_the_table:
-        raise ServiceError(ONLY_THE_TABLE.format(what=what), code="forbidden")
-    return membership
+    return campaign_role_required(
+        user, campaign, *TABLE_ROLES, message=ONLY_THE_TABLE.format(what=what)
+    )
 
 
 def require_arbitro(user, campaign: Campaign) -> Membership:
-    membership = membership_for(user, campaign)
-    if membership is None or membership.role != Membership.Role.ARBITRO:
-        raise ServiceError(ONLY_THE_ARBITRO, code="forbidden")
-    return membership
+    """The Árbitro's membership of ``campaign``, for the weekly report's decisions."""
+    return campaign_role_required(user, campaign, ARBITRO, message=ONLY_THE_ARBITRO)
 
 
 def ensure_week_accepts_entries(week: Week) -> None:

@@ -16,14 +16,15 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from garganta_site.records import AppendOnly
+from campaigns.models import Campaign
+from campaigns.records import AppendOnly
 from gurps.hit_locations import limb_label
 from gurps.house import CombatantKind
 from procedure import clock as procedure_clock
 from procedure import journey as procedure_journey
 from procedure import tables as procedure_tables
 from sessions.combat.weapons import weapons_of
-from sheets.models import Campaign, Character
+from sheets.models import Character
 
 
 class Week(models.Model):

@@ -1,12 +1,12 @@
 """The game's closed vocabularies, as the API and the MCP tools take them (DESIGN.md invariant
-13; ``garganta_site.vocabulary`` makes enums of them). Every word comes from where the rule is:
+13; ``campaigns.vocabulary`` makes enums of them). Every word comes from where the rule is:
 the engine's tables (``gurps``) and the table's own sets (``sessions.models``); nothing is
 written twice. ``GET /api/v1/rules/vocabularies`` publishes them all.
 """
 
 from __future__ import annotations
 
-from garganta_site.vocabulary import Term, vocabulary
+from campaigns.vocabulary import Term, vocabulary
 from gurps import combat as engine
 from gurps import damage, defence, levels, skills, tables
 from gurps.hit_locations import ARM_PENALTIES, HitLocation, Limb, LimbSide

@@ -1,17 +1,6 @@
 from django.contrib import admin
 
-from garganta_site.campaigns import campaign_seed
-from sheets.models import (
-    Campaign,
-    Character,
-    CharacterState,
-    Item,
-    Membership,
-    Possession,
-    SheetVersion,
-    Skill,
-    Trait,
-)
+from sheets.models import Character, CharacterState, Item, Possession, SheetVersion, Skill, Trait
 
 
 class VersionLineInline(admin.TabularInline):
@@ -60,17 +49,6 @@ class SheetVersionAdmin(admin.ModelAdmin):
         return []
 
 
-@admin.register(Campaign)
-class CampaignAdmin(admin.ModelAdmin):
-    """A campaign made here starts with its registers and tables, as campaign_create does."""
-
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        if not change:
-            campaign_seed(campaign=obj)
-
-
-admin.site.register(Membership)
 admin.site.register(Character)
 admin.site.register(CharacterState)
 admin.site.register(Possession)

@@ -1,9 +1,9 @@
 """The sheet page lives during a fight (issue 24; DESIGN.md invariant 12): its live region —
 the head (PV, fatigue, conditions), Carga and the defences, and an attack that waits for this
 character's defence (§4.6) — follows the character's state as the scene page follows its
-scene, through the same doorbell (``garganta_site.doorbell``, the character's bell).
+scene, through the same doorbell (``campaigns.doorbell``, the character's bell).
 
-- ``sheet_fight(character)``: the character in the running fights (crippled limbs, shock, an
+- ``sheet_fight(character)``: the character in the running fights (given by the table, sheets.table) (crippled limbs, shock, an
   attack that waits for his defence), in one query (more only when one waits).
 - ``sheet_events``: the page's stream (Server-Sent Events, event ``sheet``) — the viewer's
   token moved; under WSGI, a retry, and the page's fallback poll carries the news.
@@ -19,8 +19,8 @@ from django.core.handlers.wsgi import WSGIRequest
 from django.db import connection
 from django.http import HttpResponse, StreamingHttpResponse
 
-from garganta_site import doorbell
-from sessions.models import Combatant
+from campaigns import doorbell
+from sheets.table import table
 
 WSGI_RETRY_MS = 60_000
 
@@ -49,17 +49,10 @@ class SheetFight:
 
 
 def sheet_fight(character, *, answers: bool) -> SheetFight:
-    """``character`` in the running combats, in one query (more only when an attack waits for
-    his defence, §4.6); ``answers``: the reader is the one who answers."""
-    from sessions.combat.pending import pending_of
-
-    fighting = list(
-        Combatant.objects.select_related("combat__scene", "character").filter(
-            character=character, combat__status="active"
-        )
-    )
-    pending = [(pending_of(c.combat, c), True, answers) for c in fighting if c.pending_defence]
-    return SheetFight(fighting, pending)
+    """``character`` in the running combats (the table's ``sessions.combat.sheet.sheet_fight``,
+    handed in through ``sheets.table``); no fight without the table."""
+    fight = table().fight
+    return fight(character, answers=answers) if fight else SheetFight([], [])
 
 
 def live_token(revision_key: str, fight: SheetFight) -> str:

@@ -15,23 +15,14 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from gurps import checks, damage, derived, encumbrance
 from gurps.audit import NO_ACCURACY
 from gurps.conditions import conditions_now
 from gurps.errors import InvalidValue, OutsideCanon
 from gurps.ranged import is_ranged_weapon
-from sheets.models import (
-    Campaign,
-    Character,
-    CharacterState,
-    Item,
-    Membership,
-    Possession,
-    SheetVersion,
-    Skill,
-    Trait,
-)
+from sheets.models import Character, CharacterState, Item, Possession, SheetVersion, Skill, Trait
 
 # Messages are constants so tests import them instead of repeating them.
 NOT_A_DRAFT = "Só um rascunho pode ser alterado; versão enviada ou homologada não muda."
@@ -63,12 +54,6 @@ MAX_QUANTITY = 10000
 
 
 # --- reads -------------------------------------------------------------------------------
-
-
-def membership_for(user, campaign: Campaign) -> Membership | None:
-    if not user.is_authenticated:
-        return None
-    return Membership.objects.filter(user=user, campaign=campaign).first()
 
 
 def homologated_version(character: Character) -> SheetVersion | None:
@@ -962,7 +947,7 @@ def sheet_correction_issue(
     was copied before the correction: it moves to the next number, so that homologating it
     later still makes it the newest version (and its diff shows the correction undone).
     Refused while a submitted version waits (decide it first), or when nothing changes.
-    Call it through ``canon.services.sheet_correct``, which records the Correction.
+    Call it through ``console.services.sheet_correct``, which records the Correction.
     """
     Character.objects.select_for_update().get(pk=character.pk)
     current = homologated_version(character)

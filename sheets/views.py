@@ -19,13 +19,14 @@ from django.utils.functional import SimpleLazyObject
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from garganta_site import auth
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
-from sessions.models import Scene, Week
+from campaigns import auth
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import ApiToken, Membership
 from sheets import access, live, services
 from sheets.forms import LootForm, QuantityForm
-from sheets.models import ApiToken, Character, Membership, Possession, SheetVersion
+from sheets.models import Character, Possession, SheetVersion
+from sheets.table import table
 
 _get_character = access.character_for_member
 
@@ -40,18 +41,14 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     campaigns = []
     for membership in memberships:
         characters = services.characters_visible_to(request.user, membership.campaign)
-        scenes = (
-            Scene.objects.filter(week__campaign=membership.campaign, status=Scene.Status.OPEN)
-            .select_related("week")
-            .prefetch_related("characters")
-        )
+        campaign_table = table().campaign_table
+        scenes, week = campaign_table(membership.campaign) if campaign_table else ([], None)
         submitted = SheetVersion.objects.filter(
             character__campaign=membership.campaign, status=SheetVersion.Status.SUBMITTED
         )
         if not membership.runs_the_table:  # a jogador's queue is his own versions
             submitted = submitted.filter(character__owner=request.user)
         queue_count = submitted.count()
-        week = Week.objects.filter(campaign=membership.campaign).order_by("-number").first()
         campaigns.append(
             {
                 "membership": membership,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import template
 from django.urls import reverse
 
+from campaigns.access import membership_for, memberships_of
 from canon import services
 from canon.models import place
 
@@ -19,8 +20,8 @@ def may_propose_divergence(context, campaign=None) -> bool:
     if user is None or not user.is_authenticated:
         return False
     if campaign is not None and campaign != "":
-        return services.may_propose(services.membership_for(user, campaign))
-    return any(services.may_propose(m) for m in services.memberships_of(user))
+        return services.may_propose(membership_for(user, campaign))
+    return any(services.may_propose(m) for m in memberships_of(user))
 
 
 @register.simple_tag(takes_context=True)
@@ -31,7 +32,7 @@ def house_decision_urls(context, campaign=None) -> dict[str, str]:
     request = context.get("request")
     user = getattr(request, "user", None) or context.get("user")
     if campaign in (None, ""):
-        memberships = services.memberships_of(user) if user is not None else []
+        memberships = memberships_of(user) if user is not None else []
         campaign = memberships[0].campaign if memberships else None
     if campaign is None:
         return {}

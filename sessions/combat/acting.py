@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps import checks, injury
 from gurps import combat as engine
 from sessions import entries

@@ -15,8 +15,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from garganta_site import doorbell
-from garganta_site.errors import ServiceError
+from campaigns import doorbell
+from campaigns.errors import ServiceError
 from gurps import combat as engine
 from gurps import damage, defence, injury
 from gurps.attributes import will as will_of

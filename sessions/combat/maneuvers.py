@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Max
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps import checks
 from gurps import combat as engine
 from sessions.combat.messages import (

@@ -13,7 +13,7 @@ import uuid
 
 from django.db import transaction
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps import combat as engine
 from gurps import injury
 from gurps.errors import GurpsError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from garganta_site.forms import request_key_field
+from campaigns.forms import request_key_field
 from procedure import journey as procedure_journey
 from sessions.models import Exploration, ExplorationTimer, SupplyChange
 

@@ -32,7 +32,7 @@ from fractions import Fraction
 
 from django.db import transaction
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from procedure import asks as procedure_asks
 from procedure import clock as procedure_clock
 from procedure import exhaustion as procedure_exhaustion

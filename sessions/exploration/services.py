@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from procedure import clock as procedure_clock
 from procedure import dungeon as procedure_dungeon
 from procedure import exhaustion as procedure_exhaustion
@@ -82,7 +83,6 @@ from sessions.models import (
     Scene,
 )
 from sessions.procedure import services as procedure_services
-from sheets.models import Campaign
 
 Danger = Exploration.Danger
 

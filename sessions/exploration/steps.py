@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from campaigns.models import Campaign
 from canon.models import Divergence
 from procedure import timers as procedure_timers
 from procedure.pendencies import P_DARKNESS
@@ -24,7 +25,6 @@ from rulesets.registry import ruleset_for
 from sessions import entries
 from sessions.models import Exploration, ExplorationEvent, ExplorationTimer, Roll
 from sessions.tracker import tracker_begin, tracker_event
-from sheets.models import Campaign
 
 EXPLORATION_ENDED = "Esta exploração já terminou; o que está aqui fica como está."
 PENDENCY_MISSING = "não está no registro desta campanha"

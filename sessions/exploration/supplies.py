@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Sum
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from procedure.supplies import COMMON, Stock
 from sessions.exploration.steps import action_begin, action_event
 from sessions.models import Exploration, ExplorationEvent, SupplyChange

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
-from garganta_site.forms import request_key_field
+from campaigns.forms import request_key_field
 from procedure import journey as procedure_journey
 from procedure import tables as table_rules
 from sessions.models import RandomTable

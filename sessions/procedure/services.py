@@ -16,7 +16,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from garganta_site.errors import ServiceError
+from campaigns.access import ARBITRO, campaign_role_required
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from procedure import journey as procedure_journey
 from procedure import tables as table_rules
 from procedure.errors import BadDie
@@ -24,11 +26,9 @@ from procedure.rolling import RandomSource
 from procedure.rolling import signed as signed_text
 from sessions import entries
 from sessions.entries import ensure_scene_accepts_entries as _ensure_scene_accepts_entries
-from sessions.entries import require_arbitro as _require_arbitro
 from sessions.entries import require_table as _require_table
 from sessions.log.chain import append_with_retries as _append_with_retries
 from sessions.models import RandomTable, RandomTableRow, RandomTableRowChange, Roll, Scene
-from sheets.models import Campaign
 
 UNKNOWN_PROCEDURE_TABLE = table_rules.UNKNOWN_TABLE
 NOT_ROLLED = "A {name} não se rola: o texto não dá um dado para ela (é de consulta)."
@@ -496,7 +496,4 @@ def random_table_row_add(
 
 
 def _require_arbitro_tables(user, campaign: Campaign) -> None:
-    try:
-        _require_arbitro(user, campaign)
-    except ServiceError as refused:
-        raise ServiceError(ONLY_THE_ARBITRO_EDITS, code="forbidden") from refused
+    campaign_role_required(user, campaign, ARBITRO, message=ONLY_THE_ARBITRO_EDITS)

@@ -1,7 +1,7 @@
 """Browser tests: Debian's chromium driven by Playwright against pytest-django's live server.
 
 Everything in this folder is marked ``browser`` (``pytest -m "not browser"`` leaves them out).
-The demo campaign of ``sheets.demo`` is seeded, committed, for every test, so the live
+The demo campaign of ``garganta_site.demo`` is seeded, committed, for every test, so the live
 server's threads see it. Screenshots go to /tmp/garganta-shots/ only when the environment
 variable GARGANTA_SCREENSHOTS is set.
 """
@@ -79,7 +79,7 @@ def _fallback_poll_every_2_s(settings):
 @pytest.fixture
 def site(live_server, transactional_db):
     """The live server with the demo campaign committed to its database."""
-    from sheets.demo import demo_seed
+    from garganta_site.demo import demo_seed
 
     demo_seed()
     return live_server

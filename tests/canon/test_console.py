@@ -1,4 +1,4 @@
-"""The console's home (canon.views.console): what waits for the Árbitro, with counts."""
+"""The console's home (console.views.console): what waits for the Árbitro, with counts."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from canon import services
 from canon.models import Divergence
+from console import services as console_services
 from sessions.weeks import services as weeks_services
 from tests.sheets.pages import content, text
 
@@ -73,7 +74,7 @@ def test_it_lists_the_newest_divergence_first(client_for, mestre, arbitro, demo)
     services.divergence_create(
         campaign=demo, user=mestre, title="Uma dúvida nova", description="Apareceu agora."
     )
-    summary = services.console_summary(arbitro)
+    summary = console_services.console_summary(arbitro)
     assert summary.divergences[0].title == "Uma dúvida nova"
     assert summary.items[0].title in {"Uma dúvida nova", "Hoplita de Ônfalos — versão 2"}
     html = content(client_for(arbitro).get(URL))

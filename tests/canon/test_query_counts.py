@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from canon import services
+from console import services as console_services
 
 
 def _queries(client, url: str) -> int:
@@ -58,9 +59,9 @@ def test_the_sheet_history_is_flat(client_for, arbitro, jogador, jurado):
 
     client = client_for(arbitro)
     url = reverse("sheet-history", args=[jurado.code])
-    services.sheet_correct(character=jurado, user=arbitro, reason="r", notes="1")
+    console_services.sheet_correct(character=jurado, user=arbitro, reason="r", notes="1")
     before = _queries(client, url)
-    services.sheet_correct(character=jurado, user=arbitro, reason="r", notes="2")
+    console_services.sheet_correct(character=jurado, user=arbitro, reason="r", notes="2")
     draft = sheet_services.sheet_draft_create(character=jurado, user=jogador)
     sheet_services.sheet_submit(version=draft, user=jogador)
     sheet_services.sheet_return(version=draft, user=arbitro, reason="não")

@@ -1,4 +1,4 @@
-"""The Árbitro corrects a homologated sheet (canon.services.sheet_correct): a new homologated
+"""The Árbitro corrects a homologated sheet (console.services.sheet_correct): a new homologated
 version with the reason. A homologated version never changes; the Correction keeps both."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ import re
 import pytest
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from canon import services
 from canon.models import Correction
-from garganta_site.confirm import CONFIRMED
+from console import services as console_services
 from sheets import services as sheet_services
 from sheets.models import SheetVersion
 from tests.sheets.pages import content, row, section
@@ -48,7 +49,7 @@ def _skills(version: SheetVersion, **levels) -> list[dict]:
 def test_a_correction_is_a_new_homologated_version_and_the_old_one_never_changes(arbitro, jurado):
     old = sheet_services.homologated_version(jurado)
     stored = snapshot(old)
-    correction = services.sheet_correct(
+    correction = console_services.sheet_correct(
         character=jurado,
         user=arbitro,
         reason="Observação é IQ/Média: com 2 pontos, NH 10 (IQ 10).",
@@ -115,7 +116,7 @@ def test_only_the_arbitro_corrects_a_sheet(client_for, django_user_model, jurado
     assert response.status_code == 403
     assert services.ONLY_ARBITRO in content(response)
     with pytest.raises(services.ServiceError):
-        services.sheet_correct(character=jurado, user=user, reason="x", attributes=None)
+        console_services.sheet_correct(character=jurado, user=user, reason="x", attributes=None)
     assert jurado.versions.count() == 1
 
 
@@ -125,14 +126,16 @@ def test_the_correction_page_checks_membership(client_for, outsider, jurado):
 
 def test_a_correction_waits_for_a_submitted_version(arbitro, hoplita, submitted):
     with pytest.raises(services.ServiceError) as refused:
-        services.sheet_correct(character=hoplita, user=arbitro, reason="x", notes="nota nova")
+        console_services.sheet_correct(
+            character=hoplita, user=arbitro, reason="x", notes="nota nova"
+        )
     assert refused.value.message == sheet_services.PENDING_BLOCKS_CORRECTION
     assert hoplita.versions.count() == 2
 
 
 def test_a_correction_that_changes_nothing_is_refused_and_saves_nothing(arbitro, jurado):
     with pytest.raises(services.ServiceError) as refused:
-        services.sheet_correct(character=jurado, user=arbitro, reason="nada")
+        console_services.sheet_correct(character=jurado, user=arbitro, reason="nada")
     assert refused.value.message == sheet_services.NOTHING_CHANGED
     assert jurado.versions.count() == 1
     assert not Correction.objects.filter(character=jurado).exists()
@@ -140,7 +143,7 @@ def test_a_correction_that_changes_nothing_is_refused_and_saves_nothing(arbitro,
 
 def test_a_correction_needs_a_reason(arbitro, jurado):
     with pytest.raises(services.ServiceError) as refused:
-        services.sheet_correct(character=jurado, user=arbitro, reason=" ", notes="x")
+        console_services.sheet_correct(character=jurado, user=arbitro, reason=" ", notes="x")
     assert refused.value.field == "reason"
     assert jurado.versions.count() == 1
 
@@ -148,7 +151,7 @@ def test_a_correction_needs_a_reason(arbitro, jurado):
 def test_an_open_draft_moves_after_the_correction(arbitro, jogador, jurado):
     draft = sheet_services.sheet_draft_create(character=jurado, user=jogador)
     assert draft.number == 2
-    correction = services.sheet_correct(
+    correction = console_services.sheet_correct(
         character=jurado, user=arbitro, reason="nota do Árbitro", notes="Corrigida."
     )
     draft.refresh_from_db()

@@ -1,4 +1,4 @@
-"""Campaign backups that round-trip (sheets.backup, ``export_campaign`` / ``import_campaign``).
+"""Campaign backups that round-trip (garganta_site.backup, ``export_campaign`` / ``import_campaign``).
 
 What it tries: every model of sheets, mesa and canon is either exported or named as not a
 campaign's; the demo campaign, played (week 1 with its hidden roll revealed, a fight with an
@@ -30,11 +30,14 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from campaigns.auth import api_token_create
+from campaigns.models import ApiToken, Campaign, Membership
 from canon.models import Decision
 from canon.services import correction_create, divergence_create, registers_seed_all
 from canon.skills import skill_catalogue_entry_edit, skill_cost_row_edit
-from garganta_site.auth import api_token_create
-from garganta_site.campaigns import campaign_create
+from garganta_site import backup
+from garganta_site.demo import DEMO_PASSWORD, demo_seed
+from garganta_site.founding import campaign_create
 from sessions import entries
 from sessions.combat import attack as combat_attack
 from sessions.combat import maneuvers as combat_maneuvers
@@ -50,9 +53,7 @@ from sessions.log import services as log_services
 from sessions.models import Combatant, Roll, Scene, Week
 from sessions.procedure.services import procedure_tables_seed_all, random_table_row_edit
 from sessions.weeks import services as weeks_services
-from sheets import backup
-from sheets.demo import DEMO_PASSWORD, demo_seed
-from sheets.models import ApiToken, Campaign, Character, Membership, Possession
+from sheets.models import Character, Possession
 from sheets.services import loot_add
 from tests.gurps.helpers import ScriptedSource
 from tests.sessions.combat.helpers import HOPLITA_FELLS_A
@@ -230,7 +231,7 @@ def test_every_model_of_the_three_apps_is_exported_or_named():
 def test_a_model_without_a_campaign_would_be_caught(monkeypatch):
     """The guard is real: a model that reaches no campaign shows up as unaccounted."""
     monkeypatch.setattr(backup, "USER_SCOPED", {})
-    assert backup.unaccounted_models() == ["sheets.apitoken"]
+    assert backup.unaccounted_models() == ["campaigns.apitoken"]
 
 
 def test_no_model_of_another_app_points_into_a_campaign():
@@ -268,7 +269,7 @@ def test_export_flush_import_export_is_identical(tmp_path, monkeypatch):
     }
     users = {o["fields"]["username"] for o in first["objects"] if o["model"] == "auth.user"}
     assert users == {"jogador", "jogadora", "rastreadora", "mestre", "arbitro"}
-    assert counts["sheets.apitoken"] == 1  # the mestre's; the outsider's stays home
+    assert counts["campaigns.apitoken"] == 1  # the mestre's; the outsider's stays home
     other = Campaign.objects.get(slug="outra").pk
     assert not [o for o in first["objects"] if o["fields"].get("campaign") == other], (
         "nothing of the other campaign travels"
@@ -429,12 +430,12 @@ def test_ids_already_taken_are_refused_not_overwritten(light, tmp_path):
     renamed = copy.deepcopy(light)
     renamed["campaign"] = "copia"
     for obj in renamed["objects"]:
-        if obj["model"] == "sheets.campaign":
+        if obj["model"] == "campaigns.campaign":
             obj["fields"]["slug"] = "copia"
     path = write(tmp_path / "copia.json", renamed)
     message = refused("import_campaign", str(path))
     assert message.startswith("O banco já tem registros com os ids do arquivo (")
-    assert "sheets.campaign: " in message and "mesa.roll: " in message
+    assert "campaigns.campaign: " in message and "mesa.roll: " in message
     assert not Campaign.objects.filter(slug="copia").exists()
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from procedure import dungeon as procedure_dungeon
 from rulesets.gurps3e.procedure import TEXTS as GURPS_PROCEDURE_TEXTS
 from sessions.combat import services as combat_services

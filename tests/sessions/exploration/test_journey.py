@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from procedure.journey import ACTIVITIES, REGION_BY_KEY
 from procedure.tables import BY_KEY
 from sessions.exploration import journey

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from garganta_site.campaigns import campaign_create
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
+from garganta_site.founding import campaign_create
 from procedure import tables as procedure_tables
 from procedure.tables import TABLES
 from sessions.log import chain

@@ -1,0 +1,160 @@
+"""The rules of the canon as API operations: odds, damage by ST, the derived block."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from ninja import Field, Query, Router, Schema
+
+from campaigns.api_errors import errors
+from campaigns.vocabulary import REGISTRY
+from gurps import checks, damage, derived
+from sessions import vocabularies as game_vocabularies  # noqa: F401  (registers them)
+from sheets.schemas import (
+    DerivedOut,
+    ReadingOut,
+    derived_out,
+    reading_pairs,
+    readings_out,
+)
+
+router = Router()
+
+ParryKindIn = Literal["normal", "fencing", "staff", "knife", "thrown", "thrown_knife", "flail"]
+
+
+class OddsOut(Schema):
+    level: int
+    success: float
+    critical_success: float
+    critical_failure: float
+    success_exact: str = Field(description="a/216, exact (canon §1.1)")
+
+
+class DamageOut(Schema):
+    st: int
+    thrust: str
+    swing: str
+
+
+class ShieldIn(Schema, extra="forbid"):
+    skill: int
+    pd: int
+
+
+class WeaponIn(Schema, extra="forbid"):
+    name: str
+    skill: int
+    parry: ParryKindIn = "normal"
+
+
+class DerivedIn(Schema, extra="forbid"):
+    st: int
+    dx: int
+    iq: int
+    ht: int
+    carried_kg: float = 0.0
+    hp_lost: int = 0
+    fatigue_lost: int = 0
+    combat_reflexes: bool = False
+    stunned: bool = False
+    armour_pd: int = 0
+    shield: ShieldIn | None = None
+    weapons: list[WeaponIn] = []
+
+
+class DerivedRulesOut(DerivedOut):
+    readings: list[ReadingOut] = Field(
+        description="Os números que dependem de uma leitura provisória (as mesmas que "
+        "GET /sheets/{id} e a ficha dão para o mesmo caso); sem campanha aqui, a pendência "
+        "de cada uma está no registro do Árbitro de cada campanha (divergence null)"
+    )
+
+
+@router.get(
+    "/odds",
+    response={200: OddsOut, **errors(422, database=False)},
+    summary="Chance de passar num teste de 3d6 (§1.1–1.2)",
+)
+def odds(request, level: int = Query(..., ge=-100, le=100)):
+    success = checks.success_probability(level)
+    return {
+        "level": level,
+        "success": float(success),
+        "critical_success": float(checks.critical_success_probability(level)),
+        "critical_failure": float(checks.critical_failure_probability(level)),
+        "success_exact": f"{success * 216}/216",
+    }
+
+
+@router.get(
+    "/damage",
+    response={200: DamageOut, **errors(422, database=False)},
+    summary="Dano básico por ST (§4.9)",
+)
+def basic_damage(request, st: int = Query(..., ge=1, le=1000)):
+    row = damage.basic_damage(st)
+    return {"st": st, "thrust": str(row.thrust), "swing": str(row.swing)}
+
+
+@router.post(
+    "/derived",
+    response={200: DerivedRulesOut, **errors(400, 422, database=False)},
+    summary="Derivados, Carga e defesas (§2, §4.6–4.7)",
+)
+def derived_stats(request, payload: DerivedIn):
+    result = derived.derive(
+        st=payload.st,
+        dx=payload.dx,
+        iq=payload.iq,
+        ht=payload.ht,
+        carried_kg=str(payload.carried_kg),
+        hp_lost=payload.hp_lost,
+        fatigue_lost=payload.fatigue_lost,
+        combat_reflexes=payload.combat_reflexes,
+        stunned=payload.stunned,
+        armour_pd=payload.armour_pd,
+        shield=derived.Shield(skill=payload.shield.skill, pd=payload.shield.pd)
+        if payload.shield
+        else None,
+        weapons=[
+            derived.Weapon(name=w.name, skill=w.skill, parry=w.parry) for w in payload.weapons
+        ],
+    )
+    return {**derived_out(result), "readings": readings_out(reading_pairs(result))}
+
+
+class TermOut(Schema):
+    key: str
+    label: str
+    details: dict[str, Any]
+
+
+class VocabularyOut(Schema):
+    """A closed set the API takes: the keys (what a body sends), their Portuguese labels
+    (accepted too) and what a client needs to choose one."""
+
+    name: str
+    title: str
+    section: str
+    terms: list[TermOut]
+
+
+@router.get(
+    "/vocabularies",
+    response=list[VocabularyOut],
+    summary="Todo vocabulário fechado que a API aceita: manobras, terrenos, locais, tabelas…",
+)
+def vocabulary_list(request):
+    """Maneuvers with the defences each leaves (§4.3), All-Out options, terrains (§5d), hit
+    locations with their NH penalty (§5.5), the canon's tables with their dice and options,
+    the kinds of roll, and every other set a field of the API or of the MCP tools takes."""
+    return [
+        {
+            "name": v.name,
+            "title": v.title,
+            "section": v.section,
+            "terms": [{"key": t.key, "label": t.label, "details": t.details} for t in v.terms],
+        }
+        for v in REGISTRY.values()
+    ]
