@@ -13,16 +13,16 @@ import pytest
 from django.contrib.auth import get_user_model
 from hypothesis import HealthCheck, settings
 
-# No test may depend on how fast the machine is: on a busy two-core CI machine a property's
-# example can take seconds to generate or run, which says nothing about the rule it checks.
-settings.register_profile("garganta", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("garganta")
-
 from campaigns.models import Campaign, Membership
 from garganta_site.demo import DEMO_PASSWORD, demo_seed
 from garganta_site.founding import campaign_create
 from sessions.models import Scene
 from sheets.models import Character
+
+# No test may depend on how fast the machine is: on a busy two-core CI machine a property's
+# example can take seconds to generate or run, which says nothing about the rule it checks.
+settings.register_profile("garganta", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("garganta")
 
 
 @pytest.fixture(autouse=True)
