@@ -48,6 +48,7 @@ from gurps.combat.feints import (
     FeintResult,
     feint,
     feint_defender_level,
+    feint_holds,
     feint_penalty_now,
     feint_target_sees,
 )
@@ -318,6 +319,7 @@ __all__ = [
     "FeintResult",
     "feint",
     "feint_defender_level",
+    "feint_holds",
     "feint_penalty_now",
     "feint_target_sees",
     # dropped_weapons

@@ -68,7 +68,13 @@ def feint_penalty_now(penalty: int, feint_round: int, round_: int) -> int:
     against the feinter's attack in ``round_`` (§4.3, p. 96 and 105): ``penalty`` until the
     round after the feint, 0 after that. Whom it is against is the caller's check (only the
     feinter's own attack on that target takes it, not his allies')."""
-    return penalty if feint_round >= round_ - FEINT_LASTS_ROUNDS else 0
+    return penalty if feint_holds(feint_round, round_) else 0
+
+
+def feint_holds(feint_round: int, round_: int) -> bool:
+    """Whether a feint won in ``feint_round`` still holds in ``round_`` (§4.3: "a finta vale
+    por uma rodada"): in its round and the next."""
+    return feint_round >= round_ - FEINT_LASTS_ROUNDS
 
 
 def feint_defender_level(weapon_skills: Iterable[int], dx: int) -> int:
