@@ -60,7 +60,7 @@ class Blow:
     read: damage.WeaponDamage
 
 
-def parry_line(defender: Combatant, spec: DefenceSpec) -> int:
+def _parry_line(defender: Combatant, spec: DefenceSpec) -> int:
     """The line that parries: the one named, else the first ready weapon that parries."""
     index = spec.parry_weapon
     lines = defender.weapon_lines()
@@ -100,7 +100,7 @@ def defence_choices(
             if level is None:
                 raise ServiceError(NO_BLOCK.format(name=defender.name), field="defence")
         elif kind == "parry":
-            parry_index = parry_line(defender, spec)
+            parry_index = _parry_line(defender, spec)
             level = numbers.parry_of(defender.weapon_lines()[parry_index])
             if level is None:
                 raise ServiceError(NO_PARRY.format(name=defender.name), field="parry_weapon")

@@ -89,13 +89,23 @@ class CreatureForm(_Form):
     iq = forms.IntegerField(label="IQ")
     ht = forms.IntegerField(label="HT")
     hp = forms.IntegerField(required=False, label="PV")
-    move = forms.IntegerField(required=False, label="Deslocamento (vazio: o do cânone)")
-    dodge = forms.IntegerField(required=False, label="Esquiva (vazio: o Deslocamento)")
+    move = forms.IntegerField(
+        required=False,
+        label="Deslocamento",
+        widget=forms.NumberInput(attrs={"placeholder": "o do cânone"}),
+    )
+    dodge = forms.IntegerField(
+        required=False,
+        label="Esquiva",
+        widget=forms.NumberInput(attrs={"placeholder": "o Deslocamento"}),
+    )
     block = forms.IntegerField(required=False, label="Bloquear")
     passive_defense = forms.IntegerField(initial=0, required=False, label="PD")
     damage_resistance = forms.IntegerField(initial=0, required=False, label="RD")
     weapon_name = forms.CharField(max_length=100, required=False, label="Ataque")
-    weapon_skill = forms.IntegerField(required=False, label="NH (vazio: a DX)")
+    weapon_skill = forms.IntegerField(
+        required=False, label="NH", widget=forms.NumberInput(attrs={"placeholder": "a DX"})
+    )
     weapon_damage = forms.CharField(max_length=40, required=False, label="Dano (ex.: 2d cort)")
     weapon_parry = forms.IntegerField(required=False, label="Aparar")
     weapon_weight = forms.CharField(
