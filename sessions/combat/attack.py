@@ -116,11 +116,8 @@ def _announced(
 def _situations(
     combat: Combat, attacker: Combatant, blow: Blow, spec: AttackSpec
 ) -> list[engine.AnnouncedModifier]:
-    """The §4.5 table's situations the Mestre announced (within ``specs``' bounds) or the
-    fight knows."""
-    between(spec.lighting, *specs.LIGHTING, "lighting")
-    between(spec.bad_footing, *specs.FOOTING, "bad_footing")
-    between(spec.awkward_position, *specs.FOOTING, "awkward_position")
+    """The §4.5 table's situations the Mestre announced (the engine refuses a value outside
+    the table, InvalidValue) or the fight knows."""
     announced = []
     situation = engine.AttackSituation
     if spec.lighting:

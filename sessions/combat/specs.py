@@ -29,8 +29,9 @@ DAMAGE_RESISTANCE = (0, 100)
 SKILL = (-10, 40)
 ACCURACY = (0, 20)
 WEAPON_LINE = (0, 20)  # a weapon's line index
-LIGHTING = (-9, 0)  # §4.5
-FOOTING = (-20, 0)  # bad footing and awkward position, §4.5: −2 or worse
+# The API's schema bounds of the §4.5 situations; the engine refuses outside its table.
+LIGHTING = (-9, 0)
+FOOTING = (-20, 0)  # bad footing and awkward position: −2 or worse
 DISTANCE_M = (0, 100_000)  # §4.11
 
 # --- inputs -----------------------------------------------------------------------------------
