@@ -3,11 +3,11 @@ posted twice makes one row (canon.services)."""
 
 from __future__ import annotations
 
+from campaigns.forms import request_key_field
 from django import forms
 
 from canon import services
 from canon.models import Decision, Divergence
-from garganta_site.forms import request_key_field
 from gurps.house import HOUSE_SETTINGS
 from sheets.forms import DraftForm
 

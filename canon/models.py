@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import uuid
 
+from campaigns.models import Campaign
+from campaigns.records import AppendOnly
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -20,9 +22,8 @@ from django.urls import reverse
 from django.utils.functional import cached_property
 
 from canon.seed import CANON
-from garganta_site.records import AppendOnly
 from gurps.house import HOUSE_SETTINGS
-from sheets.models import Campaign, Character, SheetVersion
+from sheets.models import Character, SheetVersion
 
 
 class Corrected:

@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from campaigns.http import HtmxHttpRequest
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from rules.forms import CALCULATORS
 
-from canon.forms_rules import CALCULATORS
-from garganta_site.http import HtmxHttpRequest
 from gurps.house import HOUSE_SETTINGS
 from gurps.readings import READINGS
 from gurps.rulebook import all_tables

@@ -16,6 +16,8 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from django.apps import apps
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
@@ -24,10 +26,9 @@ from django.utils import timezone
 
 from canon import seed
 from canon.models import Correction, Decision, Divergence
-from garganta_site.errors import ServiceError
 from gurps.house import HOUSE_SETTINGS
 from sheets import services as sheet_services
-from sheets.models import Campaign, Character, Membership, SheetVersion
+from sheets.models import Character, SheetVersion
 
 # Messages are constants so tests import them instead of repeating them.
 ONLY_TABLE_OPENS = (

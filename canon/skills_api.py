@@ -9,17 +9,18 @@ from __future__ import annotations
 from typing import Literal
 from uuid import UUID
 
+from campaigns.api_errors import errors
+from campaigns.auth import AUTH
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema
 
 from canon import checks, services, skills
 from canon.models import SkillCatalogueEntry, SkillCostTable
-from garganta_site.api_errors import errors
-from garganta_site.auth import AUTH
-from garganta_site.errors import ServiceError
 from gurps.audit import FindingCode
 from sheets import services as sheet_services
-from sheets.models import Campaign, Character
+from sheets.models import Character
 
 router = Router(auth=AUTH)
 

@@ -4,6 +4,9 @@ or an entry, and each change stays in the history with what it said and why."""
 
 from __future__ import annotations
 
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
+from console.skills_forms import CatalogueEntryForm, CostRowForm
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -19,9 +22,6 @@ from canon.models import (
     SkillCostRowChange,
     SkillCostTable,
 )
-from canon.skills_forms import CatalogueEntryForm, CostRowForm
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
 
 
 def _chosen_membership(request):

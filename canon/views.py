@@ -9,6 +9,17 @@ a 403 page that says who can; an outsider gets 404.
 
 from __future__ import annotations
 
+from campaigns.confirm import confirmation_step
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import Membership
+from console.forms import (
+    CorrectionForm,
+    DecisionForm,
+    DivergenceForm,
+    HomologateForm,
+    ResolveForm,
+    SheetCorrectionForm,
+)
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -18,20 +29,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from canon import checks, services
-from canon.forms import (
-    CorrectionForm,
-    DecisionForm,
-    DivergenceForm,
-    HomologateForm,
-    ResolveForm,
-    SheetCorrectionForm,
-)
 from canon.models import Correction, Decision, Divergence
-from garganta_site.confirm import confirmation_step
-from garganta_site.http import HtmxHttpRequest
 from sheets import services as sheet_services
 from sheets.forms import ReturnForm, SkillFormSet
-from sheets.models import Character, Membership, SheetVersion
+from sheets.models import Character, SheetVersion
 
 # --- helpers ----------------------------------------------------------------------------------
 

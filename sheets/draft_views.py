@@ -13,6 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from campaigns.confirm import Confirmation, confirmation_step
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -21,9 +24,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from canon import checks
-from garganta_site.confirm import Confirmation, confirmation_step
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
 from gurps.skill_costs import format_points
 from sheets import access, importing, services
 from sheets.drafting import follow_attributes, resolve_skill_lines

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import uuid
 
+from campaigns import auth
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import ApiToken, Membership
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -19,13 +23,10 @@ from django.utils.functional import SimpleLazyObject
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from garganta_site import auth
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
 from sessions.models import Scene, Week
 from sheets import access, live, services
 from sheets.forms import LootForm, QuantityForm
-from sheets.models import ApiToken, Character, Membership, Possession, SheetVersion
+from sheets.models import Character, Possession, SheetVersion
 
 _get_character = access.character_for_member
 

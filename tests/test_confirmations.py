@@ -9,10 +9,10 @@ import re
 from pathlib import Path
 
 import pytest
+from campaigns.confirm import CONFIRMATIONS, CONFIRMED
 from django.urls import reverse
 
 from canon.models import Decision, Divergence
-from garganta_site.confirm import CONFIRMATIONS, CONFIRMED
 from sessions.combat import services as combat_services
 from sessions.exploration import services as exploration_services
 from sessions.models import Combat, Exploration, WeeklyReport

@@ -1,4 +1,4 @@
-"""Each request runs in one mode (garganta_site.django_asgi, garganta_site.static_files): every
+"""Each request runs in one mode (campaigns.django_asgi, garganta_site.static_files): every
 middleware serves a sync chain and an async one without an adapter, a sync view's request
 under ASGI starts no thread once its worker's pool is warm, and the PostgreSQL connections of
 a worker come from a pool sized from its threads (settings.py)."""
@@ -15,14 +15,13 @@ from pathlib import Path
 
 import pytest
 from asgiref.sync import iscoroutinefunction, sync_to_async
+from campaigns.django_asgi import DjangoByViewMode
+from campaigns.http import DRY_RUN_HEADER, dry_run_requests
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.test import RequestFactory
 from django.utils.module_loading import import_string
-
-from garganta_site.django_asgi import DjangoByViewMode
-from garganta_site.http import DRY_RUN_HEADER, dry_run_requests
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT_MIDDLEWARE = [name for name in settings.MIDDLEWARE if name.startswith("garganta_site.")]

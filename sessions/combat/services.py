@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from garganta_site.errors import ServiceError
 from gurps import combat as engine
 from gurps import fatigue as fatigue_rules
 from gurps.errors import GurpsError
@@ -55,7 +56,7 @@ from sessions.combat.weapons import (
 )
 from sessions.log import services as log_services
 from sessions.models import Combat, Combatant, CombatEvent, Roll, Scene
-from sheets.models import Campaign, Character, Item
+from sheets.models import Character, Item
 from sheets.services import sheet_view, state_of, version_facts
 
 KIND_FROM_CHARACTER = {

@@ -12,6 +12,9 @@ import uuid
 from collections.abc import Callable
 from dataclasses import replace
 
+from campaigns.confirm import confirmation_step
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest, region_response
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
@@ -19,9 +22,6 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from garganta_site.confirm import confirmation_step
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest, region_response
 from gurps.errors import GurpsError
 from sessions.access import get_scene
 from sessions.combat import acting as combat_acting

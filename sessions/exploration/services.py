@@ -27,10 +27,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from procedure import tables as procedure_data
 
-from garganta_site.errors import ServiceError
 from sessions import entries
 from sessions.exploration import activities, supplies
 from sessions.exploration.journey import (
@@ -64,9 +66,7 @@ from sessions.models import (
     Roll,
     Scene,
 )
-from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
-from sheets.models import Campaign
 
 Danger = Exploration.Danger
 

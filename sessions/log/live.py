@@ -1,5 +1,5 @@
 """The scene page's live updates: each viewer's change token, and the stream that says when it
-moved. What rings the bell (garganta_site.doorbell.ring_scene, inside the writing transaction):
+moved. What rings the bell (campaigns.doorbell.ring_scene, inside the writing transaction):
 an entry of the log, a roll, a combat or exploration event, the homologation that reveals the
 week's hidden rolls, closing the scene.
 
@@ -16,13 +16,13 @@ from __future__ import annotations
 from contextlib import aclosing
 
 from asgiref.sync import sync_to_async
+from campaigns import doorbell
 from django.core.handlers.wsgi import WSGIRequest
 from django.db import connection
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.http import HttpResponse, StreamingHttpResponse
 
-from garganta_site import doorbell
 from sessions.access import get_scene
 from sessions.models import (
     Combat,

@@ -10,9 +10,10 @@ import binascii
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from campaigns.errors import ServiceError
+from campaigns.models import Membership
 from django.db.models import Q
 
-from garganta_site.errors import ServiceError
 from sessions.log.chain import roll_canonical_content, roll_hash
 from sessions.models import (
     Combat,
@@ -24,7 +25,6 @@ from sessions.models import (
     Scene,
     StateChange,
 )
-from sheets.models import Membership
 
 FULL, MASKED, ABSENT = "full", "masked", "absent"
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from garganta_site.auth import api_token_create
+from campaigns.auth import api_token_create
 
 
 @pytest.fixture

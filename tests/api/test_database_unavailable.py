@@ -12,10 +12,10 @@ from __future__ import annotations
 from unittest.mock import patch
 
 import pytest
+from campaigns.auth import TokenAuth
 from django.db import InterfaceError, OperationalError
 
 from garganta_site.api import DATABASE_UNAVAILABLE
-from garganta_site.auth import TokenAuth
 from sessions.models import Roll
 from tests.api.conftest import post_json
 

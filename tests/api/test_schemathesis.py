@@ -31,6 +31,7 @@ from uuid import UUID
 
 import pytest
 import schemathesis
+from campaigns.auth import api_token_create
 from django.contrib.auth import get_user_model
 from django.core import signals
 from django.core.wsgi import get_wsgi_application
@@ -49,7 +50,6 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from canon.models import Correction, Decision, Divergence
-from garganta_site.auth import api_token_create
 from sessions import demo as demo_play
 from sessions.combat import services as combat_services
 from sessions.combat import specs as combat_specs

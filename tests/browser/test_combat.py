@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 
+from campaigns.models import Campaign
 from playwright.sync_api import expect
 
 from sessions import entries
 from sessions.log import chain
 from sessions.models import Combat, Combatant, Roll
-from sheets.models import Campaign
 from tests.browser.conftest import HANG_MS, login, screenshot
 from tests.gurps.helpers import ScriptedSource
 from tests.sessions.combat.helpers import B_WOUNDS_JURADO, CAVADOR, HOPLITA_FELLS_A

@@ -4,11 +4,11 @@ why, when and by whom. The row it corrects never changes. The list, newest first
 from __future__ import annotations
 
 import pytest
+from campaigns.confirm import CONFIRMED
 from django.urls import reverse
 
 from canon import services
 from canon.models import Correction, Decision
-from garganta_site.confirm import CONFIRMED
 from tests.sheets.pages import content, text
 
 

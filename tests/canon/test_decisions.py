@@ -4,11 +4,11 @@ registered only by the Árbitro."""
 from __future__ import annotations
 
 import pytest
+from campaigns.confirm import CONFIRMED
 from django.urls import reverse
 
 from canon import services
 from canon.models import Decision, Divergence
-from garganta_site.confirm import CONFIRMED
 from tests.sheets.pages import content, row, text
 
 NEW = "/console/decisoes/nova/"

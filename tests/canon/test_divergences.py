@@ -4,12 +4,12 @@ A resolved divergence keeps its text; the same form posted twice opens one."""
 from __future__ import annotations
 
 import pytest
+from campaigns.confirm import CONFIRMED
+from campaigns.errors import ServiceError
 from django.urls import reverse
 
 from canon import services
 from canon.models import Divergence
-from garganta_site.confirm import CONFIRMED
-from garganta_site.errors import ServiceError
 from tests.sheets.pages import content, text
 
 NEW = "/console/pendencias/nova/"

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from campaigns.confirm import CONFIRMED
 from django.urls import reverse
 
 from canon import services
 from canon.models import Correction
-from garganta_site.confirm import CONFIRMED
 from sheets import services as sheet_services
 from sheets.models import SheetVersion
 from tests.sheets.pages import content, row, section

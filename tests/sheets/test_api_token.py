@@ -1,4 +1,4 @@
-"""``manage.py api_token USERNAME`` and garganta_site.auth.api_token_create."""
+"""``manage.py api_token USERNAME`` and campaigns.auth.api_token_create."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ import hashlib
 from io import StringIO
 
 import pytest
+from campaigns.models import ApiToken
 from django.core.management import CommandError, call_command
-
-from sheets.models import ApiToken
 
 
 def _api_token(username: str) -> str:
