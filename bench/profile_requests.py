@@ -32,10 +32,11 @@ import django  # noqa: E402
 
 django.setup()
 
-from campaigns.auth import api_token_create  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
+
+from campaigns.auth import api_token_create  # noqa: E402
 from garganta_site.demo import demo_seed  # noqa: E402
 
 REQUESTS = 200

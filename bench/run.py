@@ -39,15 +39,15 @@ import django  # noqa: E402
 
 django.setup()
 
-from campaigns.auth import api_token_create  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
 from django.utils import timezone  # noqa: E402
-from garganta_site.demo import demo_seed  # noqa: E402
 
+from campaigns.auth import api_token_create  # noqa: E402
+from garganta_site.demo import demo_seed  # noqa: E402
 from gurps import checks, combat, derived, rulebook  # noqa: E402
 from sessions.log.services import narration_create, roll_create, scene_create  # noqa: E402
 from sessions.models import Scene, Week  # noqa: E402

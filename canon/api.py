@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any, Literal
 from uuid import UUID
 
-from campaigns.api_errors import errors
-from campaigns.vocabulary import REGISTRY
 from ninja import Field, Query, Router, Schema
 
+from campaigns.api_errors import errors
+from campaigns.vocabulary import REGISTRY
 from gurps import checks, damage, derived
 from gurps.readings import READINGS
 from sessions import vocabularies as game_vocabularies  # noqa: F401  (registers them)

@@ -11,6 +11,7 @@ class CanonConfig(AppConfig):
         # new release brings (garganta_site.founding); a new campaign gets them from
         # campaign_create. Connected here once: canon is the last of the project's apps.
         from django.db.models.signals import post_migrate
+
         from garganta_site.founding import seed_after_migrate
 
         post_migrate.connect(seed_after_migrate, sender=self)

@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from campaigns.errors import ServiceError
-from campaigns.models import Campaign
 from django.db import transaction
 
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from canon import services, skills
 from canon.models import SkillCatalogueEntry
 from gurps.audit import (

@@ -15,13 +15,13 @@ from decimal import Decimal
 from typing import Literal
 from uuid import UUID
 
+from django.shortcuts import get_object_or_404
+from ninja import Field, Header, Query, Router, Schema, Status
+
 from campaigns.api_errors import errors
 from campaigns.auth import arbitrates, gated, runs_a_table
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign
-from django.shortcuts import get_object_or_404
-from ninja import Field, Header, Query, Router, Schema, Status
-
 from canon import services
 from canon.models import Decision, Divergence
 from sheets import services as sheet_services

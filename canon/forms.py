@@ -3,9 +3,9 @@ posted twice makes one row (canon.services)."""
 
 from __future__ import annotations
 
-from campaigns.forms import request_key_field
 from django import forms
 
+from campaigns.forms import request_key_field
 from canon import services
 from canon.models import Decision, Divergence
 from gurps.house import HOUSE_SETTINGS

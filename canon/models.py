@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import uuid
 
-from campaigns.models import Campaign
-from campaigns.records import AppendOnly
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -21,6 +19,8 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.functional import cached_property
 
+from campaigns.models import Campaign
+from campaigns.records import AppendOnly
 from canon.seed import CANON
 from gurps.house import HOUSE_SETTINGS
 from sheets.models import Character, SheetVersion

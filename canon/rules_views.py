@@ -11,18 +11,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from campaigns.http import HtmxHttpRequest
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from rules.forms import CALCULATORS
 
+from campaigns.http import HtmxHttpRequest
 from gurps.house import HOUSE_SETTINGS
 from gurps.readings import READINGS
 from gurps.rulebook import all_tables
 from gurps.tabular import CanonTable
+from rules.forms import CALCULATORS
 from sheets.templatetags.rules import section_anchor
 
 # The canon's chapters and sections, by their headings in *Como se joga*: the page groups the

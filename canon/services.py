@@ -16,14 +16,14 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from campaigns.errors import ServiceError
-from campaigns.models import Campaign, Membership
 from django.apps import apps
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from canon import seed
 from canon.models import Correction, Decision, Divergence
 from gurps.house import HOUSE_SETTINGS

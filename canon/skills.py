@@ -9,13 +9,13 @@ pattern as the procedure's tables). Reads hand the engine plain rows (``cost_tab
 
 from __future__ import annotations
 
-from campaigns.errors import ServiceError
-from campaigns.models import Campaign
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from canon import services, skill_data
 from canon.models import (
     SkillCatalogueChange,

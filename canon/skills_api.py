@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Literal
 from uuid import UUID
 
+from django.shortcuts import get_object_or_404
+from ninja import Field, Query, Router, Schema
+
 from campaigns.api_errors import errors
 from campaigns.auth import AUTH
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign
-from django.shortcuts import get_object_or_404
-from ninja import Field, Query, Router, Schema
-
 from canon import checks, services, skills
 from canon.models import SkillCatalogueEntry, SkillCostTable
 from gurps.audit import FindingCode

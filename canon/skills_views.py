@@ -4,9 +4,6 @@ or an entry, and each change stays in the history with what it said and why."""
 
 from __future__ import annotations
 
-from campaigns.errors import ServiceError
-from campaigns.http import HtmxHttpRequest
-from console.skills_forms import CatalogueEntryForm, CostRowForm
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -15,6 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
 from canon import services, skills
 from canon.models import (
     SkillCatalogueChange,
@@ -22,6 +21,7 @@ from canon.models import (
     SkillCostRowChange,
     SkillCostTable,
 )
+from console.skills_forms import CatalogueEntryForm, CostRowForm
 
 
 def _chosen_membership(request):

@@ -5,11 +5,12 @@ pendências (open one for the Árbitro where the canon has no number) and decisi
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from campaigns.mcp_api import IdempotencyKey, api_call, payload, tool
-from console.api import DecisionIn, DivergenceIn
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
+
+from campaigns.mcp_api import IdempotencyKey, api_call, payload, tool
+from console.api import DecisionIn, DivergenceIn
 from rules.api import DerivedIn
 
 TOPIC_NEEDS = {

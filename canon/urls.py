@@ -1,7 +1,8 @@
 """The Árbitro's console: the homologation queue and the registers of the canon."""
 
-from console import skills_views, views
 from django.urls import path
+
+from console import skills_views, views
 
 urlpatterns = [
     path("homologacao/", views.queue, name="queue"),

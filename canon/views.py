@@ -9,17 +9,6 @@ a 403 page that says who can; an outsider gets 404.
 
 from __future__ import annotations
 
-from campaigns.confirm import confirmation_step
-from campaigns.http import HtmxHttpRequest
-from campaigns.models import Membership
-from console.forms import (
-    CorrectionForm,
-    DecisionForm,
-    DivergenceForm,
-    HomologateForm,
-    ResolveForm,
-    SheetCorrectionForm,
-)
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -28,8 +17,19 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaigns.confirm import confirmation_step
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import Membership
 from canon import checks, services
 from canon.models import Correction, Decision, Divergence
+from console.forms import (
+    CorrectionForm,
+    DecisionForm,
+    DivergenceForm,
+    HomologateForm,
+    ResolveForm,
+    SheetCorrectionForm,
+)
 from sheets import services as sheet_services
 from sheets.forms import ReturnForm, SkillFormSet
 from sheets.models import Character, SheetVersion

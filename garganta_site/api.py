@@ -10,9 +10,6 @@ import json
 import sys
 from urllib.parse import urlencode
 
-from campaigns.api_errors import BODY_NOT_JSON, ErrorOut, errors, validation_message
-from campaigns.auth import AUTH
-from campaigns.errors import ServiceError
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
@@ -24,6 +21,9 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
+from campaigns.api_errors import BODY_NOT_JSON, ErrorOut, errors, validation_message
+from campaigns.auth import AUTH
+from campaigns.errors import ServiceError
 from gurps.errors import GurpsError, InvalidValue, NoRollAtThreeOrLess, OutsideCanon
 
 NUL_REFUSED = "Caracteres nulos não são permitidos."
@@ -266,7 +266,6 @@ def on_http_error(request, exc: HttpError):
 
 def _register_routers() -> None:
     from rules.api import router as rules_router
-
     from sessions.log.api import rolls_router
     from sessions.log.api import router as scenes_router
     from sessions.weeks.api import router as weeks_router

@@ -21,7 +21,6 @@ django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
 get_resolver().url_patterns  # noqa: B018 - imports every urls module, views and API included
 
 from campaigns.django_asgi import DjangoByViewMode  # noqa: E402
-
 from garganta_site import static_files  # noqa: E402 - after Django is set up
 
 # Each request in its view's one mode: sync views whole in a thread, async ones on the loop.

@@ -12,8 +12,6 @@ import json
 import secrets
 
 from asgiref.sync import iscoroutinefunction, sync_to_async
-from campaigns.errors import ServiceError
-from campaigns.models import ApiToken, IdempotencyKey, Membership
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -21,6 +19,9 @@ from django.utils.decorators import sync_and_async_middleware
 from ninja.errors import HttpError
 from ninja.security import HttpBearer, SessionAuth
 from ninja.throttling import SimpleRateThrottle
+
+from campaigns.errors import ServiceError
+from campaigns.models import ApiToken, IdempotencyKey, Membership
 
 # Messages are constants so tests import them instead of repeating them.
 IDEMPOTENCY_KEY_REUSED = (

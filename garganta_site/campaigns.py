@@ -11,10 +11,10 @@ pendências and decisions (``canon.services.registers_seed``), the procedure's r
 
 from __future__ import annotations
 
-from campaigns.models import Campaign
 from django.db import connections, transaction
 from django.db.migrations.executor import MigrationExecutor
 
+from campaigns.models import Campaign
 from canon.services import registers_seed
 from canon.skills import skill_tables_seed
 from sessions.procedure.services import procedure_tables_seed

@@ -20,9 +20,6 @@ from types import SimpleNamespace
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from campaigns.api_errors import validation_message
-from campaigns.auth import BearerFailures, user_for_token
-from console import tools as canon_tools
 from django.conf import settings
 from django.db import connection
 from mcp.server.auth.provider import AccessToken
@@ -33,6 +30,9 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import ValidationError
 from starlette.responses import JSONResponse
 
+from campaigns.api_errors import validation_message
+from campaigns.auth import BearerFailures, user_for_token
+from console import tools as canon_tools
 from sessions.combat import tools as combat_tools
 from sessions.exploration import tools as exploration_tools
 from sessions.log import tools as log_tools

@@ -16,12 +16,13 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import httpx2
-from campaigns.http import DRY_RUN_HEADER
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import Field
+
+from campaigns.http import DRY_RUN_HEADER
 
 API = "/api/v1"
 

@@ -5,12 +5,12 @@ Mestre's or the Árbitro's pages refuse the others (403).
 
 from __future__ import annotations
 
-from campaigns.access import membership_for
-from campaigns.models import Campaign, Membership
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from campaigns.access import membership_for
+from campaigns.models import Campaign, Membership
 from sessions.models import Scene, Week
 
 # --- access -----------------------------------------------------------------------------------

@@ -9,11 +9,11 @@ modifiers, the roll, a hidden roll, damage, a contest, narration, a world action
 
 from __future__ import annotations
 
-from campaigns.models import Campaign
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from campaigns.models import Campaign
 from sessions.log import services as log_services
 from sessions.models import Declaration, Scene, Week
 from sessions.weeks import services as weeks_services

@@ -10,7 +10,6 @@ import secrets
 from campaigns.access import membership_for
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign, Membership
-
 from gurps.dice import RandomSource
 from sessions.models import (
     Scene,

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import uuid
 
-from campaigns.models import Campaign
-from campaigns.records import AppendOnly
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
-from procedure import tables as procedure_data
 
+from campaigns.models import Campaign
+from campaigns.records import AppendOnly
 from gurps.hit_locations import limb_label
 from gurps.house import CombatantKind
+from procedure import tables as procedure_data
 from sessions.combat.weapons import weapons_of
 from sheets.models import Character
 

@@ -14,11 +14,11 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from django.db import models
+
 from campaigns import doorbell
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign
-from django.db import models
-
 from sessions import entries
 
 

@@ -3,13 +3,13 @@ a draft its owner only (403 to the other members)."""
 
 from __future__ import annotations
 
-from campaigns.http import HtmxHttpRequest
-from campaigns.models import Membership
 from django.core.exceptions import PermissionDenied
 from django.db.models import F, FilteredRelation, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import Membership
 from sheets.models import Character
 
 

@@ -1,7 +1,7 @@
-from campaigns.models import Campaign, Membership
 from django.contrib import admin
-from garganta_site.founding import campaign_seed
 
+from campaigns.models import Campaign, Membership
+from garganta_site.founding import campaign_seed
 from sheets.models import Character, CharacterState, Item, Possession, SheetVersion, Skill, Trait
 
 

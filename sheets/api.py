@@ -6,14 +6,14 @@ from datetime import datetime
 from typing import Annotated, Literal
 from uuid import UUID
 
-from campaigns.api_errors import errors
-from campaigns.auth import AUTH
-from campaigns.models import Membership
 from django.core.cache import cache
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 
+from campaigns.api_errors import errors
+from campaigns.auth import AUTH
+from campaigns.models import Membership
 from canon import checks
 from canon.models import Divergence
 from canon.seed import READING_KEY_PREFIX

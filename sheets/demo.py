@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from campaigns.models import Campaign, Membership
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
-from garganta_site.founding import campaign_create
 
+from campaigns.models import Campaign, Membership
+from garganta_site.founding import campaign_create
 from sessions.demo import demo_week_seed
 from sessions.models import Scene
 from sheets import services

@@ -13,9 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from campaigns.confirm import Confirmation, confirmation_step
-from campaigns.errors import ServiceError
-from campaigns.http import HtmxHttpRequest
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -23,6 +20,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaigns.confirm import Confirmation, confirmation_step
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
 from canon import checks
 from gurps.skill_costs import format_points
 from sheets import access, importing, services

@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from campaigns.errors import ServiceError
 from django.db import transaction
 
+from campaigns.errors import ServiceError
 from gurps import damage
 from gurps.audit import CatalogueSkill
 from gurps.errors import InvalidValue

@@ -15,11 +15,11 @@ from contextlib import aclosing
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
-from campaigns import doorbell
 from django.core.handlers.wsgi import WSGIRequest
 from django.db import connection
 from django.http import HttpResponse, StreamingHttpResponse
 
+from campaigns import doorbell
 from sessions.models import Combatant
 
 WSGI_RETRY_MS = 60_000

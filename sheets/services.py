@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import NamedTuple
 
-from campaigns.errors import ServiceError
-from campaigns.models import Campaign, Membership
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from gurps import armour, checks, damage, derived, encumbrance
 from gurps.audit import NO_ACCURACY
 from gurps.conditions import conditions_now

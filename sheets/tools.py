@@ -4,9 +4,10 @@ play. Each calls the API in-process with the caller's token (campaigns.mcp_api).
 from typing import Annotated, Any
 from uuid import UUID
 
-from campaigns.mcp_api import api_call, tool
 from mcp.server.mcpserver import Context
 from pydantic import Field
+
+from campaigns.mcp_api import api_call, tool
 
 # How many of a campaign's weeks the overview lists (the newest); the rest are in the weeks API.
 OVERVIEW_WEEKS = 3

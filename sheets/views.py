@@ -9,10 +9,6 @@ from __future__ import annotations
 
 import uuid
 
-from campaigns import auth
-from campaigns.errors import ServiceError
-from campaigns.http import HtmxHttpRequest
-from campaigns.models import ApiToken, Membership
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -23,6 +19,10 @@ from django.utils.functional import SimpleLazyObject
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from campaigns import auth
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import ApiToken, Membership
 from sessions.models import Scene, Week
 from sheets import access, live, services
 from sheets.forms import LootForm, QuantityForm

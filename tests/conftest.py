@@ -10,11 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from campaigns.models import Campaign, Membership
 from django.contrib.auth import get_user_model
+
+from campaigns.models import Campaign, Membership
 from garganta_site.demo import DEMO_PASSWORD, demo_seed
 from garganta_site.founding import campaign_create
-
 from sessions.models import Scene
 from sheets.models import Character
 

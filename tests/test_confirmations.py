@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
-from campaigns.confirm import CONFIRMATIONS, CONFIRMED
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMATIONS, CONFIRMED
 from canon.models import Decision, Divergence
 from sessions.combat import services as combat_services
 from sessions.exploration import services as exploration_services

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from detect_secrets import SecretsCollection
 from detect_secrets.settings import transient_settings
+
 from garganta_site.demo import DEMO_PASSWORD
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 from asgiref.sync import iscoroutinefunction, sync_to_async
-from campaigns.django_asgi import DjangoByViewMode
-from campaigns.http import DRY_RUN_HEADER, dry_run_requests
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.test import RequestFactory
 from django.utils.module_loading import import_string
+
+from campaigns.django_asgi import DjangoByViewMode
+from campaigns.http import DRY_RUN_HEADER, dry_run_requests
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT_MIDDLEWARE = [name for name in settings.MIDDLEWARE if name.startswith("garganta_site.")]

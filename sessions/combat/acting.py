@@ -23,9 +23,9 @@ import copy
 import uuid
 from dataclasses import dataclass
 
-from campaigns.errors import ServiceError
 from django.db import transaction
 
+from campaigns.errors import ServiceError
 from gurps import checks, injury
 from gurps import combat as engine
 from sessions import entries

@@ -12,10 +12,10 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from campaigns import doorbell
-from campaigns.errors import ServiceError
 from django.contrib.auth import get_user_model
 
+from campaigns import doorbell
+from campaigns.errors import ServiceError
 from gurps import combat as engine
 from gurps import damage, defence
 from gurps.attributes import will as will_of

@@ -10,16 +10,16 @@ from __future__ import annotations
 from typing import Literal
 from uuid import UUID
 
-from campaigns.access import membership_for
-from campaigns.api_errors import errors
-from campaigns.auth import gated, idempotency_release, runs_a_table
-from campaigns.errors import ServiceError
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import StrictBool
 
+from campaigns.access import membership_for
+from campaigns.api_errors import errors
+from campaigns.auth import gated, idempotency_release, runs_a_table
+from campaigns.errors import ServiceError
 from sessions import vocabularies as vocab
 from sessions.combat import acting as combat_acting
 from sessions.combat import attack as combat_attack

@@ -11,11 +11,11 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from campaigns import doorbell
-from campaigns.errors import ServiceError
 from django.db import transaction
 from django.utils import timezone
 
+from campaigns import doorbell
+from campaigns.errors import ServiceError
 from gurps import combat as engine
 from gurps import injury
 from gurps.errors import OutsideCanon

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from campaigns.errors import ServiceError
 from django.db import transaction
 
+from campaigns.errors import ServiceError
 from gurps import combat as engine
 from gurps import defence
 from gurps.errors import InvalidValue

@@ -9,9 +9,9 @@ capability (``specs.creature_spec``, ``attack_spec``, ``defence_spec``, ``maneuv
 
 from __future__ import annotations
 
-from campaigns.forms import request_key_field
 from django import forms
 
+from campaigns.forms import request_key_field
 from gurps import combat as engine
 from gurps.hit_locations import HitLocation, Limb
 from sessions.combat.messages import MANEUVER_NAMES, TERRAIN_NAMES

@@ -13,10 +13,10 @@ import copy
 import uuid
 from dataclasses import dataclass
 
-from campaigns.errors import ServiceError
 from django.db import transaction
 from django.db.models import Max
 
+from campaigns.errors import ServiceError
 from gurps import checks
 from gurps import combat as engine
 from sessions.combat.begin import combat_begin

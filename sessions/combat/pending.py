@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from campaigns.errors import ServiceError
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from campaigns.errors import ServiceError
 from gurps import defence as rules
 from gurps.checks import percent_truncated
 from gurps.hit_locations import HitLocation

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from campaigns.errors import ServiceError
-from campaigns.models import Campaign
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from gurps import combat as engine
 from gurps import fatigue as fatigue_rules
 from gurps.errors import GurpsError

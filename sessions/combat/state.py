@@ -9,7 +9,6 @@ from collections.abc import Iterable
 
 from campaigns import doorbell
 from campaigns.errors import ServiceError
-
 from gurps import combat as engine
 from sessions.combat.messages import (
     ARM_STRAINED,

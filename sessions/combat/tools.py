@@ -6,11 +6,11 @@ a few operations of sessions/combat/api.py, called in-process with the caller's 
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from campaigns.mcp_api import IdempotencyKey, api_call, payload, step_key, tool
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ConfigDict, Field
 
+from campaigns.mcp_api import IdempotencyKey, api_call, payload, step_key, tool
 from sessions.combat.api import (
     AdjustIn,
     AttackIn,

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import uuid
 
-from campaigns.errors import ServiceError
 from django.db import transaction
 
+from campaigns.errors import ServiceError
 from gurps import combat as engine
 from gurps import injury
 from gurps.errors import GurpsError

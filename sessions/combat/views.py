@@ -12,9 +12,6 @@ import uuid
 from collections.abc import Callable
 from dataclasses import replace
 
-from campaigns.confirm import confirmation_step
-from campaigns.errors import ServiceError
-from campaigns.http import HtmxHttpRequest, region_response
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
@@ -22,6 +19,9 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaigns.confirm import confirmation_step
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest, region_response
 from gurps.errors import GurpsError
 from sessions.access import get_scene
 from sessions.combat import acting as combat_acting

@@ -13,7 +13,6 @@ from dataclasses import asdict, dataclass
 from decimal import Decimal
 
 from campaigns.errors import ServiceError
-
 from gurps import combat as engine
 from gurps import damage
 from gurps.errors import GurpsError, InvalidValue, OutsideCanon

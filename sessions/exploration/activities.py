@@ -23,11 +23,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from procedure import tables as procedure_data
-from procedure.tables import Region
-
 from gurps.dice import RandomSource
 from gurps.tabular import signed as signed_text
+from procedure import tables as procedure_data
+from procedure.tables import Region
 from sessions.exploration.steps import roll_ref
 from sessions.exploration.supplies import Kind as SupplyKind
 from sessions.exploration.supplies import Ledger

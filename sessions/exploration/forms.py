@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from campaigns.forms import request_key_field
 from django import forms
-from procedure import tables as procedure_data
 
+from campaigns.forms import request_key_field
+from procedure import tables as procedure_data
 from sessions.models import Exploration, ExplorationTimer, SupplyChange
 
 DANGER_CHOICES = [("", "— declare —")] + list(Exploration.Danger.choices)

@@ -29,11 +29,11 @@ import uuid
 from dataclasses import dataclass
 from fractions import Fraction
 
-from campaigns.errors import ServiceError
 from django.db import transaction
-from procedure import tables as procedure_data
 
+from campaigns.errors import ServiceError
 from gurps.tabular import signed as signed_text
+from procedure import tables as procedure_data
 from sessions.exploration import activities, supplies
 from sessions.exploration.activities import Round
 from sessions.exploration.steps import (

@@ -8,8 +8,8 @@ from typing import Literal
 from uuid import UUID
 
 from ninja import Field, Schema
-from procedure import tables as procedure_data
 
+from procedure import tables as procedure_data
 from sessions.exploration.journey import JourneyView
 from sessions.exploration.services import ExplorationView
 from sessions.models import (

@@ -27,12 +27,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from campaigns.errors import ServiceError
-from campaigns.models import Campaign
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from procedure import tables as procedure_data
 
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
+from procedure import tables as procedure_data
 from sessions import entries
 from sessions.exploration import activities, supplies
 from sessions.exploration.journey import (

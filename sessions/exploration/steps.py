@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from campaigns.models import Campaign
-
 from canon.models import Divergence
 from gurps.dice import RandomSource
 from sessions import entries

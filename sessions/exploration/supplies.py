@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from campaigns.errors import ServiceError
 from django.db import transaction
 from django.db.models import Sum
 
+from campaigns.errors import ServiceError
 from sessions.exploration.steps import action_begin, action_event
 from sessions.models import Exploration, ExplorationEvent, SupplyChange
 

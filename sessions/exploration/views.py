@@ -10,10 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from campaigns.confirm import confirmation_step
-from campaigns.errors import ServiceError
-from campaigns.forms import one_time_key
-from campaigns.http import HtmxHttpRequest, region_response
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
@@ -21,6 +17,10 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaigns.confirm import confirmation_step
+from campaigns.errors import ServiceError
+from campaigns.forms import one_time_key
+from campaigns.http import HtmxHttpRequest, region_response
 from sessions.access import get_scene
 from sessions.exploration import journey, services, supplies
 from sessions.exploration.forms import (

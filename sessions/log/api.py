@@ -10,17 +10,17 @@ from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
 
-from campaigns.access import membership_for
-from campaigns.api_errors import errors
-from campaigns.auth import AUTH, gated
-from campaigns.errors import ServiceError
-from campaigns.models import Membership
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Field, Header, Query, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import StrictBool, field_validator
 
+from campaigns.access import membership_for
+from campaigns.api_errors import errors
+from campaigns.auth import AUTH, gated
+from campaigns.errors import ServiceError
+from campaigns.models import Membership
 from gurps.dice import parse_dice
 from gurps.errors import GurpsError
 from sessions import vocabularies as vocab

@@ -14,12 +14,12 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from campaigns import doorbell
-from campaigns.errors import ServiceError
-from campaigns.models import Campaign, Membership
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from campaigns import doorbell
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from sessions.entries import ensure_week_accepts_entries
 from sessions.models import (
     Roll,

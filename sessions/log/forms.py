@@ -4,9 +4,9 @@ No form takes a die.
 
 from __future__ import annotations
 
-from campaigns.forms import request_key_field
 from django import forms
 
+from campaigns.forms import request_key_field
 from gurps.damage import DAMAGE_TYPE_NAMES
 from gurps.dice import parse_dice
 from gurps.errors import GurpsError

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from campaigns.errors import ServiceError
-
 from canon import skills as catalogue_data
 from gurps import checks, levels
 from gurps.errors import InvalidValue

@@ -16,13 +16,13 @@ from __future__ import annotations
 from contextlib import aclosing
 
 from asgiref.sync import sync_to_async
-from campaigns import doorbell
 from django.core.handlers.wsgi import WSGIRequest
 from django.db import connection
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.http import HttpResponse, StreamingHttpResponse
 
+from campaigns import doorbell
 from sessions.access import get_scene
 from sessions.models import (
     Combat,

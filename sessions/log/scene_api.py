@@ -9,12 +9,12 @@ from datetime import datetime
 from typing import Literal
 from uuid import UUID
 
-from campaigns.api_errors import errors
-from campaigns.auth import gated
-from campaigns.errors import ServiceError
 from ninja import Field, Header, Router, Schema, Status
 from pydantic import StrictInt
 
+from campaigns.api_errors import errors
+from campaigns.auth import gated
+from campaigns.errors import ServiceError
 from sessions.access import get_scene
 from sessions.log import scene_ops, timeline
 from sessions.log.api import CharacterRef, SceneOut

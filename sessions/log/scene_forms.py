@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from campaigns.forms import request_key_field
 from django import forms
 
+from campaigns.forms import request_key_field
 from sessions.log import scene_ops
 
 _POINTS = {

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db import IntegrityError, transaction
+
 from campaigns import doorbell
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign
-from django.db import IntegrityError, transaction
-
 from gurps import fatigue as fatigue_rules
 from gurps import injury
 from sessions import entries

@@ -4,15 +4,15 @@ changed outside a fight (asked first: the change cannot be undone). The services
 
 from __future__ import annotations
 
-from campaigns.confirm import confirmation_step
-from campaigns.errors import ServiceError
-from campaigns.http import HtmxHttpRequest
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from campaigns.confirm import confirmation_step
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
 from gurps.errors import GurpsError
 from sessions.access import get_scene_for_table
 from sessions.log import scene_ops

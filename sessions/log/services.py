@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from campaigns import doorbell
-from campaigns.errors import ServiceError
 from django.db import IntegrityError, transaction
 
+from campaigns import doorbell
+from campaigns.errors import ServiceError
 from gurps import checks, tables
 from gurps.dice import RandomSource, parse_dice
 from sessions import entries

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from campaigns.errors import ServiceError
-
 from sessions.log.levels import chance_percent, level_choices
 from sheets.models import Character
 from sheets.services import sheet_view

@@ -10,10 +10,10 @@ import binascii
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from campaigns.errors import ServiceError
-from campaigns.models import Membership
 from django.db.models import Q
 
+from campaigns.errors import ServiceError
+from campaigns.models import Membership
 from sessions.log.chain import roll_canonical_content, roll_hash
 from sessions.models import (
     Combat,

@@ -6,11 +6,11 @@ in Portuguese, for the AI Mestre."""
 from typing import Annotated, Any
 from uuid import UUID
 
-from campaigns.mcp_api import IdempotencyKey, api_call, payload, step_key, tool
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
+from campaigns.mcp_api import IdempotencyKey, api_call, payload, step_key, tool
 from sessions.log.api import (
     AnnouncementIn,
     ContestIn,

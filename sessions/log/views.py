@@ -15,9 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from campaigns.errors import ServiceError
-from campaigns.http import HtmxHttpRequest, region_response
-from campaigns.models import Membership
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
@@ -26,6 +23,9 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, retarget
 
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest, region_response
+from campaigns.models import Membership
 from gurps.errors import GurpsError
 from sessions.access import get_scene, get_scene_for_table
 from sessions.exports import json_with_list, stream_download, tidy_markdown_stream

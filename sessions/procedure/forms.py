@@ -3,10 +3,10 @@ of a row. No field takes a die (DESIGN.md invariant 1)."""
 
 from __future__ import annotations
 
-from campaigns.forms import request_key_field
 from django import forms
-from procedure import tables as procedure_data
 
+from campaigns.forms import request_key_field
+from procedure import tables as procedure_data
 from sessions.models import RandomTable
 from sessions.procedure import services as procedure_services
 

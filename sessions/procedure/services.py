@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import re
 
-from campaigns.errors import ServiceError
-from campaigns.models import Campaign
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
-from procedure import tables as procedure_data
 
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from gurps.dice import RandomSource
 from gurps.tabular import signed as signed_text
+from procedure import tables as procedure_data
 from sessions import entries
 from sessions.entries import ensure_scene_accepts_entries as _ensure_scene_accepts_entries
 from sessions.entries import require_arbitro as _require_arbitro

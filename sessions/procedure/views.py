@@ -3,17 +3,17 @@ member reads (/mesa/tabelas/), a table's page, and the Árbitro's change of a ro
 
 from __future__ import annotations
 
-from campaigns.access import membership_for
-from campaigns.errors import ServiceError
-from campaigns.http import HtmxHttpRequest
-from campaigns.models import Membership
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
-from procedure import tables as procedure_data
 
+from campaigns.access import membership_for
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import Membership
+from procedure import tables as procedure_data
 from sessions.access import get_scene_for_table
 from sessions.log.views import scene_respond
 from sessions.models import RandomTable, RandomTableRowChange

@@ -8,15 +8,15 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from ninja import Field, Header, Router, Schema, Status
+
 from campaigns.access import membership_for
 from campaigns.api_errors import errors
 from campaigns.auth import gated
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign, Membership
-from django.http import Http404
-from django.shortcuts import get_object_or_404
-from ninja import Field, Header, Router, Schema, Status
-
 from sessions import entries
 from sessions.log import services as log_services
 from sessions.log.api import CharacterRef, SceneOut

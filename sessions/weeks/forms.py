@@ -4,9 +4,9 @@ the Boletim.
 
 from __future__ import annotations
 
-from campaigns.forms import request_key_field
 from django import forms
 
+from campaigns.forms import request_key_field
 from gurps.errors import FLOOR_TOO_LOW
 from sessions.log import services as log_services
 from sessions.weeks import services

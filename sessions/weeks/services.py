@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from campaigns import doorbell
-from campaigns.errors import ServiceError
-from campaigns.models import Campaign, Membership
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from campaigns import doorbell
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from gurps import house
 from sessions import entries
 from sessions.entries import (

@@ -7,10 +7,10 @@ two operations of sessions/weeks/api.py, called in-process with the caller's tok
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from campaigns.mcp_api import IdempotencyKey, api_call, payload, tool
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
+from campaigns.mcp_api import IdempotencyKey, api_call, payload, tool
 from sessions.weeks.api import SceneIn
 
 Campaign = Annotated[str, Field(min_length=1, max_length=100, description="O slug da campanha")]

@@ -9,11 +9,6 @@ import io
 import zipfile
 from collections.abc import Callable
 
-from campaigns.access import membership_for
-from campaigns.confirm import confirmation_step
-from campaigns.errors import ServiceError
-from campaigns.http import HtmxHttpRequest
-from campaigns.models import Membership
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -23,6 +18,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaigns.access import membership_for
+from campaigns.confirm import confirmation_step
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import Membership
 from sessions.access import deny_unless_arbitro, deny_unless_table, get_campaign, get_week
 from sessions.exports import as_json, download, tidy_markdown
 from sessions.log import services as log_services

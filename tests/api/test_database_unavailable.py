@@ -12,9 +12,9 @@ from __future__ import annotations
 from unittest.mock import patch
 
 import pytest
-from campaigns.auth import TokenAuth
 from django.db import InterfaceError, OperationalError
 
+from campaigns.auth import TokenAuth
 from garganta_site.api import DATABASE_UNAVAILABLE
 from sessions.models import Roll
 from tests.api.conftest import post_json

@@ -5,9 +5,9 @@ does not exist, an id that is not a UUID (under DEBUG too), a wrong method."""
 from __future__ import annotations
 
 import pytest
-from campaigns.api_errors import STATUS_MESSAGES, VALIDATION_MESSAGES
 from django.test import override_settings
 
+from campaigns.api_errors import STATUS_MESSAGES, VALIDATION_MESSAGES
 from tests.api.conftest import post_json
 
 pytestmark = pytest.mark.django_db

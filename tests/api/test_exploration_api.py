@@ -4,8 +4,8 @@ refusals as the page; no die from the client."""
 from __future__ import annotations
 
 import pytest
-from procedure.tables import ACTIVITIES, REGIONS
 
+from procedure.tables import ACTIVITIES, REGIONS
 from sessions import entries
 from sessions.exploration import journey as journey_services
 from sessions.exploration import services as exploration_services

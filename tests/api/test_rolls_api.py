@@ -7,10 +7,10 @@ without gaps and chained (DESIGN.md invariants 1, 2, 5).
 from __future__ import annotations
 
 import pytest
-from campaigns.models import ApiToken
 from django.test import Client
 from django.utils import timezone
 
+from campaigns.models import ApiToken
 from gurps.errors import NO_ROLL_AT_THREE_OR_LESS
 from sessions.log.chain import GENESIS_HASH
 from sessions.log.services import CHARACTER_NOT_IN_SCENE, LABEL_EMPTY

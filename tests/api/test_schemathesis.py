@@ -31,7 +31,6 @@ from uuid import UUID
 
 import pytest
 import schemathesis
-from campaigns.auth import api_token_create
 from django.contrib.auth import get_user_model
 from django.core import signals
 from django.core.wsgi import get_wsgi_application
@@ -49,6 +48,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from campaigns.auth import api_token_create
 from canon.models import Correction, Decision, Divergence
 from sessions import demo as demo_play
 from sessions.combat import services as combat_services

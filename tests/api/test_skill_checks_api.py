@@ -6,7 +6,6 @@ from __future__ import annotations
 import typing
 
 from console.skills_api import FindingCodeLiteral
-
 from gurps.audit import FindingCode
 from tests.sheets.proposals import submit_three_problems
 

@@ -55,10 +55,10 @@ SHOWN = (
 
 def layout_world() -> dict[str, str]:
     """Play the demo campaign far enough that every page has something on it; the path ids."""
-    from campaigns.models import Campaign
     from django.contrib.auth import get_user_model
-    from garganta_site.demo import demo_seed
 
+    from campaigns.models import Campaign
+    from garganta_site.demo import demo_seed
     from sessions.demo import demo_combat_start, demo_week_play
     from sessions.exploration import services as exploration_services
     from sessions.log import services as log_services

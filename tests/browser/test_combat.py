@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from campaigns.models import Campaign
 from playwright.sync_api import expect
 
+from campaigns.models import Campaign
 from sessions import entries
 from sessions.log import chain
 from sessions.models import Combat, Combatant, Roll

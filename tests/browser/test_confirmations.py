@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
-from campaigns.confirm import CONFIRMATIONS
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
+from campaigns.confirm import CONFIRMATIONS
 from sessions.combat import services as combat_services
 from sessions.models import Combat, Declaration, Scene
 from sheets.models import Character, SheetVersion

@@ -6,9 +6,9 @@ follows it on his open page, read-only; every die is in the log and the chain ve
 
 from __future__ import annotations
 
-from campaigns.models import Campaign
 from playwright.sync_api import expect
 
+from campaigns.models import Campaign
 from sessions import entries
 from sessions.log import chain
 from sessions.models import Exploration, Roll

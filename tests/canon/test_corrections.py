@@ -4,9 +4,9 @@ why, when and by whom. The row it corrects never changes. The list, newest first
 from __future__ import annotations
 
 import pytest
-from campaigns.confirm import CONFIRMED
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from canon import services
 from canon.models import Correction, Decision
 from tests.sheets.pages import content, text

@@ -4,9 +4,9 @@ registered only by the Árbitro."""
 from __future__ import annotations
 
 import pytest
-from campaigns.confirm import CONFIRMED
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from canon import services
 from canon.models import Decision, Divergence
 from tests.sheets.pages import content, row, text

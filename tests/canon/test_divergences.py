@@ -4,10 +4,10 @@ A resolved divergence keeps its text; the same form posted twice opens one."""
 from __future__ import annotations
 
 import pytest
-from campaigns.confirm import CONFIRMED
-from campaigns.errors import ServiceError
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
+from campaigns.errors import ServiceError
 from canon import services
 from canon.models import Divergence
 from tests.sheets.pages import content, text

@@ -4,9 +4,9 @@ sheet page shows it. A decided version is not decided again."""
 from __future__ import annotations
 
 import pytest
-from campaigns.confirm import CONFIRMED
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from sheets.models import Possession, SheetVersion
 from sheets.services import NOT_SUBMITTED
 from tests.sheets.pages import content, row, section

@@ -4,11 +4,11 @@ with the computation; a warning is not a refusal, and homologating anyway record
 from __future__ import annotations
 
 import pytest
-from campaigns.confirm import CONFIRMED
-from console.forms import HomologateForm
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from canon import checks
+from console.forms import HomologateForm
 from gurps.audit import ATTRIBUTE_ABOVE_20, FindingCode
 from sheets.models import SheetVersion
 from tests.sheets.pages import content, text

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from campaigns.confirm import CONFIRMED
 from django.urls import reverse
 from django.utils.html import escape
 
+from campaigns.confirm import CONFIRMED
 from sheets.models import SheetVersion
 from sheets.services import RETURN_NEEDS_REASON
 from tests.sheets.pages import content

@@ -6,13 +6,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from campaigns.models import Campaign
 from django.apps import apps
-from garganta_site.founding import campaign_create, seed_after_migrate
 
+from campaigns.models import Campaign
 from canon import seed
 from canon.models import Correction, Decision, Divergence
 from canon.services import registers_seed
+from garganta_site.founding import campaign_create, seed_after_migrate
 from gurps import readings
 from gurps.house import HOUSE_SETTINGS
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from campaigns.confirm import CONFIRMED
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from canon import services
 from canon.models import Correction
 from sheets import services as sheet_services

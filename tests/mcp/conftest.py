@@ -12,11 +12,11 @@ from contextlib import asynccontextmanager
 import httpx2
 import pytest
 from asgiref.sync import sync_to_async
-from campaigns.auth import api_token_create
 from django.db import connection
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from campaigns.auth import api_token_create
 from garganta_site import mcp
 from garganta_site.asgi import build_application
 

@@ -5,8 +5,8 @@ homologated and the next one open — and the chain intact at the end."""
 from __future__ import annotations
 
 import pytest
-from campaigns.models import Campaign
 
+from campaigns.models import Campaign
 from sessions.log import chain
 from sessions.models import Roll, Week
 from tests.mcp.conftest import orm

@@ -7,8 +7,8 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from campaigns.models import Campaign
 
+from campaigns.models import Campaign
 from garganta_site.mcp import TOOL_MODULES
 from sessions.log import chain
 from sessions.models import Roll, Scene

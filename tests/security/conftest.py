@@ -15,19 +15,19 @@ import logging
 from dataclasses import dataclass
 
 import pytest
-from campaigns.auth import api_token_create
-from campaigns.models import ApiToken, Campaign, Membership
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from garganta_site.demo import DEMO_PASSWORD
-from garganta_site.founding import campaign_create
 
+from campaigns.auth import api_token_create
+from campaigns.models import ApiToken, Campaign, Membership
 from canon import services as canon_services
 from canon.models import Decision, Divergence, SkillCatalogueEntry, SkillCostTable
 from garganta_site import demo as sheet_demo
+from garganta_site.demo import DEMO_PASSWORD
+from garganta_site.founding import campaign_create
 from sessions.combat import services as combat_services
 from sessions.combat import specs as combat_specs
 from sessions.combat import state as combat_state

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from campaigns.confirm import CONFIRMED
 from django.test import Client
 
+from campaigns.confirm import CONFIRMED
 from tests.security.conftest import ACTORS, World, send
 from tests.security.test_permission_matrix import (
     BODIES,

@@ -5,9 +5,9 @@ Portuguese, never a 500, and nothing is written."""
 from __future__ import annotations
 
 import pytest
-from campaigns.auth import IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_TOO_LONG, api_token_create
 from django.conf import settings
 
+from campaigns.auth import IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_TOO_LONG, api_token_create
 from garganta_site.api import BODY_TOO_DEEP, BODY_TOO_LARGE
 from sessions.models import Narration, Roll, Scene
 

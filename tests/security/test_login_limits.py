@@ -25,6 +25,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.test import override_settings
 from django.utils import timezone
+
 from garganta_site.demo import DEMO_PASSWORD
 
 LOCKED = "Muitas tentativas de entrada erradas com este usuário. Tente de novo em 15 minutos."

@@ -5,11 +5,11 @@ every 30 s of a long fight must not cost more than the first round's."""
 from __future__ import annotations
 
 import pytest
-from campaigns.auth import api_token_create
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from campaigns.auth import api_token_create
 from sessions.combat import services as combat_services
 from sessions.combat import turns as combat_turns
 from sessions.exploration import services as exploration_services

@@ -14,12 +14,13 @@ import re
 from unittest import mock
 
 import pytest
-from campaigns.auth import TOKEN_ALREADY_CREATED, api_token_create
-from campaigns.errors import ServiceError
-from campaigns.models import ApiToken
 from django.db.models import QuerySet
 from django.test import Client
 from django.urls import reverse
+
+from campaigns.auth import TOKEN_ALREADY_CREATED, api_token_create
+from campaigns.errors import ServiceError
+from campaigns.models import ApiToken
 
 ACCOUNT = "/conta/"
 CREATE = "/conta/tokens/"

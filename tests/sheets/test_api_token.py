@@ -6,8 +6,9 @@ import hashlib
 from io import StringIO
 
 import pytest
-from campaigns.models import ApiToken
 from django.core.management import CommandError, call_command
+
+from campaigns.models import ApiToken
 
 
 def _api_token(username: str) -> str:

@@ -25,19 +25,19 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from campaigns.auth import api_token_create
-from campaigns.models import ApiToken, Campaign, Membership
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from garganta_site.demo import DEMO_PASSWORD, demo_seed
-from garganta_site.founding import campaign_create
 
+from campaigns.auth import api_token_create
+from campaigns.models import ApiToken, Campaign, Membership
 from canon.models import Decision
 from canon.services import correction_create, divergence_create, registers_seed_all
 from canon.skills import skill_catalogue_entry_edit, skill_cost_row_edit
 from garganta_site import backup
+from garganta_site.demo import DEMO_PASSWORD, demo_seed
+from garganta_site.founding import campaign_create
 from sessions import entries
 from sessions.combat import attack as combat_attack
 from sessions.combat import maneuvers as combat_maneuvers

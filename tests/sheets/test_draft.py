@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from campaigns.confirm import CONFIRMED
-from campaigns.errors import ServiceError
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
+from campaigns.errors import ServiceError
 from sheets import services
 from sheets.forms import ATTRIBUTE_ERRORS
 from sheets.models import SheetVersion

@@ -8,9 +8,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from campaigns.confirm import CONFIRMED
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from gurps.errors import (
     NEGATIVE_SKILL_POINTS,
     PHYSICAL_HAS_NO_VERY_HARD,

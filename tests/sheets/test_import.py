@@ -6,9 +6,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from campaigns.confirm import CONFIRMED
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from gurps.audit import FindingCode
 from sheets import importing, services
 from sheets.forms import IMPORT_MAX_CHARS, IMPORT_TOO_LONG

@@ -4,9 +4,9 @@ and asks; confirmed, it imports; a text that loses nothing imports at once."""
 
 from __future__ import annotations
 
-from campaigns.confirm import CONFIRMED
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from sheets import importing
 from sheets.models import SheetVersion
 from tests.sheets.pages import content

@@ -11,9 +11,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from campaigns.errors import ServiceError
 from django.urls import reverse
 
+from campaigns.errors import ServiceError
 from sheets import services
 from sheets.models import Possession
 from tests.sheets.pages import content, stat

@@ -8,10 +8,10 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from campaigns.errors import ServiceError
 from django.urls import reverse
 from django.utils.html import escape
 
+from campaigns.errors import ServiceError
 from sheets import services
 from sheets.forms import LootForm
 from sheets.models import Possession

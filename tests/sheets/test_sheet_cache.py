@@ -11,7 +11,6 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from campaigns.auth import api_token_create
 from django.conf import settings
 from django.core.cache import cache
 from django.core.cache.backends.redis import RedisCache
@@ -19,6 +18,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from campaigns.auth import api_token_create
 from sheets.models import CharacterState, Possession
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,6 +1,6 @@
-from campaigns.models import Campaign
 from django.core.management.base import BaseCommand
 
+from campaigns.models import Campaign
 from sessions.demo import demo_combat_start
 
 

@@ -1,6 +1,6 @@
-from campaigns.models import Campaign
 from django.core.management.base import BaseCommand, CommandError
 
+from campaigns.models import Campaign
 from sessions.log.chain import rolls_verify
 
 

@@ -1,4 +1,5 @@
 from django.core.management.base import BaseCommand
+
 from garganta_site.demo import DEMO_PASSWORD, demo_seed
 
 

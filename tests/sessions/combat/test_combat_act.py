@@ -7,9 +7,9 @@ die."""
 from __future__ import annotations
 
 import pytest
+
 from campaigns.access import membership_for
 from campaigns.errors import ServiceError
-
 from gurps.errors import InvalidValue
 from sessions.combat import acting
 from sessions.combat import cards as combat_cards

@@ -6,8 +6,8 @@ The creatures are demo numbers entered as the Mestre would (not canon)."""
 from __future__ import annotations
 
 import pytest
-from campaigns.errors import ServiceError
 
+from campaigns.errors import ServiceError
 from sessions.combat import attack as combat_attack
 from sessions.combat import cards as combat_cards
 from sessions.combat import maneuvers as combat_maneuvers

@@ -9,9 +9,9 @@ import json
 from datetime import datetime, timedelta
 
 import pytest
-from campaigns.errors import ServiceError
 from django.urls import reverse
 
+from campaigns.errors import ServiceError
 from sessions.combat import attack as combat_attack
 from sessions.combat import maneuvers as combat_maneuvers
 from sessions.combat import pending as combat_pending

@@ -5,8 +5,8 @@ scripted; the creatures are demo numbers entered as the Mestre would (not canon)
 from __future__ import annotations
 
 import pytest
-from campaigns.access import membership_for
 
+from campaigns.access import membership_for
 from gurps.errors import LIMB_SIDE_REQUIRED, InvalidValue
 from sessions.combat import attack as combat_attack
 from sessions.combat import cards as combat_cards

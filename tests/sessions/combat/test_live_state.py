@@ -5,8 +5,8 @@ ending the fight applies nothing twice."""
 from __future__ import annotations
 
 import pytest
-from campaigns.errors import ServiceError
 
+from campaigns.errors import ServiceError
 from sessions.combat import services as combat_services
 from sessions.models import Combatant
 from sheets import services as sheet_services

@@ -5,8 +5,8 @@ arrival, sleep, the tally — every die a chained roll of the procedure's API.""
 from __future__ import annotations
 
 import pytest
-from campaigns.errors import ServiceError
 
+from campaigns.errors import ServiceError
 from sessions.combat import services as combat_services
 from sessions.exploration import services as exploration_services
 from sessions.log import chain

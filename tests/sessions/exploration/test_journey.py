@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
+
 from campaigns.errors import ServiceError
 from procedure.tables import ACTIVITIES, BY_KEY, REGION_BY_KEY
-
 from sessions.exploration import journey
 from sessions.exploration import services as exploration_services
 from sessions.log import chain

@@ -4,10 +4,10 @@ sessions.log.services.declaration_create). Only for own characters; never for th
 from __future__ import annotations
 
 import pytest
-from campaigns.errors import ServiceError
 from django.urls import reverse
 from django.utils.html import escape
 
+from campaigns.errors import ServiceError
 from sessions.entries import SCENE_CLOSED
 from sessions.log import services as log_services
 from sessions.log.services import CHARACTER_NOT_IN_SCENE, DECLARATION_EMPTY, NOT_YOUR_CHARACTER

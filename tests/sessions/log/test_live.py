@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 from django.test import AsyncClient
-from garganta_site.demo import DEMO_PASSWORD
 
+from garganta_site.demo import DEMO_PASSWORD
 from sessions.log import live, services
 from sessions.models import Scene
 from tests.mcp.conftest import orm

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from campaigns.errors import ServiceError
 
+from campaigns.errors import ServiceError
 from gurps.errors import NoRollAtThreeOrLess
 from sessions.entries import SCENE_CLOSED
 from sessions.log import chain

@@ -5,11 +5,11 @@ contest_create, and their forms). The server rolls every die; the rules come fro
 from __future__ import annotations
 
 import pytest
-from campaigns.errors import ServiceError
 from django.db import connection
 from django.urls import reverse
 from django.utils.html import escape
 
+from campaigns.errors import ServiceError
 from gurps import checks, tables
 from gurps.errors import FRIGHT_MARGIN_REQUIRED, INVALID_DICE_EXPRESSION
 from sessions.log import chain

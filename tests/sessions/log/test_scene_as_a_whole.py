@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 
-from campaigns.confirm import CONFIRMED
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from sessions.combat import services as combat_services
 from sessions.log import scene_ops
 from sessions.models import Scene

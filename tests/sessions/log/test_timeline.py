@@ -6,11 +6,11 @@ narration. Nothing attaches a modifier to a roll after the fact (DESIGN.md invar
 from __future__ import annotations
 
 import pytest
-from campaigns.errors import ServiceError
 from django.db import connection
 from django.urls import reverse
 from django.utils.html import escape
 
+from campaigns.errors import ServiceError
 from sessions.log import chain, timeline
 from sessions.log import services as log_services
 from sessions.log.services import (

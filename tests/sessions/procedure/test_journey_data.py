@@ -10,9 +10,9 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from procedure import tables as procedure_data
 from procedure.tables import ACTIVITIES, BY_KEY, MODES, REGIONS, SEASONS
-
 from tests.gurps.helpers import PROCEDURE_PATH
 
 TEXT = PROCEDURE_PATH.read_text(encoding="utf-8")

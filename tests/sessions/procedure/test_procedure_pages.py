@@ -4,8 +4,8 @@ member reads, and the Árbitro's change of a row."""
 from __future__ import annotations
 
 from django.urls import reverse
-from procedure.tables import TABLES
 
+from procedure.tables import TABLES
 from sessions.models import RandomTableRowChange, Roll
 from sessions.procedure import services as procedure_services
 

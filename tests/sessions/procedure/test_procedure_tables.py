@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from campaigns.errors import ServiceError
 from garganta_site.founding import campaign_create
 from procedure import tables as procedure_data
 from procedure.tables import TABLES
-
 from sessions.log import chain
 from sessions.log import services as log_services
 from sessions.models import RandomTable, RandomTableRow, RandomTableRowChange, Roll

@@ -4,9 +4,9 @@ freeze there, its HP and fatigue never reaching the sheets (issue «What the tab
 from __future__ import annotations
 
 import pytest
+
 from campaigns.confirm import CONFIRMED
 from campaigns.errors import ServiceError
-
 from sessions.combat import services as combat_services
 from sessions.exploration import services as exploration_services
 from sessions.models import WeeklyReport

@@ -8,11 +8,11 @@ correction is a new entry that keeps the old text.
 from __future__ import annotations
 
 import pytest
-from campaigns.confirm import CONFIRMED
-from campaigns.errors import ServiceError
 from django.urls import reverse
 from django.utils.html import escape
 
+from campaigns.confirm import CONFIRMED
+from campaigns.errors import ServiceError
 from sessions.entries import WEEK_CLOSED_FOR_ENTRIES
 from sessions.log import services as log_services
 from sessions.models import ReportCorrection, Roll, WeeklyReport

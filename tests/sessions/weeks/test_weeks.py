@@ -7,11 +7,11 @@ report's homologation; the week page shows its scenes, world actions and state.
 from __future__ import annotations
 
 import pytest
-from campaigns.confirm import CONFIRMED
-from campaigns.errors import ServiceError
 from django.urls import reverse
 from django.utils.html import escape
 
+from campaigns.confirm import CONFIRMED
+from campaigns.errors import ServiceError
 from sessions.entries import WEEK_CLOSED_FOR_ENTRIES
 from sessions.log import services as log_services
 from sessions.models import Scene, Week

@@ -7,10 +7,10 @@ Three per character per week, not carried over; the fourth is refused with a cle
 from __future__ import annotations
 
 import pytest
-from campaigns.errors import ServiceError
 from django.urls import reverse
 from django.utils.html import escape
 
+from campaigns.errors import ServiceError
 from gurps.house import WORLD_ACTIONS_PER_WEEK
 from sessions.entries import WEEK_CLOSED_FOR_ENTRIES
 from sessions.log import services as log_services
