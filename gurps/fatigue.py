@@ -74,6 +74,7 @@ COMBAT_FATIGUE_AFTER_SECONDS = 10
 MARCH_LIGHT_PER_HOUR = 2
 MARCH_LIGHT_HOT_PER_HOUR = 3
 LIGHT_ENCUMBRANCE = 1
+HEAVIEST_ENCUMBRANCE = 4  # Muito Pesada (§2.2)
 # Per attempt at extra effort; per failed HT roll every 100 m running or swimming.
 EXTRA_EFFORT_COST = 1
 RUNNING_FAILURE_COST = 1
@@ -85,6 +86,14 @@ MISSED_MEAL_COST = 1
 # §6.3 (p. 134): 1 point per 10 minutes of quiet rest; the Mestre may give 1 more for a meal.
 RECOVERY_MINUTES_PER_POINT = 10
 MEAL_RECOVERY_BONUS = 1
+
+
+def fight_encumbrance_level(level: int | None) -> int:
+    """The Carga level a fight's fatigue counts (§6.1, p. 134; §2.2): 0–4 as it is; a load
+    above 10 × ST has no level (``gurps.encumbrance.Encumbrance.level`` None: the character
+    can only lift it, §2.2) and counts as Muito Pesada, 4 — reading: the heaviest row the
+    table has."""
+    return HEAVIEST_ENCUMBRANCE if level is None else level
 
 
 def combat_fatigue(seconds: int, encumbrance_level: int) -> int:

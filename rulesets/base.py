@@ -78,7 +78,55 @@ class SheetsPart(Protocol):
 
 
 class CombatPart(Protocol):
-    """Turn order, the turn's budget, acting, start-of-turn and timed effects."""
+    """Turn order, the turn's budget, acting, start-of-turn and timed effects.
+
+    The tracker (``sessions.combat``) keeps the fight's state; this part says the system's
+    rules on it, pure: the combatants and inputs are the system's own objects (``Any`` here),
+    every die comes from the ``source`` given (``rulesets.base.DicePart``'s random source), and
+    a refusal is the system's error with a Portuguese message naming the field.
+    """
+
+    # --- turn order
+    def turn_order(self, combatants: Any) -> tuple[Any, ...]:
+        """``combatants`` (an iterable of the system's) in the order they act each round,
+        the first to act first; the same combatants give the same order whatever order they
+        come in."""
+        ...
+
+    # --- the turn's budget
+    def actions(self) -> tuple[str, ...]:
+        """The keys of what a combatant may declare on his turn (GURPS: the maneuvers)."""
+        ...
+
+    def budget(self, action: str) -> Any:
+        """What declaring ``action`` gives this turn: its movement, its attacks, the defences
+        it leaves until the combatant's next turn. Raises for an unknown key."""
+        ...
+
+    # --- acting
+    def plan(self, attack: Any, defence: Any, target: Any, *, preview: bool = False) -> Any:
+        """One attack checked and worked out before any die (its effective level with every
+        modifier); ``preview`` shows a level that could not be rolled instead of refusing."""
+        ...
+
+    def act(
+        self, source: Any, attack: Any, defence: Any, target: Any, *, rolled: Any = None
+    ) -> Any:
+        """One attack resolved with ``source``'s dice, step by step (each step its dice and
+        its text); ``rolled`` an attack roll already made (the defence chosen after it)."""
+        ...
+
+    # --- start-of-turn effects
+    def start_of_turn(self, combatant: Any, round_: int) -> tuple[str, ...]:
+        """The keys of the checks the start of ``combatant``'s turn in ``round_`` asks before
+        he acts (none: he acts), in the order they are made."""
+        ...
+
+    # --- timed effects
+    def effect_lasts(self, effect: str, since_round: int, round_: int) -> bool:
+        """Whether the timed ``effect`` begun in ``since_round`` still holds in ``round_``.
+        Raises for an effect the system does not time."""
+        ...
 
 
 class ProcedurePart(Protocol):

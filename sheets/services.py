@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign, Membership
-from gurps import checks, damage, derived, encumbrance
+from gurps import armour, checks, damage, derived, encumbrance
 from gurps.audit import NO_ACCURACY
 from gurps.conditions import conditions_now
 from gurps.errors import InvalidValue, OutsideCanon
@@ -286,21 +286,22 @@ class SheetView:
 def _armour_and_shield(
     levels: dict[str, int], carried_items: list[Item]
 ) -> tuple[int, int, derived.Shield | None]:
-    """PD and DR of the armour worn and the shield readied, from what is carried now.
-
-    Reading (not in the canon): of several armour pieces carried, the highest PD counts, and
-    the highest DR; a second armour in the pack does not add to the first.
-    """
-    armour = [i for i in carried_items if not i.is_shield]
-    armour_pd = max((i.passive_defense for i in armour if i.passive_defense), default=0)
-    armour_dr = max((i.damage_resistance for i in armour), default=0)
-    shields = [i for i in carried_items if i.is_shield]
-    if not shields:
-        return armour_pd, armour_dr, None
-    best = max(shields, key=lambda i: i.passive_defense)
-    # Without the Shield skill there is no Block, but the shield's PD still counts (§4.6).
-    skill_level = levels.get(best.skill_name.casefold()) or None
-    return armour_pd, armour_dr, derived.Shield(skill=skill_level, pd=best.passive_defense)
+    """PD and DR of the armour worn and the shield readied, from what is carried now
+    (``gurps.armour.protection``, §4.6): the items as the engine's pieces, each shield with
+    the sheet's Shield skill level."""
+    found = armour.protection(
+        [
+            armour.ArmourPiece(i.passive_defense, i.damage_resistance)
+            for i in carried_items
+            if not i.is_shield
+        ],
+        [
+            armour.ShieldPiece(i.passive_defense, levels.get(i.skill_name.casefold()) or None)
+            for i in carried_items
+            if i.is_shield
+        ],
+    )
+    return found.armour_pd, found.armour_dr, found.shield
 
 
 def sheet_view(

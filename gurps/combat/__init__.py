@@ -43,7 +43,15 @@ from gurps.combat.dropped_weapons import (
     DroppedWeaponDraw,
     draw_dropped_weapon,
 )
-from gurps.combat.feints import FeintResult, feint
+from gurps.combat.feints import (
+    FEINT_LASTS_ROUNDS,
+    FeintResult,
+    feint,
+    feint_defender_level,
+    feint_holds,
+    feint_penalty_now,
+    feint_target_sees,
+)
 from gurps.combat.maneuvers import (
     AIM_MAX_METRES_AFTER_FIRST_TURN,
     ALL_ACTIVE_DEFENCES,
@@ -110,7 +118,10 @@ from gurps.combat.surprise import (
     PARTIAL_SURPRISE_TURNS_LOST,
     Surprise,
     SurpriseRoll,
+    acting_from_the_start,
     acts_this_turn,
+    loses_the_turn,
+    still_surprised,
     total_surprise_roll,
 )
 from gurps.combat.terrains import (
@@ -145,6 +156,7 @@ from gurps.combat.weapons import (
     WeaponClass,
     WeaponClassRow,
     WeaponReadiness,
+    creature_weapon_skill,
     needs_ready_after_attack,
     weapon_class,
 )
@@ -297,13 +309,19 @@ __all__ = [
     "WeaponClass",
     "WeaponClassRow",
     "WeaponReadiness",
+    "creature_weapon_skill",
     "needs_ready_after_attack",
     "weapon_class",
     # aim
     "AimState",
     # feints
+    "FEINT_LASTS_ROUNDS",
     "FeintResult",
     "feint",
+    "feint_defender_level",
+    "feint_holds",
+    "feint_penalty_now",
+    "feint_target_sees",
     # dropped_weapons
     "DROPPED_WEAPON_DRAW_MAX",
     "DROPPED_WEAPON_DRAW_TOO_MANY",
@@ -332,7 +350,10 @@ __all__ = [
     "PARTIAL_SURPRISE_TURNS_LOST",
     "Surprise",
     "SurpriseRoll",
+    "acting_from_the_start",
     "acts_this_turn",
+    "loses_the_turn",
+    "still_surprised",
     "total_surprise_roll",
     # modifiers
     "ATTACK_SITUATIONS",

@@ -4,6 +4,7 @@ defender's active defence against the feinter's next attack.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -56,3 +57,38 @@ def feint(
     if winner == "a":
         return FeintResult(mine, his, "feinter", max(0, mine.margin), worthless=False)
     return FeintResult(mine, his, "defender" if winner == "b" else None, 0, worthless=False)
+
+
+# §4.3: "A finta vale por uma rodada": won in one round, it still counts in the next.
+FEINT_LASTS_ROUNDS = 1
+
+
+def feint_penalty_now(penalty: int, feint_round: int, round_: int) -> int:
+    """The levels a feint won in ``feint_round`` still takes off the target's active defence
+    against the feinter's attack in ``round_`` (§4.3, p. 96 and 105): ``penalty`` until the
+    round after the feint, 0 after that. Whom it is against is the caller's check (only the
+    feinter's own attack on that target takes it, not his allies')."""
+    return penalty if feint_holds(feint_round, round_) else 0
+
+
+def feint_holds(feint_round: int, round_: int) -> bool:
+    """Whether a feint won in ``feint_round`` still holds in ``round_`` (§4.3: "a finta vale
+    por uma rodada"): in its round and the next."""
+    return feint_round >= round_ - FEINT_LASTS_ROUNDS
+
+
+def feint_defender_level(weapon_skills: Iterable[int], dx: int) -> int:
+    """What the target of a feint contests with (§4.3: "contra a arma ou escudo do inimigo
+    (ou a DX dele)"): the best of the skills of the weapons he has ready in hand and his DX,
+    before his own modifiers (the caller's)."""
+    return max([*weapon_skills, dx])
+
+
+def feint_target_sees(
+    *, told_sees: bool, fighting: bool, blind_both_eyes: bool, still_surprised: bool
+) -> bool:
+    """Whether the target of a feint sees the feinter (§4.3: "contra quem não te vê não vale
+    nada"): as the Mestre says (``told_sees``), and only while he is fighting (not unconscious),
+    not blind of both eyes (§4.8) and not still frozen by total surprise (§5e,
+    ``gurps.combat.surprise.still_surprised``)."""
+    return told_sees and fighting and not blind_both_eyes and not still_surprised

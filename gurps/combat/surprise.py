@@ -37,6 +37,30 @@ def acts_this_turn(surprise: Surprise | str, turn: int) -> bool | None:
     return number > PARTIAL_SURPRISE_TURNS_LOST
 
 
+def acting_from_the_start(surprise: Surprise | str) -> bool:
+    """Whether a combatant entering the fight under ``surprise`` ("" none, "partial",
+    "total") acts as soon as his turns come (§5e): all but the totally surprised, who first
+    passes an IQ roll (``total_surprise_roll``). Raises InvalidValue("surprise")."""
+    if not surprise:
+        return True
+    return enum_member(Surprise, surprise, "surprise", UNKNOWN_SURPRISE) is not Surprise.TOTAL
+
+
+def still_surprised(surprise: Surprise | str, acting: bool) -> bool:
+    """True while a totally surprised combatant has not yet passed his IQ roll (§5e): he
+    stays still and has no active defence (the passive one still protects, §4.6), and a feint
+    against him is worth nothing (he does not see it, §4.3). ``acting``: he has passed it.
+    ``surprise`` "" (none), "partial" or "total"."""
+    return surprise == Surprise.TOTAL and not acting
+
+
+def loses_the_turn(surprise: Surprise | str, round_: int) -> bool:
+    """True when partial surprise takes the combatant's turn in ``round_`` (§5e: "perde o
+    primeiro turno"; round 1 is the first). ``surprise`` "" (none), "partial" or "total"
+    (total surprise has its IQ roll instead, ``still_surprised``)."""
+    return surprise == Surprise.PARTIAL and 1 <= round_ <= PARTIAL_SURPRISE_TURNS_LOST
+
+
 @dataclass(frozen=True)
 class SurpriseRoll:
     """One turn's IQ roll under total surprise (§5e): passed, the character starts to act;

@@ -125,3 +125,12 @@ class WeaponReadiness:
         """False while unready: no parry with an axe in the turn one attacked with it (§4.3),
         nor with any unready weapon (§4.7 "Precisa da arma preparada")."""
         return self.ready
+
+
+def creature_weapon_skill(skill: int | None, dx: int) -> int:
+    """The level a bestiary creature or NPC attacks at with a weapon (§4.4: "o atacante rola
+    3d6 contra o NH da arma"): the NH the Mestre gives; none given, the creature's DX.
+    Reading (not in the canon's words): a bestiary line without its NH attacks at the
+    creature's DX, as the Basic Set's animals do; the Mestre enters the NH when the bestiary
+    has one."""
+    return dx if skill is None else skill

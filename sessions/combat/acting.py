@@ -30,6 +30,7 @@ from gurps import checks, injury
 from gurps import combat as engine
 from sessions import entries
 from sessions.combat.attack import AttackPlan, attack_plan, attack_run
+from sessions.combat.begin import combat_begin
 from sessions.combat.defending import DefenceOption, defence_options
 from sessions.combat.maneuvers import (
     DeclaredManeuver,
@@ -49,12 +50,13 @@ from sessions.combat.messages import (
     DEFENDER_NEEDED,
     FEINT_STILL_TO_ROLL,
     NOTHING_TO_DO,
+    OPTION_WITHOUT_MANEUVER,
     OUT_OF_THE_FIGHT,
     START_ROLL_ASSUMED,
     TURN_SKIPS_THE_ORDER,
 )
 from sessions.combat.specs import AttackSpec, DefenceSpec, ManeuverSpec
-from sessions.combat.state import combat_begin, current, why_not_acting
+from sessions.combat.state import current, why_not_acting
 from sessions.combat.turns import (
     turn_advance,
     turn_pass,
@@ -200,6 +202,7 @@ def combat_act(
     dice are kept and ``TurnOutcome.stopped`` says why. The same ``request_key`` again
     returns what the first call did (``replayed``). Only the Mestre or the Árbitro run it.
     """
+    maneuver = _maneuver_given(maneuver)
     if dry_run:
         return combat_act_preview(
             combat=combat,
@@ -233,9 +236,20 @@ def combat_act_preview(
     the start of the turn are supposed to pass (``start_rolls`` names them). Only the Mestre
     or the Árbitro ask it; it takes no idempotency key (it does nothing twice)."""
     entries.require_table(user, combat.scene.week.campaign, what=entries.RUNS_COMBAT)
+    maneuver = _maneuver_given(maneuver)
     fresh = Combat.objects.select_related("scene__week__campaign", "first_roll").get(pk=combat.pk)
     tracker_ensure_active(fresh, ended=COMBAT_ENDED, code="combat_ended")
     return _rehearse(fresh, combatant, maneuver, attack, defender, defence_choice)
+
+
+def _maneuver_given(maneuver: ManeuverSpec | None) -> ManeuverSpec | None:
+    """The maneuver of the call, or None; options sent without their maneuver would be
+    dropped: refused, naming the first (``specs.maneuver_spec`` keeps them for this)."""
+    if maneuver is None or maneuver.maneuver:
+        return maneuver
+    for name in maneuver.options:
+        raise ServiceError(OPTION_WITHOUT_MANEUVER, field=name)
+    return None
 
 
 # --- the rehearsal: the turn in memory ---------------------------------------------------------

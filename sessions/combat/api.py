@@ -27,10 +27,9 @@ from sessions.combat import cards as combat_cards
 from sessions.combat import defending as combat_defending
 from sessions.combat import maneuvers as combat_maneuvers
 from sessions.combat import pending as combat_pending
-from sessions.combat import services
-from sessions.combat import specs as combat_specs
+from sessions.combat import services, specs
 from sessions.combat import turns as combat_turns
-from sessions.combat.messages import COMBATANT_NOT_FOUND, OPTION_WITHOUT_MANEUVER
+from sessions.combat.messages import COMBATANT_NOT_FOUND
 from sessions.combat.schemas import (
     AdjustmentOut,
     AttackOut,
@@ -84,13 +83,20 @@ class CombatStartIn(Schema, extra="forbid"):
 
 class CombatWeaponIn(Schema, extra="forbid"):
     name: str = Field(min_length=1, max_length=100)
-    skill: int = Field(ge=-10, le=40)
+    skill: int | None = Field(
+        default=None,
+        ge=specs.SKILL[0],
+        le=specs.SKILL[1],
+        description="NH da arma; sem ele, a DX da criatura",
+    )
     damage: str = Field(min_length=1, max_length=40)
     weapon_class: WeaponClassKey = ""
     attack_kind: AttackKindKey = "hand_weapon"
-    parry: int | None = Field(default=None, ge=-10, le=30)
+    parry: int | None = Field(default=None, ge=specs.DEFENCE_LEVEL[0], le=specs.DEFENCE_LEVEL[1])
     weight_kg: str | None = Field(default=None, max_length=12)
-    accuracy: int | None = Field(default=None, ge=0, le=20, description="Precisão (§4.11)")
+    accuracy: int | None = Field(
+        default=None, ge=specs.ACCURACY[0], le=specs.ACCURACY[1], description="Precisão (§4.11)"
+    )
 
 
 class CombatantIn(Schema, extra="forbid"):
@@ -101,16 +107,30 @@ class CombatantIn(Schema, extra="forbid"):
     character: UUID | None = None
     name: str = Field(default="", max_length=200)
     kind: CombatantKindKey = "creature"
-    st: int = Field(default=10, ge=1, le=40)
-    dx: int = Field(default=10, ge=1, le=40)
-    iq: int = Field(default=10, ge=1, le=40)
-    ht: int = Field(default=10, ge=1, le=40)
-    hp: int | None = Field(default=None, ge=1, le=400)
-    move: int = Field(default=5, ge=0, le=40)
-    dodge: int = Field(default=5, ge=-10, le=30)
-    block: int | None = Field(default=None, ge=-10, le=30)
-    passive_defense: int = Field(default=0, ge=0, le=20)
-    damage_resistance: int = Field(default=0, ge=0, le=100)
+    st: int = Field(default=10, ge=specs.ATTRIBUTE[0], le=specs.ATTRIBUTE[1])
+    dx: int = Field(default=10, ge=specs.ATTRIBUTE[0], le=specs.ATTRIBUTE[1])
+    iq: int = Field(default=10, ge=specs.ATTRIBUTE[0], le=specs.ATTRIBUTE[1])
+    ht: int = Field(default=10, ge=specs.ATTRIBUTE[0], le=specs.ATTRIBUTE[1])
+    hp: int | None = Field(default=None, ge=specs.HP[0], le=specs.HP[1])
+    move: int | None = Field(
+        default=None,
+        ge=specs.MOVE[0],
+        le=specs.MOVE[1],
+        description="Deslocamento do bestiário; sem ele, o do cânone pela DX, HT e Carga (§2.1)",
+    )
+    dodge: int | None = Field(
+        default=None,
+        ge=specs.DEFENCE_LEVEL[0],
+        le=specs.DEFENCE_LEVEL[1],
+        description="Esquiva do bestiário; sem ela, a do cânone: o Deslocamento (§2.1)",
+    )
+    block: int | None = Field(default=None, ge=specs.DEFENCE_LEVEL[0], le=specs.DEFENCE_LEVEL[1])
+    passive_defense: int = Field(
+        default=0, ge=specs.PASSIVE_DEFENSE[0], le=specs.PASSIVE_DEFENSE[1]
+    )
+    damage_resistance: int = Field(
+        default=0, ge=specs.DAMAGE_RESISTANCE[0], le=specs.DAMAGE_RESISTANCE[1]
+    )
     combat_reflexes: StrictBool = False
     flees: StrictBool = False
     weapons: list[CombatWeaponIn] = Field(default=[], max_length=10)
@@ -128,7 +148,7 @@ class ManeuverIn(Schema, extra="forbid"):
     maneuver: ManeuverKey
     all_out_option: AllOutOptionKey = ""
     posture: PostureKey = ""
-    weapon: int | None = Field(default=None, ge=0, le=20)
+    weapon: int | None = Field(default=None, ge=specs.WEAPON_LINE[0], le=specs.WEAPON_LINE[1])
     reloading: StrictBool = False
     target: UUID | None = None
     target_sees: StrictBool = True
@@ -145,25 +165,25 @@ class TurnAttackIn(Schema, extra="forbid"):
     turno)."""
 
     defender: UUID
-    weapon: int = Field(default=0, ge=0, le=20)
-    lighting: int = Field(default=0, ge=-9, le=0)
+    weapon: int = Field(default=0, ge=specs.WEAPON_LINE[0], le=specs.WEAPON_LINE[1])
+    lighting: int = Field(default=0, ge=specs.LIGHTING[0], le=specs.LIGHTING[1])
     total_darkness: StrictBool = False
-    bad_footing: int = Field(default=0, ge=-20, le=0)
-    awkward_position: int = Field(default=0, ge=-20, le=0)
+    bad_footing: int = Field(default=0, ge=specs.FOOTING[0], le=specs.FOOTING[1])
+    awkward_position: int = Field(default=0, ge=specs.FOOTING[0], le=specs.FOOTING[1])
     location: HitLocationKey = "torso"
     arm_side: ArmSideKey | None = None
     side: LimbSideKey | None = Field(
         default=None,
         description="O lado da perna, da mão ou do pé (cada membro tem o seu limite, §5.5)",
     )
-    distance_m: int | None = Field(default=None, ge=0, le=100_000)
+    distance_m: int | None = Field(default=None, ge=specs.DISTANCE_M[0], le=specs.DISTANCE_M[1])
     modifiers: list[ModifierIn] = Field(default=[], max_length=10)
     defences: list[DefenceKey] = Field(
         default=[],
         max_length=2,
         description="Só para bicho ou NPC sem jogador: a defesa de um jogador é dele (§4.6)",
     )
-    parry_weapon: int | None = Field(default=None, ge=0, le=20)
+    parry_weapon: int | None = Field(default=None, ge=specs.WEAPON_LINE[0], le=specs.WEAPON_LINE[1])
     retreat: StrictBool = False
     dagger: StrictBool = False
 
@@ -186,7 +206,10 @@ class TurnIn(Schema, extra="forbid"):
     all_out_option: AllOutOptionKey = ""
     posture: PostureKey = ""
     weapon: int | None = Field(
-        default=None, ge=0, le=20, description="A arma da manobra (Apontar, Preparar, Finta)"
+        default=None,
+        ge=specs.WEAPON_LINE[0],
+        le=specs.WEAPON_LINE[1],
+        description="A arma da manobra (Apontar, Preparar, Finta)",
     )
     reloading: StrictBool = False
     target: UUID | None = Field(
@@ -208,7 +231,10 @@ class DefenceChoiceIn(Schema, extra="forbid"):
     then: OptionalDefenceKey = ""
     retreat: StrictBool = Field(default=False, description="Recua (+3, uma vez por rodada)")
     parry_weapon: int | None = Field(
-        default=None, ge=0, le=20, description="A linha de arma que apara (índice)"
+        default=None,
+        ge=specs.WEAPON_LINE[0],
+        le=specs.WEAPON_LINE[1],
+        description="A linha de arma que apara (índice)",
     )
 
 
@@ -222,7 +248,7 @@ class DefenceAnswerIn(Schema, extra="forbid"):
     vez por rodada, §4.7)."""
 
     answer: AnswerKey = Field(description="dodge · parry · block · none (não me defendo)")
-    parry_weapon: int | None = Field(default=None, ge=0, le=20)
+    parry_weapon: int | None = Field(default=None, ge=specs.WEAPON_LINE[0], le=specs.WEAPON_LINE[1])
     retreat: StrictBool = False
 
 
@@ -282,54 +308,11 @@ def _action(request, combat: Combat, membership, event) -> dict:
     return action_data(view, event)
 
 
-def _attack_spec(payload: TurnAttackIn) -> combat_specs.AttackSpec:
-    return combat_specs.AttackSpec(
-        weapon=payload.weapon,
-        lighting=payload.lighting,
-        total_darkness=payload.total_darkness,
-        bad_footing=payload.bad_footing,
-        awkward_position=payload.awkward_position,
-        location=payload.location,
-        arm_side=payload.arm_side,
-        side=payload.side,
-        distance_m=payload.distance_m,
-        modifiers=tuple(log_services.Modifier(m.label, m.value) for m in payload.modifiers),
-    )
-
-
-def _defence_spec(payload: TurnAttackIn) -> combat_specs.DefenceSpec:
-    return combat_specs.DefenceSpec(
-        defences=tuple(payload.defences),
-        parry_weapon=payload.parry_weapon,
-        retreat=payload.retreat,
-        dagger=payload.dagger,
-    )
-
-
-def _no_options_without_a_maneuver(payload: TurnIn) -> None:
-    """An option sent without its maneuver would be dropped: refused, naming it."""
-    given = {
-        "all_out_option": payload.all_out_option,
-        "posture": payload.posture,
-        "weapon": payload.weapon is not None,
-        "reloading": payload.reloading,
-        "target": payload.target is not None,
-    }
-    for name, value in given.items():
-        if value:
-            raise ServiceError(OPTION_WITHOUT_MANEUVER, field=name)
-
-
-def _maneuver_kwargs(combat: Combat, payload) -> dict:
-    return {
-        "maneuver": payload.maneuver,
-        "all_out_option": payload.all_out_option,
-        "posture": payload.posture,
-        "weapon": payload.weapon,
-        "reloading": payload.reloading,
-        "target": _combatant(combat, payload.target, "target"),
-        "target_sees": payload.target_sees,
-    }
+def _maneuver(combat: Combat, payload) -> specs.ManeuverSpec | None:
+    """The body's maneuver through the one mapper (``specs.maneuver_spec``); the feint's
+    target looked up here."""
+    target = _combatant(combat, payload.target, "target")
+    return specs.maneuver_spec(payload.dict(), target)
 
 
 @router.post(
@@ -377,24 +360,7 @@ def combatant_add(request, code: UUID, payload: CombatantIn, idempotency_key: st
         if character is None:
             raise ServiceError(log_services.CHARACTER_NOT_IN_SCENE, field="character")
     else:
-        creature = combat_specs.CreatureSpec(
-            name=payload.name,
-            kind=payload.kind,
-            st=payload.st,
-            dx=payload.dx,
-            iq=payload.iq,
-            ht=payload.ht,
-            hp=payload.hp,
-            move=payload.move,
-            dodge=payload.dodge,
-            block=payload.block,
-            passive_defense=payload.passive_defense,
-            damage_resistance=payload.damage_resistance,
-            combat_reflexes=payload.combat_reflexes,
-            flees=payload.flees,
-            weapons=tuple(combat_specs.WeaponSpec(**w.dict()) for w in payload.weapons),
-            demo_note=payload.demo_note,
-        )
+        creature = specs.creature_spec(payload.dict())
     added = services.combatant_add(
         combat=combat,
         user=request.user,
@@ -446,19 +412,15 @@ def combat_act(request, code: UUID, payload: TurnIn, idempotency_key: str = Key)
     if payload.dry_run:
         # A dry run does nothing twice: the key it brought is left free for the real call.
         idempotency_release(getattr(request, "idempotency_claim", None))
-    if payload.maneuver is None:
-        _no_options_without_a_maneuver(payload)
-    attack = payload.attack
+    attack = payload.attack.dict() if payload.attack else None
     outcome = combat_acting.combat_act(
         combat=combat,
         combatant=_combatant(combat, payload.combatant, "combatant"),
         user=request.user,
-        maneuver=None
-        if payload.maneuver is None
-        else combat_specs.ManeuverSpec(**_maneuver_kwargs(combat, payload)),
-        attack=_attack_spec(attack) if attack else None,
-        defender=_combatant(combat, attack.defender, "attack.defender") if attack else None,
-        defence_choice=_defence_spec(attack) if attack else None,
+        maneuver=_maneuver(combat, payload),
+        attack=specs.attack_spec(attack) if attack else None,
+        defender=_combatant(combat, payload.attack.defender, "attack.defender") if attack else None,
+        defence_choice=specs.defence_spec(attack) if attack else None,
         dry_run=payload.dry_run,
         request_key="" if payload.dry_run else idempotency_key,
     )
@@ -481,7 +443,7 @@ def maneuver_declare(request, code: UUID, payload: ManeuverIn, idempotency_key: 
         combatant=_combatant(combat, payload.combatant, "combatant"),
         user=request.user,
         request_key=idempotency_key,
-        **_maneuver_kwargs(combat, payload),
+        **_maneuver(combat, payload).as_kwargs(),
     )
     return _action(request, combat, membership, event)
 
@@ -498,7 +460,7 @@ def maneuver_change(request, code: UUID, payload: ManeuverIn, idempotency_key: s
         combatant=_combatant(combat, payload.combatant, "combatant"),
         user=request.user,
         request_key=idempotency_key,
-        **_maneuver_kwargs(combat, payload),
+        **_maneuver(combat, payload).as_kwargs(),
     )
     return _action(request, combat, membership, event)
 
@@ -549,8 +511,8 @@ def attack_resolve(request, code: UUID, payload: AttackIn, idempotency_key: str 
         attacker=_combatant(combat, payload.attacker, "attacker"),
         defender=_combatant(combat, payload.defender, "defender"),
         user=request.user,
-        attack=_attack_spec(payload),
-        defence_choice=_defence_spec(payload),
+        attack=specs.attack_spec(payload.dict()),
+        defence_choice=specs.defence_spec(payload.dict()),
         request_key=idempotency_key,
     )
     event = outcome if not isinstance(outcome, combat_attack.AttackOutcome) else outcome.event

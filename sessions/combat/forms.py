@@ -1,4 +1,11 @@
-"""The combat tracker's forms. No form takes a die: the server rolls."""
+"""The combat tracker's forms. No form takes a die: the server rolls.
+
+The forms map input, the services validate ("surfaces map input, services validate"): a number
+field carries no bounds of its own (``sessions.combat.specs`` holds them, the services refuse
+outside them, the refusal attached to its field), and ``creature_input``, ``attack_input`` and
+``maneuver_input`` say a form's data in the API's field names, for the one mapper of each
+capability (``specs.creature_spec``, ``attack_spec``, ``defence_spec``, ``maneuver_spec``).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +14,7 @@ from django import forms
 from campaigns.forms import request_key_field
 from gurps import combat as engine
 from gurps.hit_locations import HitLocation, Limb
-from sessions.combat.messages import MANEUVER_NAMES, OPTION_WITHOUT_MANEUVER, TERRAIN_NAMES
+from sessions.combat.messages import MANEUVER_NAMES, TERRAIN_NAMES
 from sessions.models import Combatant
 
 MANEUVER_CHOICES = [("", "— escolha —")] + list(MANEUVER_NAMES.items())
@@ -77,20 +84,30 @@ class CreatureForm(_Form):
         ],
         label="Tipo",
     )
-    st = forms.IntegerField(min_value=1, max_value=40, label="ST")
-    dx = forms.IntegerField(min_value=1, max_value=40, label="DX")
-    iq = forms.IntegerField(min_value=1, max_value=40, label="IQ")
-    ht = forms.IntegerField(min_value=1, max_value=40, label="HT")
-    hp = forms.IntegerField(min_value=1, max_value=400, required=False, label="PV")
-    move = forms.IntegerField(min_value=0, max_value=40, label="Deslocamento")
-    dodge = forms.IntegerField(min_value=-10, max_value=30, label="Esquiva")
-    block = forms.IntegerField(min_value=-10, max_value=30, required=False, label="Bloquear")
-    passive_defense = forms.IntegerField(min_value=0, max_value=20, initial=0, label="PD")
-    damage_resistance = forms.IntegerField(min_value=0, max_value=100, initial=0, label="RD")
+    st = forms.IntegerField(label="ST")
+    dx = forms.IntegerField(label="DX")
+    iq = forms.IntegerField(label="IQ")
+    ht = forms.IntegerField(label="HT")
+    hp = forms.IntegerField(required=False, label="PV")
+    move = forms.IntegerField(
+        required=False,
+        label="Deslocamento",
+        widget=forms.NumberInput(attrs={"placeholder": "o do cânone"}),
+    )
+    dodge = forms.IntegerField(
+        required=False,
+        label="Esquiva",
+        widget=forms.NumberInput(attrs={"placeholder": "o Deslocamento"}),
+    )
+    block = forms.IntegerField(required=False, label="Bloquear")
+    passive_defense = forms.IntegerField(initial=0, required=False, label="PD")
+    damage_resistance = forms.IntegerField(initial=0, required=False, label="RD")
     weapon_name = forms.CharField(max_length=100, required=False, label="Ataque")
-    weapon_skill = forms.IntegerField(min_value=-10, max_value=40, required=False, label="NH")
+    weapon_skill = forms.IntegerField(
+        required=False, label="NH", widget=forms.NumberInput(attrs={"placeholder": "a DX"})
+    )
     weapon_damage = forms.CharField(max_length=40, required=False, label="Dano (ex.: 2d cort)")
-    weapon_parry = forms.IntegerField(min_value=-10, max_value=30, required=False, label="Aparar")
+    weapon_parry = forms.IntegerField(required=False, label="Aparar")
     weapon_weight = forms.CharField(
         max_length=12, required=False, label="Peso da arma (kg, para a quebra ao aparar)"
     )
@@ -165,21 +182,13 @@ class AttackForm(_Form):
     weapon = forms.TypedChoiceField(choices=[], coerce=int, label="Arma")
     defender = forms.ChoiceField(choices=[], label="Alvo")
     location = forms.ChoiceField(choices=LOCATION_CHOICES, initial="torso", label="Onde")
-    lighting = forms.IntegerField(
-        min_value=-9, max_value=0, required=False, label="Iluminação ruim (−1 a −9)"
-    )
+    lighting = forms.IntegerField(required=False, label="Iluminação ruim (−1 a −9)")
     total_darkness = forms.BooleanField(required=False, label="Escuridão total (−10)")
-    bad_footing = forms.IntegerField(
-        max_value=0, min_value=-20, required=False, label="Apoio ruim (−2 ou pior)"
-    )
-    awkward_position = forms.IntegerField(
-        max_value=0, min_value=-20, required=False, label="Posição estranha (−2 ou pior)"
-    )
-    distance_m = forms.IntegerField(
-        min_value=0, max_value=100_000, required=False, label="Distância (m), tiro"
-    )
+    bad_footing = forms.IntegerField(required=False, label="Apoio ruim (−2 ou pior)")
+    awkward_position = forms.IntegerField(required=False, label="Posição estranha (−2 ou pior)")
+    distance_m = forms.IntegerField(required=False, label="Distância (m), tiro")
     mod_label = forms.CharField(max_length=200, required=False, label="Outro modificador")
-    mod_value = forms.IntegerField(min_value=-50, max_value=50, required=False, label="Valor")
+    mod_value = forms.IntegerField(required=False, label="Valor")
     defence = forms.ChoiceField(choices=DEFENCE_CHOICES, required=False, label="Defesa")
     second_defence = forms.ChoiceField(
         choices=DEFENCE_CHOICES, required=False, label="Segunda defesa (Defesa Total)"
@@ -233,6 +242,13 @@ class DefenceChoiceForm(_Form):
         label="Se não der",
     )
     retreat = forms.BooleanField(required=False, label="Recuo (+3, uma vez por rodada)")
+    # Any line index: the service says if it is not one of his weapons.
+    parry_weapon = forms.IntegerField(required=False, widget=forms.Select, label="Aparo com")
+
+    def __init__(self, *args, parry_choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "a primeira arma que apara")] + list(parry_choices)
+        self.fields["parry_weapon"].widget.choices = choices
 
 
 class AdjustForm(_Form):
@@ -295,21 +311,13 @@ class TurnActForm(_Form):
         choices=[], required=False, coerce=int, empty_value=0, label="Com qual arma"
     )
     location = forms.ChoiceField(choices=LOCATION_CHOICES, initial="torso", label="Onde bate")
-    lighting = forms.IntegerField(
-        min_value=-9, max_value=0, required=False, label="Luz ruim, de −1 a −9"
-    )
+    lighting = forms.IntegerField(required=False, label="Luz ruim, de −1 a −9")
     total_darkness = forms.BooleanField(required=False, label="Breu total (−10)")
-    bad_footing = forms.IntegerField(
-        max_value=0, min_value=-20, required=False, label="Chão ruim (−2 ou pior)"
-    )
-    awkward_position = forms.IntegerField(
-        max_value=0, min_value=-20, required=False, label="Posição desajeitada (−2 ou pior)"
-    )
-    distance_m = forms.IntegerField(
-        min_value=0, max_value=100_000, required=False, label="Metros até o alvo (tiro)"
-    )
+    bad_footing = forms.IntegerField(required=False, label="Chão ruim (−2 ou pior)")
+    awkward_position = forms.IntegerField(required=False, label="Posição desajeitada (−2 ou pior)")
+    distance_m = forms.IntegerField(required=False, label="Metros até o alvo (tiro)")
     mod_label = forms.CharField(max_length=200, required=False, label="Mais um modificador")
-    mod_value = forms.IntegerField(min_value=-50, max_value=50, required=False, label="Quanto")
+    mod_value = forms.IntegerField(required=False, label="Quanto")
     defence = forms.ChoiceField(choices=DEFENCE_CHOICES, required=False, label="Defesa do alvo")
     second_defence = forms.ChoiceField(
         choices=DEFENCE_CHOICES, required=False, label="Segunda defesa do alvo (Defesa Total)"
@@ -345,10 +353,6 @@ class TurnActForm(_Form):
             self.add_error("mod_value", "Diga o valor do modificador (ex.: −2).")
         if data.get("mod_value") not in (None, 0) and not (data.get("mod_label") or "").strip():
             self.add_error("mod_label", "Diga o motivo do modificador, antes dos dados (§1.4).")
-        if not data.get("maneuver"):
-            for name in ("all_out_option", "posture", "weapon", "reloading", "target"):
-                if data.get(name) not in (None, "", False):
-                    self.add_error(name, OPTION_WITHOUT_MANEUVER)
         _clean_parry_weapon(self, data)
         return data
 
@@ -361,3 +365,43 @@ class FledForm(_Form):
     def __init__(self, *args, combatant_choices=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["combatant"].choices = list(combatant_choices)
+
+
+# --- a form's data in the API's field names (``sessions.combat.specs``' mappers take it) -------
+
+
+def creature_input(data: dict) -> dict:
+    """``CreatureForm``'s data as the API's ``CombatantIn``: its one weapon line, if named."""
+    weapons = []
+    if data.get("weapon_name"):
+        weapons.append(
+            {
+                "name": data["weapon_name"],
+                "skill": data.get("weapon_skill"),
+                "damage": data.get("weapon_damage") or "",
+                "parry": data.get("weapon_parry"),
+                "weight_kg": data.get("weapon_weight") or None,
+                "attack_kind": "unarmed" if data.get("weapon_unarmed") else "hand_weapon",
+            }
+        )
+    return {**data, "weapons": weapons}
+
+
+def attack_input(data: dict, *, weapon: str = "weapon") -> dict:
+    """``AttackForm``'s (or ``TurnActForm``'s, ``weapon="attack_weapon"``) data as the API's
+    ``TurnAttackIn``: the location with its side, the two defences, the one modifier."""
+    modifiers = []
+    if data.get("mod_label"):
+        modifiers.append({"label": data["mod_label"], "value": data.get("mod_value")})
+    return {
+        **data,
+        "weapon": data.get(weapon) or 0,
+        **location_parts(data.get("location") or "torso"),
+        "defences": [d for d in (data.get("defence"), data.get("second_defence")) if d],
+        "modifiers": modifiers,
+    }
+
+
+def maneuver_input(data: dict) -> dict:
+    """``ManeuverForm``'s (or ``TurnActForm``'s) data as the API's ``ManeuverIn``."""
+    return {**data, "target_sees": not data.get("target_blind")}

@@ -19,6 +19,7 @@ from django.db.models import Max
 from campaigns.errors import ServiceError
 from gurps import checks
 from gurps import combat as engine
+from sessions.combat.begin import combat_begin
 from sessions.combat.messages import (
     AIM_NEEDS_RANGED,
     CHANGED_BEFORE_FIRST_DIE,
@@ -46,7 +47,6 @@ from sessions.combat.rolls import (
 from sessions.combat.specs import ManeuverSpec
 from sessions.combat.state import (
     clear_weapon,
-    combat_begin,
     combat_event,
     combatant_save,
     ensure_turn_of,
@@ -415,10 +415,14 @@ def _feint(combat, user, code, c: Combatant, weapon, t: Combatant, target_sees, 
     skill = line.skill + sum(m["value"] for m in mine)
     # "contra a arma ou escudo do inimigo (ou a DX dele)": the best he has in hand.
     his = t.weapon_lines()
-    his_base = max([*(his[i].skill for i in usable_weapons(t)), t.dx])
+    his_base = engine.feint_defender_level((his[i].skill for i in usable_weapons(t)), t.dx)
     level = his_base + sum(m["value"] for m in theirs)
-    sees = bool(target_sees) and t.status == Combatant.Status.FIGHTING and t.blind != "both_eyes"
-    sees = sees and not (t.surprise == "total" and not t.acting)
+    sees = engine.feint_target_sees(
+        told_sees=bool(target_sees),
+        fighting=t.status == Combatant.Status.FIGHTING,
+        blind_both_eyes=t.blind == "both_eyes",
+        still_surprised=engine.still_surprised(t.surprise, t.acting),
+    )
     dark = "dark" in combat.terrain
     source = combat_source()
     result = engine.feint(source, skill, level, defender_sees_you=sees, in_darkness=dark)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gurps import combat as engine
-from gurps import defence, derived
+from gurps import defence, derived, fatigue
 from gurps.errors import OutsideCanon
 from sessions.combat.weapons import CombatWeapon, weapons_of
 from sessions.models import Combatant
@@ -58,9 +58,9 @@ class CombatantNumbers:
 
     @property
     def encumbrance_level(self) -> int:
-        """Carga 0–4 for the fatigue of a fight (§6.1); above 10 × ST counts as Muito Pesada."""
-        level = self.derived.encumbrance.level
-        return 4 if level is None else level
+        """Carga 0–4 for the fatigue of a fight (§6.1); above 10 × ST counts as Muito Pesada
+        (``gurps.fatigue.fight_encumbrance_level``)."""
+        return fatigue.fight_encumbrance_level(self.derived.encumbrance.level)
 
     def parry_of(self, line: CombatWeapon) -> int | None:
         return self.parries.get(line.weapon)

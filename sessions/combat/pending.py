@@ -5,7 +5,7 @@ An attack on a jogador's character that hits (no critical) stops before the defe
 attack roll is in the chain, and the defender keeps the attack as rolled
 (``Combatant.pending_defence``) until his jogador answers — Esquiva, Aparar with one of his
 weapons, Bloquear, with a retreat where he may, or «não me defendo» (the PD alone: an aim is
-kept, §4.3). His answer resolves the attack (``attack.pending_resolve``). Meanwhile the Mestre
+kept, §4.3). His answer resolves the attack (``answer.pending_resolve``). Meanwhile the Mestre
 sees «aguardando a defesa de …» and goes on with other combatants' turns; the defender's own
 turn waits. A jogador who opted in to a standing choice («decidir por mim») is not asked.
 
@@ -27,7 +27,7 @@ from campaigns.errors import ServiceError
 from gurps import defence as rules
 from gurps.checks import percent_truncated
 from gurps.hit_locations import HitLocation
-from sessions.combat.attack import pending_resolve
+from sessions.combat.answer import pending_resolve
 from sessions.combat.defending import defence_options, has_a_player
 from sessions.combat.messages import (
     ANSWERED,

@@ -25,6 +25,8 @@ from gurps import fatigue as fatigue_rules
 from gurps.errors import GurpsError
 from gurps.hit_locations import limb_label
 from sessions import entries
+from sessions.combat import specs
+from sessions.combat.begin import combat_begin
 from sessions.combat.messages import (
     ADD_BEFORE_FIRST_TURN,
     ADJUST_REASON_NEEDED,
@@ -45,7 +47,7 @@ from sessions.combat.messages import (
 )
 from sessions.combat.numbers import combatant_numbers
 from sessions.combat.specs import CreatureSpec
-from sessions.combat.state import between, combat_begin, combat_event, combatant_save
+from sessions.combat.state import between, combat_event, combatant_save
 from sessions.combat.weapons import (
     RANGED_SKILLS,
     CombatWeapon,
@@ -141,15 +143,16 @@ def _creature_weapons(spec: CreatureSpec) -> list[CombatWeapon]:
         prefix = f"weapons.{index}"
         if not (weapon.name or "").strip():
             raise ServiceError(NAME_EMPTY, field=f"{prefix}.name")
-        between(weapon.skill, -10, 40, f"{prefix}.skill")
+        skill = engine.creature_weapon_skill(weapon.skill, spec.dx)
+        between(skill, *specs.SKILL, f"{prefix}.skill")
         if weapon.parry is not None:
-            between(weapon.parry, -10, 30, f"{prefix}.parry")
+            between(weapon.parry, *specs.DEFENCE_LEVEL, f"{prefix}.parry")
         if weapon.accuracy is not None:
-            between(weapon.accuracy, 0, 20, f"{prefix}.accuracy")
+            between(weapon.accuracy, *specs.ACCURACY, f"{prefix}.accuracy")
         lines.append(
             _line(
                 name=weapon.name.strip(),
-                skill=weapon.skill,
+                skill=skill,
                 written=weapon.damage,
                 st=spec.st,
                 weapon_class=weapon.weapon_class,
@@ -164,21 +167,24 @@ def _creature_weapons(spec: CreatureSpec) -> list[CombatWeapon]:
 
 
 def _creature_row(spec: CreatureSpec) -> dict:
-    """A bestiary creature or NPC as the Mestre enters it: its numbers are data (inputs)."""
+    """A bestiary creature or NPC as the Mestre enters it: its numbers are data (inputs). A
+    Move or Dodge not given is stored empty: the canon's, from DX, HT and Carga, is derived
+    when read (``gurps.derived.derive``, §2.1), as a sheet's."""
     name = (spec.name or "").strip()
     if not name:
         raise ServiceError(NAME_EMPTY, field="name")
     if spec.kind not in (Combatant.Kind.CREATURE, Combatant.Kind.NAMED_NPC):
         raise ServiceError(VALUE_OUT_OF_RANGE.format(low="bicho", high="NPC"), field="kind")
     for attribute in ("st", "dx", "iq", "ht"):
-        between(getattr(spec, attribute), 1, 40, attribute)
-    hp = spec.ht if spec.hp is None else between(spec.hp, 1, 400, "hp")
-    between(spec.move, 0, 40, "move")
-    between(spec.dodge, -10, 30, "dodge")
-    if spec.block is not None:
-        between(spec.block, -10, 30, "block")
-    between(spec.passive_defense, 0, 20, "passive_defense")
-    between(spec.damage_resistance, 0, 100, "damage_resistance")
+        between(getattr(spec, attribute), *specs.ATTRIBUTE, attribute)
+    hp = spec.ht if spec.hp is None else between(spec.hp, *specs.HP, "hp")
+    if spec.move is not None:
+        between(spec.move, *specs.MOVE, "move")
+    for defence in ("dodge", "block"):
+        if getattr(spec, defence) is not None:
+            between(getattr(spec, defence), *specs.DEFENCE_LEVEL, defence)
+    between(spec.passive_defense, *specs.PASSIVE_DEFENSE, "passive_defense")
+    between(spec.damage_resistance, *specs.DAMAGE_RESISTANCE, "damage_resistance")
     return {
         "character": None,
         "name": name[:200],
@@ -279,7 +285,9 @@ def combatant_add(
         numbers = _creature_row(creature)
     else:
         raise ServiceError(NAME_EMPTY, field="name")
-    added = _add(combat, {**numbers, "surprise": surprise, "acting": surprise != "total"})
+    added = _add(
+        combat, {**numbers, "surprise": surprise, "acting": engine.acting_from_the_start(surprise)}
+    )
     kind = Combatant.Kind(added.kind).label.lower()
     combat_event(
         combat,

@@ -9,9 +9,9 @@ from collections.abc import Iterable
 
 from campaigns import doorbell
 from campaigns.errors import ServiceError
+from gurps import combat as engine
 from sessions.combat.messages import (
     ARM_STRAINED,
-    COMBAT_ENDED,
     NOT_ITS_TURN,
     NOT_STARTED,
     OUT_OF_THE_FIGHT,
@@ -26,7 +26,7 @@ from sessions.combat.messages import (
 )
 from sessions.combat.weapons import lines_of_weapon
 from sessions.models import Combat, Combatant
-from sessions.tracker import tracker_begin, tracker_event
+from sessions.tracker import tracker_event
 from sheets.services import state_of
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -36,26 +36,6 @@ def between(value: int, low: int, high: int, field_name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ServiceError(VALUE_OUT_OF_RANGE.format(low=low, high=high), field=field_name)
     return value
-
-
-def combat_begin(combat: Combat, user, request_key: str, kind: str):
-    """Check who asks, lock, replay (``sessions.tracker``): (fresh combat, earlier event or
-    None). A defence whose time ran out is applied first (``pending.defences_overdue_apply``)."""
-    fresh, earlier = tracker_begin(
-        combat,
-        user=user,
-        request_key=request_key,
-        kind=kind,
-        ended=COMBAT_ENDED,
-        code="combat_ended",
-        related=("first_roll",),
-    )
-    if earlier is None:
-        from sessions.combat.pending import defences_overdue_apply  # it resolves attacks
-
-        if defences_overdue_apply(fresh):
-            fresh.refresh_from_db()
-    return fresh, earlier
 
 
 def combat_event(
@@ -183,9 +163,9 @@ def why_not_acting(combat: Combat, c: Combatant) -> str:
         return OUT_OF_THE_FIGHT.format(name=c.name, status=c.get_status_display().lower())
     if c.stunned:
         return STUNNED_NO_MANEUVER.format(name=c.name)
-    if c.surprise == "partial" and combat.round == 1:
+    if engine.loses_the_turn(c.surprise, combat.round):
         return PARTIAL_SURPRISE_LOSES_TURN.format(name=c.name)
-    if c.surprise == "total" and not c.acting:
+    if engine.still_surprised(c.surprise, c.acting):
         return TOTAL_SURPRISE_STILL.format(name=c.name)
     if c.turn_lost_round == combat.round:
         return UNBALANCED_TURN.format(name=c.name)

@@ -17,6 +17,7 @@ from campaigns.errors import ServiceError
 from gurps import combat as engine
 from gurps import injury
 from gurps.errors import GurpsError
+from sessions.combat.begin import combat_begin
 from sessions.combat.messages import (
     NO_COMBATANTS,
     NOBODY_FIGHTING,
@@ -27,7 +28,6 @@ from sessions.combat.messages import (
 from sessions.combat.numbers import CombatantNumbers, combatant_numbers
 from sessions.combat.rolls import attribute_roll, combat_source, log_success
 from sessions.combat.state import (
-    combat_begin,
     combat_event,
     combatant_save,
     current,
@@ -195,7 +195,7 @@ def turn_start_rolls_needed(c: Combatant) -> tuple[str, ...]:
         found.append("HT a 0 PV ou menos (§5.4): falhando, desmaia")
     if c.stunned:
         found.append("HT para sair do atordoamento (§5.2): falhando, fica sem manobra")
-    if c.surprise == "total" and not c.acting:
+    if engine.still_surprised(c.surprise, c.acting):
         found.append("IQ sob surpresa total (§5e): falhando, fica parado, sem defesa ativa")
     return tuple(found)
 
@@ -233,12 +233,12 @@ def _turn_start_rolls(combat, user, event, c: Combatant, lines: list[str]) -> No
             # No maneuver this turn (§5.2): last turn's no longer stands, nor shows.
             c.maneuver, c.all_out_option = "", ""
             lines.append(f"{c.name} continua atordoado, sem manobra neste turno (§5.2).")
-    if c.in_the_fight and c.surprise == "total" and not c.acting:
+    if c.in_the_fight and engine.still_surprised(c.surprise, c.acting):
         found = engine.total_surprise_roll(source, c.iq, combat_reflexes=c.combat_reflexes)
         log_success(combat, user, event, c, found.roll, label="IQ sob surpresa total", rule="5e")
         c.acting = found.acts
         did = "começa a agir" if found.acts else "fica parado, sem defesa ativa"
         lines.append(f"{c.name} {did} (§5e).")
-    if c.in_the_fight and c.surprise == "partial" and combat.round == 1:
+    if c.in_the_fight and engine.loses_the_turn(c.surprise, combat.round):
         lines.append(PARTIAL_SURPRISE_LOSES_TURN.format(name=c.name))
     combatant_save(c)

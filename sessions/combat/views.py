@@ -46,10 +46,11 @@ from sessions.combat.forms import (
     StartForm,
     TurnActForm,
     TurnForm,
-    location_parts,
+    attack_input,
+    creature_input,
+    maneuver_input,
 )
 from sessions.combat.state import why_not_acting
-from sessions.log import services as log_services
 from sessions.models import Combat, Combatant, Scene
 
 FORMS = (
@@ -238,6 +239,21 @@ def _context(request, scene: Scene, membership, *, forms=None, answer_error="") 
     return context
 
 
+def _parries_of(c: Combatant) -> list[tuple[int, str]]:
+    """The lines ``c`` may parry with, for his own defence's form (the service checks)."""
+    return [(i, w.name) for i, w in enumerate(c.weapon_lines()) if w.parries]
+
+
+def _own_parries(combat: Combat | None, posted) -> list[tuple[int, str]]:
+    """The posted combatant's lines that parry: a refused form comes back with them."""
+    try:
+        wanted = uuid.UUID(posted.get("combatant", ""))
+    except ValueError:
+        return []
+    found = combat.combatants.filter(code=wanted).first() if combat is not None else None
+    return _parries_of(found) if found is not None else []
+
+
 def _with_defence_form(card, forms) -> object:
     """A jogador's own card carries the form of his defence (§4.1, §4.6)."""
     if not card.chooser:
@@ -246,7 +262,9 @@ def _with_defence_form(card, forms) -> object:
     bound = (forms or {}).get(f"defence-{c.code}")
     chosen = c.standing_defence or {}
     form = bound or DefenceChoiceForm(
-        initial={"combatant": str(c.code), **chosen}, auto_id=f"defence-{c.code}-%s"
+        initial={"combatant": str(c.code), **chosen},
+        auto_id=f"defence-{c.code}-%s",
+        parry_choices=_parries_of(c),
     )
     return replace(card, defence_form=form)
 
@@ -355,35 +373,7 @@ def combat_start(request: HtmxHttpRequest, code) -> HttpResponse:
 @login_required
 def combatant_add(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, combat, view, data):
-        weapons = ()
-        if data["weapon_name"]:
-            weapons = (
-                combat_specs.WeaponSpec(
-                    name=data["weapon_name"],
-                    skill=data["weapon_skill"] if data["weapon_skill"] is not None else data["dx"],
-                    damage=data["weapon_damage"],
-                    parry=data["weapon_parry"],
-                    weight_kg=data["weapon_weight"] or None,
-                    attack_kind="unarmed" if data["weapon_unarmed"] else "hand_weapon",
-                ),
-            )
-        spec = combat_specs.CreatureSpec(
-            name=data["name"],
-            kind=data["kind"],
-            st=data["st"],
-            dx=data["dx"],
-            iq=data["iq"],
-            ht=data["ht"],
-            hp=data["hp"],
-            move=data["move"],
-            dodge=data["dodge"],
-            block=data["block"],
-            passive_defense=data["passive_defense"] or 0,
-            damage_resistance=data["damage_resistance"] or 0,
-            combat_reflexes=data["combat_reflexes"],
-            flees=data["flees"],
-            weapons=weapons,
-        )
+        spec = combat_specs.creature_spec(creature_input(data))
         services.combatant_add(
             combat=combat,
             user=request.user,
@@ -436,18 +426,14 @@ def maneuver_declare(request: HtmxHttpRequest, code) -> HttpResponse:
         declare = (
             combat_maneuvers.maneuver_change if declared else combat_maneuvers.maneuver_declare
         )
+        target = _combatant(combat, data["target"]) if data["target"] else None
+        spec = combat_specs.maneuver_spec(maneuver_input(data), target)
         declare(
             combat=combat,
             combatant=view.current,
             user=request.user,
-            maneuver=data["maneuver"],
-            all_out_option=data["all_out_option"] or "",
-            posture=data["posture"] or "",
-            weapon=data["weapon"],
-            reloading=data["reloading"],
-            target=_combatant(combat, data["target"]) if data["target"] else None,
-            target_sees=not data["target_blind"],
             request_key=data["request_key"],
+            **spec.as_kwargs(),
         )
 
     return _action(request, code, "maneuver", act)
@@ -459,32 +445,15 @@ def attack_resolve(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, combat, view, data):
         if view.current is None:
             raise ServiceError(combat_messages.NOT_STARTED, field="weapon")
-        extra = ()
-        if data["mod_label"]:
-            extra = (log_services.Modifier(data["mod_label"], data["mod_value"]),)
-        defences = tuple(d for d in (data["defence"], data["second_defence"]) if d)
         attacker = _combatant(combat, data["attacker"]) if data["attacker"] else view.current
+        given = attack_input(data)
         combat_attack.attack_resolve(
             combat=combat,
             attacker=attacker,
             defender=_combatant(combat, data["defender"]),
             user=request.user,
-            attack=combat_specs.AttackSpec(
-                weapon=data["weapon"],
-                lighting=data["lighting"] or 0,
-                total_darkness=data["total_darkness"],
-                bad_footing=data["bad_footing"] or 0,
-                awkward_position=data["awkward_position"] or 0,
-                **location_parts(data["location"]),
-                distance_m=data["distance_m"],
-                modifiers=extra,
-            ),
-            defence_choice=combat_specs.DefenceSpec(
-                defences=defences,
-                parry_weapon=data["parry_weapon"],
-                retreat=data["retreat"],
-                dagger=data["dagger"],
-            ),
+            attack=combat_specs.attack_spec(given),
+            defence_choice=combat_specs.defence_spec(given),
             request_key=data["request_key"],
         )
 
@@ -492,42 +461,18 @@ def attack_resolve(request: HtmxHttpRequest, code) -> HttpResponse:
 
 
 def _turn_specs(combat: Combat, data: dict) -> dict:
-    """The one-call turn's arguments from its form's cleaned data."""
-    maneuver = None
-    if data["maneuver"]:
-        maneuver = combat_specs.ManeuverSpec(
-            maneuver=data["maneuver"],
-            all_out_option=data["all_out_option"] or "",
-            posture=data["posture"] or "",
-            weapon=data["weapon"],
-            reloading=data["reloading"],
-            target=_combatant(combat, data["target"]) if data["target"] else None,
-            target_sees=not data["target_blind"],
-        )
+    """The one-call turn's arguments from its form's cleaned data, through the mappers of
+    ``sessions.combat.specs`` (the service refuses an option without its maneuver)."""
+    target = _combatant(combat, data["target"]) if data["target"] else None
+    maneuver = combat_specs.maneuver_spec(maneuver_input(data), target)
     if not data["defender"]:
         return {"maneuver": maneuver}
-    extra = ()
-    if data["mod_label"]:
-        extra = (log_services.Modifier(data["mod_label"], data["mod_value"]),)
+    given = attack_input(data, weapon="attack_weapon")
     return {
         "maneuver": maneuver,
-        "attack": combat_specs.AttackSpec(
-            weapon=data["attack_weapon"] or 0,
-            lighting=data["lighting"] or 0,
-            total_darkness=data["total_darkness"],
-            bad_footing=data["bad_footing"] or 0,
-            awkward_position=data["awkward_position"] or 0,
-            **location_parts(data["location"]),
-            distance_m=data["distance_m"],
-            modifiers=extra,
-        ),
+        "attack": combat_specs.attack_spec(given),
         "defender": _combatant(combat, data["defender"]),
-        "defence_choice": combat_specs.DefenceSpec(
-            defences=tuple(d for d in (data["defence"], data["second_defence"]) if d),
-            parry_weapon=data["parry_weapon"],
-            retreat=data["retreat"],
-            dagger=data["dagger"],
-        ),
+        "defence_choice": combat_specs.defence_spec(given),
     }
 
 
@@ -594,7 +539,7 @@ def defence_choose(request: HtmxHttpRequest, code) -> HttpResponse:
     """A jogador's own defence for his character (§4.1, §4.6); the refusal by its field."""
     scene, membership = get_scene(request, code)
     combat = services.combat_current(scene)
-    form = DefenceChoiceForm(request.POST)
+    form = DefenceChoiceForm(request.POST, parry_choices=_own_parries(combat, request.POST))
     if combat is None or not form.is_valid():
         key = f"defence-{request.POST.get('combatant', '')}"
         return _respond(request, scene, membership, forms={key: form}, failed=True)
@@ -616,6 +561,7 @@ def defence_choose(request: HtmxHttpRequest, code) -> HttpResponse:
             first=data["first"],
             then=data["then"],
             retreat=data["retreat"],
+            parry_weapon=data["parry_weapon"],
             request_key=data["request_key"],
         )
     except ServiceError as error:
