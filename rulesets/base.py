@@ -161,6 +161,7 @@ class ChecksPart(Protocol):
     kinds: Mapping[str, str]  # the test kinds a roll may have: key → Portuguese label
     outcomes: Mapping[str, str]  # outcome key → Portuguese label
     tables: Mapping[str, str]  # table key → title; {} for a ruleset without tables
+    contest_kinds: tuple[str, ...]  # the kinds a contest's side may test, the default first
 
     def uses_sheet(self, request: CheckRequest) -> bool:
         """Whether a character's sheet gives this check's level (GURPS: not for a defence)."""
@@ -175,6 +176,11 @@ class ChecksPart(Protocol):
     def given_level(self, request: CheckRequest, default_kind: str = "") -> LevelResult | None:
         """The Mestre's ``request.base_level``, named by the skill, the attribute or the label;
         None when no kind can be told (the caller asks for it)."""
+        ...
+
+    def ensure_rollable(self, level: LevelResult, modifiers: Sequence[int]) -> None:
+        """Raise the ruleset's refusal when the rules forbid rolling at ``level`` plus
+        ``modifiers`` (GURPS: effective level 3 or less, but a defence, §1.1)."""
         ...
 
     def roll(
@@ -244,6 +250,14 @@ class SheetsPart(Protocol):
 
     def diff(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
         """What changed between two versions, one Portuguese line each."""
+        ...
+
+    def state_change(
+        self, sheet: Mapping[str, Any] | None, state: Mapping[str, Any], hp: int, fatigue: int
+    ) -> dict:
+        """The state's points after the Mestre's change outside a fight (``hp``, ``fatigue``:
+        signed, negative lost): ``{"hp_lost", "fatigue_lost"}``. ``sheet`` is
+        ``check_data``'s (None when the character has no homologated sheet)."""
         ...
 
 

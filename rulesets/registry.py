@@ -68,3 +68,18 @@ def rule_errors() -> tuple[type[Exception], ...]:
     for ruleset in _RULESETS.values():
         found.extend(error for error in ruleset.errors if error not in found)
     return tuple(found)
+
+
+def dice_readable(text: str) -> None:
+    """Refuse ``text`` unless some registered ruleset's dice read it (a request's first check,
+    before its campaign is known; the service reads it again with the campaign's ruleset).
+    Raises the canon's ruleset's error, with its Portuguese ``.message``."""
+    _load_builtin()
+    first = None
+    for ruleset in (_RULESETS[GURPS3E], *(r for k, r in _RULESETS.items() if k != GURPS3E)):
+        try:
+            ruleset.dice.parse(text)
+            return
+        except rule_errors() as error:
+            first = first or error
+    raise first

@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 
 from garganta_site.errors import ServiceError
-from gurps.dice import RandomSource
+from rulesets.base import RandomSource
 from sessions.models import (
     Scene,
     Week,

@@ -12,6 +12,9 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from gurps import checks, levels, tables
+from gurps.damage import DAMAGE_TYPE_NAMES
+from gurps.injury import HitLocation
+from gurps.skills import DIFFICULTY_NAMES
 from rulesets.base import (
     CheckRequest,
     CheckResult,
@@ -22,6 +25,11 @@ from rulesets.base import (
 )
 
 KINDS = {"skill": "Perícia", "attribute": "Atributo", "defence": "Defesa"}
+
+# The words GURPS's roll and table forms offer: (value, Portuguese name).
+DIFFICULTY_CHOICES = [(d.value, name) for d, name in DIFFICULTY_NAMES.items()]
+LOCATION_CHOICES = [(loc.value, loc.label) for loc in HitLocation]
+DAMAGE_TYPE_CHOICES = [(str(kind), name) for kind, name in DAMAGE_TYPE_NAMES.items()]
 
 
 def _level(found: levels.Level) -> LevelResult:
@@ -59,6 +67,7 @@ class GurpsChecks:
     kinds = KINDS
     outcomes = {str(key): label for key, label in checks.OUTCOME_NAMES.items()}
     tables = tables.TABLE_TITLES
+    contest_kinds = (str(checks.RollKind.SKILL), str(checks.RollKind.ATTRIBUTE))  # §1.5
 
     def uses_sheet(self, request: CheckRequest) -> bool:
         # A defence's level is the combat's (Esquiva, Aparar, Bloqueio), said by the Mestre.
@@ -94,6 +103,9 @@ class GurpsChecks:
         if not name and request.attribute:
             name = levels.ATTRIBUTE_NAMES[levels.read_attribute(request.attribute)]
         return _level(levels.given_level(name or request.label, request.base_level, kind))
+
+    def ensure_rollable(self, level: LevelResult, modifiers: Sequence[int]) -> None:
+        checks.ensure_rollable(checks.effective_level(level.level, list(modifiers)), level.kind)
 
     def roll(
         self, source: RandomSource, level: LevelResult, modifiers: Sequence[int]

@@ -10,8 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gurps import audit, derived
+from gurps import audit, derived, injury
+from gurps import fatigue as fatigue_rules
+from gurps.hit_locations import limb_label
+from gurps.house import CombatantKind
 from rulesets.base import RulesetError, SheetCheck
+
+# The engine's words a GURPS character's stored state and a combatant use, for the Django
+# models that store them (they reach the engine through this adapter).
+__all__ = ["SHEETS", "CombatantKind", "GurpsSheets", "limb_label"]
 
 NO_JSON_DATA = "Uma ficha de GURPS fica nas tabelas da ficha, não num JSON."
 
@@ -57,6 +64,17 @@ class GurpsSheets:
     def diff(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
         # The version history's diff is the sheets app's (it compares the tables' rows).
         return []
+
+    def state_change(
+        self, sheet: Mapping[str, Any] | None, state: Mapping[str, Any], hp: int, fatigue: int
+    ) -> dict:
+        # Fatigue never past ST (§6.2), a recovery never below 0; HP as injury says (§5.6).
+        fatigue_lost = state["fatigue_lost"]
+        if fatigue < 0:
+            fatigue_lost = fatigue_rules.spend_fatigue(sheet["st"], fatigue_lost, -fatigue)
+        elif fatigue > 0:
+            fatigue_lost = fatigue_rules.recover_fatigue(fatigue_lost, fatigue)
+        return {"hp_lost": injury.hp_lost_after(state["hp_lost"], hp), "fatigue_lost": fatigue_lost}
 
 
 SHEETS = GurpsSheets()

@@ -19,8 +19,7 @@ from pydantic import StrictBool, field_validator
 from garganta_site.api_errors import errors
 from garganta_site.auth import AUTH, gated
 from garganta_site.errors import ServiceError
-from gurps.dice import parse_dice
-from gurps.errors import GurpsError
+from rulesets.registry import dice_readable, rule_errors
 from sessions import vocabularies as vocab
 from sessions.log import chain, services, timeline
 from sessions.models import Declaration, Scene
@@ -119,8 +118,8 @@ class DamageRollIn(Schema, extra="forbid"):
     @classmethod
     def _readable(cls, value: str) -> str:
         try:
-            parse_dice(value)
-        except GurpsError as error:
+            dice_readable(value)
+        except rule_errors() as error:
             raise ValueError(error.message) from None
         return value
 
