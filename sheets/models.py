@@ -169,14 +169,15 @@ class SheetVersion(models.Model):
             self.ruleset = self.character.campaign.ruleset
         super().save(*args, **kwargs)
 
-    def check_data(self, state: CharacterState | None) -> dict:
+    def check_data(self, state: CharacterState | None, *, name: str | None = None) -> dict:
         """What the ruleset's checks read of this version and ``state``
-        (``SheetsPart.check_data``): GURPS's from its tables, any other's from ``data``."""
+        (``SheetsPart.check_data``): GURPS's from its tables, any other's from ``data``.
+        ``name``: the character's, when the caller has it (not read again)."""
         if self.ruleset != GURPS3E:
             state_data = state.data if state is not None else {}
             return ruleset_for(self.ruleset).sheets.check_data(self.data, state_data)
         data = {
-            "name": self.character.name,
+            "name": name if name is not None else self.character.name,
             "st": self.st,
             "dx": self.dx,
             "iq": self.iq,

@@ -36,7 +36,7 @@ def sheet_levels(character: Character, *, version=None, state=None) -> dict | No
     if version is None:
         return None
     state = state if state is not None else state_of(character)
-    return version.check_data(state)
+    return version.check_data(state, name=character.name)
 
 
 # What a request names to roll against (the interface's ``CheckRequest``).
@@ -70,7 +70,7 @@ def level_for(
     checks = _checks(character, campaign)
     sheet = sheet if sheet is not None else (sheet_levels(character) if character else None)
     if sheet is not None and checks.uses_sheet(asked):
-        return _from_sheet(character, sheet, asked, prefix)
+        return _from_sheet(checks, character, sheet, asked, prefix)
     if asked.base_level is None:
         who = character.name if character is not None else None
         message = LEVEL_NEEDED.format(who=who) if who else LEVEL_NEEDED_NO_CHARACTER
@@ -86,7 +86,7 @@ def level_for(
 
 def _checks(character: Character | None, campaign=None):
     """The checks part of the campaign's ruleset (the character's, or ``campaign``'s)."""
-    campaign = character.campaign if character is not None else campaign
+    campaign = campaign if campaign is not None else character.campaign
     return ruleset_for(campaign.ruleset).part("checks")
 
 
@@ -98,8 +98,7 @@ def _refused(error: Exception, prefix: str) -> ServiceError:
     return ServiceError(error.message, field=_field(prefix, error.field))
 
 
-def _from_sheet(character, sheet: dict, asked: Asked, prefix: str) -> LevelResult:
-    checks = _checks(character)
+def _from_sheet(checks, character, sheet: dict, asked: Asked, prefix: str) -> LevelResult:
     try:
         level = checks.sheet_level(
             sheet,
@@ -131,13 +130,14 @@ def level_choices(character: Character, *, version=None, state=None) -> list[Lev
     """The lines of a character's homologated sheet a roll form offers (GURPS: the attributes,
     Vontade and skills), each with its level now (fatigue counted) and the chance to pass at
     it; [] without a sheet."""
-    sheet = sheet_levels(character, version=version, state=state)
-    if sheet is None:
+    version = version or homologated_version(character)
+    if version is None:
         return []
-    return _checks(character).choices(sheet)
+    sheet = sheet_levels(character, version=version, state=state)
+    return ruleset_for(version.ruleset).part("checks").choices(sheet)
 
 
-def chance_percent(level: int, campaign=None) -> int:
-    """The chance to pass at ``level`` in whole percent, as the campaign's ruleset shows it
-    (GURPS: truncated as the canon's table, §1.1)."""
-    return _checks(None, campaign).percent(level)
+def chance_percent(level: int, ruleset: str) -> int:
+    """The chance to pass at ``level`` in whole percent, as the ruleset ``ruleset`` (a key)
+    shows it (GURPS: truncated as the canon's table, §1.1)."""
+    return ruleset_for(ruleset).part("checks").percent(level)

@@ -10,7 +10,7 @@ from garganta_site.errors import ServiceError
 from rulesets.registry import GURPS3E
 from sessions.log.levels import chance_percent, level_choices
 from sheets.models import Character
-from sheets.services import sheet_view
+from sheets.services import homologated_version, sheet_view
 
 # --- what the Mestre can roll against, from the homologated sheet ----------------------------
 
@@ -58,13 +58,14 @@ def _target(c) -> RollTarget:
 def roll_targets(character: Character) -> list[RollTarget]:
     """The attributes, Vontade and skills of a character's homologated sheet, each at its level
     now (fatigue counted, §6.2) with its chance to pass, and its defences (with PD)."""
-    if character.campaign.ruleset != GURPS3E:
+    version = homologated_version(character)
+    if version is None:
+        return []
+    if version.ruleset != GURPS3E:
         # Another ruleset's sheet: its own lines only (the defences below are GURPS's sheet
         # view's).
-        return [_target(c) for c in level_choices(character)]
-    view = sheet_view(character)
-    if view is None:
-        return []
+        return [_target(c) for c in level_choices(character, version=version)]
+    view = sheet_view(character, version)
     targets = [_target(c) for c in level_choices(character, version=view.version, state=view.state)]
     d = view.derived
     targets.append(
@@ -73,7 +74,7 @@ def roll_targets(character: Character) -> list[RollTarget]:
             "Esquiva (com PD)",
             "defence",
             d.dodge_total,
-            chance_percent(d.dodge_total, character.campaign),
+            chance_percent(d.dodge_total, GURPS3E),
         )
     )
     if d.block_total is not None:
@@ -83,7 +84,7 @@ def roll_targets(character: Character) -> list[RollTarget]:
                 "Bloquear (com PD)",
                 "defence",
                 d.block_total,
-                chance_percent(d.block_total, character.campaign),
+                chance_percent(d.block_total, GURPS3E),
             )
         )
     for index, parry in enumerate(d.parries_total):
@@ -93,7 +94,7 @@ def roll_targets(character: Character) -> list[RollTarget]:
                 f"Aparar — {parry.name} (com PD)",
                 "defence",
                 parry.value,
-                chance_percent(parry.value, character.campaign),
+                chance_percent(parry.value, GURPS3E),
             )
         )
     return targets
