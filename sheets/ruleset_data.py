@@ -11,9 +11,11 @@ from django.db import transaction
 from garganta_site.errors import ServiceError
 from rulesets.base import RulesetError
 from rulesets.registry import GURPS3E, ruleset_for
-from sheets.models import Character, SheetVersion
+from sheets.models import Character, Membership, SheetVersion
+from sheets.services import membership_for
 
 GURPS_KEEPS_TABLES = "Uma ficha de GURPS se escreve nas tabelas da ficha (atributos e linhas)."
+NOT_YOURS = "Só o jogador da personagem ou o Árbitro escrevem a ficha dela."
 DRAFT_OR_PENDING = "Esta personagem já tem um rascunho ou uma versão à espera do Árbitro."
 
 
@@ -31,7 +33,12 @@ def _validated(character: Character, data: dict) -> dict:
 def data_draft_create(*, character: Character, user, data: dict, notes: str = "") -> SheetVersion:
     """A new draft version of ``character`` holding ``data`` (validated by its ruleset's
     ``data_model``; ServiceError naming ``data.<field>`` otherwise), numbered after the last.
-    Refused for a GURPS campaign and while a draft or a submitted version waits."""
+    Refused for a GURPS campaign, for anyone but the character's jogador and the Árbitro, and
+    while a draft or a submitted version waits."""
+    membership = membership_for(user, character.campaign)
+    arbitro = membership is not None and membership.role == Membership.Role.ARBITRO
+    if not (character.is_owned_by(user) or arbitro):
+        raise ServiceError(NOT_YOURS, code="forbidden")
     Character.objects.select_for_update().get(pk=character.pk)
     data = _validated(character, data)
     versions = SheetVersion.objects.filter(character=character)

@@ -56,6 +56,12 @@ def test_the_sheet_data_is_validated_by_the_ruleset_model(heroine, people):
     assert refused.value.field == "data.skills.Luta"
 
 
+def test_only_the_jogador_or_the_arbitro_write_the_sheet(heroine, people):
+    with pytest.raises(ServiceError) as refused:
+        ruleset_data.data_draft_create(character=heroine, user=people["mestre"], data={})
+    assert refused.value.code == "forbidden"
+
+
 def test_the_arbitro_homologates_past_the_rulesets_own_warnings_with_a_note(heroine, people):
     draft = ruleset_data.data_draft_create(
         character=heroine, user=people["jogador"], data={"skills": {"Luta": 4}}
