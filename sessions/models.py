@@ -16,12 +16,13 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from garganta_site.records import AppendOnly
+from campaigns.models import Campaign
+from campaigns.records import AppendOnly
+from procedure import tables as procedure_data
 from rulesets.gurps3e.sheets import CombatantKind, limb_label
 from rulesets.registry import GURPS3E, ruleset_for
 from sessions.combat.weapons import weapons_of
-from sessions.procedure import data as procedure_data
-from sheets.models import Campaign, Character
+from sheets.models import Character
 
 
 class Week(models.Model):

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from garganta_site.errors import ServiceError
+from campaigns.access import membership_for
+from campaigns.errors import ServiceError
+from campaigns.models import Membership
 from rulesets.base import RulesetError
 from rulesets.registry import GURPS3E, ruleset_for
-from sheets.models import Character, Membership, SheetVersion
-from sheets.services import membership_for
+from sheets.models import Character, SheetVersion
 
 GURPS_KEEPS_TABLES = "Uma ficha de GURPS se escreve nas tabelas da ficha (atributos e linhas)."
 NOT_YOURS = "Só o jogador da personagem ou o Árbitro escrevem a ficha dela."

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django import forms
 
-from garganta_site.forms import request_key_field
+from campaigns.forms import request_key_field
 from rulesets.gurps3e.checks import DAMAGE_TYPE_CHOICES, DIFFICULTY_CHOICES, LOCATION_CHOICES
 from rulesets.registry import dice_readable, rule_errors
 from sessions.log import services

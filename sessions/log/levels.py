@@ -8,8 +8,8 @@ The scene's API, forms and MCP tools all ask ``level_for``; none computes a leve
 
 from __future__ import annotations
 
+from campaigns.errors import ServiceError
 from canon import skills as catalogue_data
-from garganta_site.errors import ServiceError
 from rulesets.base import CheckRequest, LevelChoice, LevelResult
 from rulesets.registry import rule_errors, ruleset_for
 from sheets.models import Character

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
-from garganta_site import doorbell
-from garganta_site.errors import ServiceError
+from campaigns import doorbell
+from campaigns.errors import ServiceError
 from rulesets.base import CheckResult, RandomSource
 from rulesets.registry import GURPS3E, ruleset_for
 from sessions import entries

@@ -6,13 +6,14 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from campaigns.models import Membership
 from canon import checks as canon_checks
-from garganta_site.campaigns import campaign_create
+from garganta_site.founding import campaign_create
 from rulesets.registry import ruleset_register, ruleset_unregister
 from sessions.weeks import services as weeks_services
 from sheets import ruleset_data
 from sheets import services as sheet_services
-from sheets.models import Character, Membership
+from sheets.models import Character
 from tests.rulesets.minimal import KEY, MINIMAL
 
 PASSWORD = "senha-do-minimo-1"

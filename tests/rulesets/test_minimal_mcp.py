@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from garganta_site.auth import api_token_create
+from campaigns.auth import api_token_create
 from sessions.log import chain
 from sessions.models import Roll
 from tests.mcp.conftest import connect, data, orm

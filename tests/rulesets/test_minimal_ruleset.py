@@ -9,8 +9,8 @@ import random
 
 import pytest
 
+from campaigns.errors import ServiceError
 from canon import checks as canon_checks
-from garganta_site.errors import ServiceError
 from sessions.log import chain
 from sessions.log import services as log_services
 from sessions.models import Roll
