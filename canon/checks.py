@@ -12,6 +12,7 @@ the warnings he read and his words (``SheetVersion.decision_warnings``, ``decisi
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -33,6 +34,7 @@ from gurps.audit import (
 )
 from gurps.ranged import is_ranged_weapon
 from gurps.skill_costs import CostRow
+from rulesets.registry import GURPS3E, ruleset_for
 from sheets import services as sheet_services
 from sheets.models import Character, SheetVersion
 
@@ -229,17 +231,25 @@ def version_homologate(
     note = (note or "").strip()
     if len(note) > 2000:
         raise ServiceError(NOTE_TOO_LONG, field="note")
-    audit = version_audit(version)
-    warnings = audit.warnings
+    if version.ruleset == GURPS3E:
+        audit = version_audit(version)
+        digest = audit.digest
+        warnings = [f"{w.group} · {w.what}: {w.message}" for w in audit.warnings]
+    else:
+        # Another ruleset's sheet: its data, checked by its own SheetsPart.
+        warnings, digest = data_version_warnings(version)
     if warnings and not seen_digest:
         raise ServiceError(WARNINGS_NOT_READ.format(count=len(warnings)), field="note")
-    if warnings and seen_digest != audit.digest:
+    if warnings and seen_digest != digest:
         raise ServiceError(WARNINGS_CHANGED, field="note", code="warnings_changed")
     if warnings and not note:
         raise ServiceError(NOTE_REQUIRED, field="note")
-    return sheet_services.sheet_homologate(
-        version=version,
-        user=user,
-        warnings=[f"{w.group} · {w.what}: {w.message}" for w in warnings],
-        note=note,
-    )
+    return sheet_services.sheet_homologate(version=version, user=user, warnings=warnings, note=note)
+
+
+def data_version_warnings(version: SheetVersion) -> tuple[list[str], str]:
+    """The Árbitro's checks of a non-GURPS version (``SheetsPart.audit`` of its ``data``), one
+    line each, and their digest (SHA-256 of the lines, as ``Audit.digest`` for GURPS)."""
+    found = ruleset_for(version.ruleset).part("sheets").audit(version.data)
+    lines = [f"{check.field}: {check.message}" if check.field else check.message for check in found]
+    return lines, hashlib.sha256("\n".join(lines).encode()).hexdigest()

@@ -30,6 +30,7 @@ from campaigns.api_errors import (
 from campaigns.auth import AUTH
 from campaigns.errors import ServiceError
 from gurps.errors import GurpsError, InvalidValue, NoRollAtThreeOrLess, OutsideCanon
+from rulesets.base import RulesetError
 
 NUL_REFUSED = "Caracteres nulos não são permitidos."
 BODY_TOO_LARGE = (
@@ -198,6 +199,12 @@ def on_invalid_value(request, exc: InvalidValue):
 @api.exception_handler(GurpsError)
 def on_gurps_error(request, exc: GurpsError):
     return _error(request, 422, "invalid", exc.message)
+
+
+@api.exception_handler(RulesetError)
+def on_ruleset_error(request, exc: RulesetError):
+    # Another ruleset's refusal (a roll its rules forbid, an unknown ruleset …).
+    return _error(request, 422, "invalid", exc.message, field=exc.field or None)
 
 
 @api.exception_handler(RequestDataTooBig)

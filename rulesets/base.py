@@ -26,10 +26,19 @@ from dice import RandomSource
 
 if TYPE_CHECKING:
     from procedure.asks import Ask, Cost, Resolution, Texts
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import field
+from typing import Literal
 
 
 class RulesetError(Exception):
-    """Base of this package's errors; the message is Portuguese, for the user."""
+    """Base of this package's errors; ``.message`` is Portuguese, for the user, and ``.field``
+    names the input at fault (``""`` when none does)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
 
 
 class UnknownRuleset(RulesetError):
@@ -69,12 +78,212 @@ class DicePart(Protocol):
         ...
 
 
+# --- checks: inputs and outputs ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """What a request names to roll against: a ``skill`` (with the ``attribute`` and
+    ``difficulty`` of a general rule, for a skill the catalogue lacks) or an ``attribute``;
+    ``base_level`` the Mestre's number, for who has no sheet (or to be checked against the
+    sheet's); ``kind`` of test, if said; ``label`` the line's words; ``new_skill`` when the
+    caller says the skill is new (not a misspelling). Every text as sent, stripped."""
+
+    skill: str = ""
+    attribute: str = ""
+    difficulty: str = ""
+    base_level: int | None = None
+    kind: str = ""
+    label: str = ""
+    new_skill: bool = False
+
+    def as_dict(self) -> dict:
+        """What a roll keeps of the request (the non-empty names), to recognise a replay."""
+        return {
+            key: value
+            for key, value in (
+                ("skill", " ".join(self.skill.split())),
+                ("attribute", self.attribute),
+                ("difficulty", self.difficulty),
+                ("new_skill", self.new_skill),
+            )
+            if value
+        }
+
+
+@dataclass(frozen=True)
+class LevelResult:
+    """The level (or target number) one check is rolled against, and whence it came.
+
+    ``level`` before the situation's modifiers; ``kind`` one of ``ChecksPart.kinds``; ``name``
+    the skill's or attribute's name; ``text`` the log's line ("DX 14 (ficha)"); ``record`` the
+    plain data a roll keeps of it (``details["level"]``, the ruleset's own keys)."""
+
+    name: str
+    level: int
+    kind: str
+    text: str
+    record: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return dict(self.record)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """A rolled check: the faces, the ``total`` the ruleset compares, the ``target`` (the
+    effective level: the level plus the modifiers), the ``margin`` (positive passes by that
+    much; its sign convention is the ruleset's, ``success`` says which way it went), the
+    ``outcome`` key (one of ``ChecksPart.outcomes``) with its Portuguese label, and a ``text``
+    for the log."""
+
+    dice: tuple[int, ...]
+    total: int
+    target: int
+    margin: int
+    outcome: str
+    outcome_label: str
+    success: bool
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class LevelChoice:
+    """One line a roll form offers for a character: what to send (``skill`` or ``attribute``),
+    the level now and the chance to pass at it, in whole percent."""
+
+    skill: str
+    attribute: str
+    level: LevelResult
+    percent: int
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A roll on one of the ruleset's tables (critical miss, fright check …): the table's key
+    and title, every roll's total and faces (rerolls included), the row's label, the effect's
+    key, the text, the readings, and the sum the roll stores as its total."""
+
+    table_key: str
+    title: str
+    rolls: tuple[int, ...]
+    faces: tuple[tuple[int, ...], ...]
+    row: str
+    effect: str
+    text: str
+    readings: tuple[str, ...]
+    total: int
+
+
 class ChecksPart(Protocol):
-    """A check's level or target, the roll against it, contests and the exact odds."""
+    """A check's level or target, the roll against it, contests and the exact odds.
+
+    ``sheet`` is always the plain data a homologated sheet gives its checks
+    (``SheetsPart.check_data``); ``catalogue`` a zero-argument callable giving the campaign's
+    skill catalogue as the ruleset reads it (called only if needed). Errors are
+    ``RulesetError`` or the ruleset's own (``Ruleset.errors``), each with ``.message``."""
+
+    kinds: Mapping[str, str]  # the test kinds a roll may have: key → Portuguese label
+    outcomes: Mapping[str, str]  # outcome key → Portuguese label
+    tables: Mapping[str, str]  # table key → title; {} for a ruleset without tables
+    contest_kinds: tuple[str, ...]  # the kinds a contest's side may test, the default first
+
+    def uses_sheet(self, request: CheckRequest) -> bool:
+        """Whether a character's sheet gives this check's level (GURPS: not for a defence)."""
+        ...
+
+    def sheet_level(
+        self, sheet: Mapping[str, Any], request: CheckRequest, catalogue: Callable[[], Any]
+    ) -> LevelResult | None:
+        """The level read from ``sheet``; None when the request names no line of it."""
+        ...
+
+    def given_level(self, request: CheckRequest, default_kind: str = "") -> LevelResult | None:
+        """The Mestre's ``request.base_level``, named by the skill, the attribute or the label;
+        None when no kind can be told (the caller asks for it)."""
+        ...
+
+    def ensure_rollable(self, level: LevelResult, modifiers: Sequence[int]) -> None:
+        """Raise the ruleset's refusal when the rules forbid rolling at ``level`` plus
+        ``modifiers`` (GURPS: effective level 3 or less, but a defence, §1.1)."""
+        ...
+
+    def roll(
+        self, source: RandomSource, level: LevelResult, modifiers: Sequence[int]
+    ) -> CheckResult:
+        """Roll against ``level`` plus ``modifiers``; raises when the rules forbid the roll."""
+        ...
+
+    def contest(self, a: CheckResult, b: CheckResult) -> Literal["a", "b"] | None:
+        """The winner of a contest between two rolled checks, or None on a tie."""
+        ...
+
+    def odds(self, level: int) -> Fraction:
+        """The exact chance to pass at ``level``."""
+        ...
+
+    def percent(self, level: int) -> int:
+        """The chance to pass at ``level`` in whole percent, as the ruleset's tables show it."""
+        ...
+
+    def choices(self, sheet: Mapping[str, Any]) -> list[LevelChoice]:
+        """The lines of ``sheet`` a roll form offers, each with its level and chance."""
+        ...
+
+    def roll_table(self, key: str, source: RandomSource, options: Mapping[str, Any]) -> TableResult:
+        """Roll on the table ``key`` (one of ``tables``) with its ``options``."""
+        ...
+
+
+# --- sheets -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SheetCheck:
+    """One of the Árbitro's checks of a sheet: what is wrong (Portuguese) and where."""
+
+    message: str
+    field: str = ""
 
 
 class SheetsPart(Protocol):
-    """The sheet's data model, what derives from it (with explanations), the Árbitro's checks."""
+    """The sheet's data model, what derives from it (with explanations), the Árbitro's checks.
+
+    A ruleset with its own tables (GURPS) stores its sheets in them and has ``data_model =
+    None``; any other keeps a version's (and a state's) data as JSON validated by its pydantic
+    ``data_model`` (and ``state_model``)."""
+
+    data_model: Any  # a pydantic model class, or None for a ruleset with its own tables
+    state_model: Any  # the same for the character's state
+
+    def validate(self, data: Mapping[str, Any]) -> dict:
+        """``data`` validated by ``data_model`` and returned as plain JSON; raises
+        ``RulesetError`` naming the field."""
+        ...
+
+    def check_data(self, data: Mapping[str, Any], state: Mapping[str, Any]) -> dict:
+        """What the checks read of a homologated sheet and its state (``ChecksPart``'s sheet)."""
+        ...
+
+    def derive(self, data: Mapping[str, Any], state: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The numbers that derive from the sheet, each with its explanation."""
+        ...
+
+    def audit(self, data: Mapping[str, Any]) -> list[SheetCheck]:
+        """The Árbitro's checks of a sheet; [] when nothing is wrong."""
+        ...
+
+    def diff(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+        """What changed between two versions, one Portuguese line each."""
+        ...
+
+    def state_change(
+        self, sheet: Mapping[str, Any] | None, state: Mapping[str, Any], hp: int, fatigue: int
+    ) -> dict:
+        """The state's points after the Mestre's change outside a fight (``hp``, ``fatigue``:
+        signed, negative lost): ``{"hp_lost", "fatigue_lost"}``. ``sheet`` is
+        ``check_data``'s (None when the character has no homologated sheet)."""
+        ...
 
 
 class CombatPart(Protocol):
@@ -170,6 +379,9 @@ class Ruleset:
     combat: CombatPart | None = None
     procedure: ProcedurePart | None = None
     pages: PagesPart | None = None
+    # The ruleset's own exception classes (besides ``RulesetError``), each with a Portuguese
+    # ``.message``: what the agnostic code catches at its edges along with ``ServiceError``.
+    errors: tuple[type[Exception], ...] = ()
 
     def part(self, name: str) -> Any:
         """The part called ``name``; raises ``RulesetLacksPart`` (Portuguese) if it is missing."""

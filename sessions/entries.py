@@ -10,7 +10,7 @@ import secrets
 from campaigns.access import ARBITRO, TABLE_ROLES, campaign_role_required
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign, Membership
-from gurps.dice import RandomSource
+from rulesets.base import RandomSource
 from sessions.models import (
     Scene,
     Week,

@@ -18,11 +18,11 @@ from django.urls import reverse
 
 from campaigns.models import Campaign
 from campaigns.records import AppendOnly
-from gurps.hit_locations import limb_label
-from gurps.house import CombatantKind
 from procedure import clock as procedure_clock
 from procedure import journey as procedure_journey
 from procedure import tables as procedure_tables
+from rulesets.gurps3e.sheets import CombatantKind, limb_label
+from rulesets.registry import GURPS3E, ruleset_for
 from sessions.combat.weapons import weapons_of
 from sheets.models import Character
 
@@ -353,6 +353,10 @@ class Roll(AppendOnly):  # DESIGN.md invariant 2
         related_name="rolls",
         help_text="O anúncio cujos modificadores esta rolagem usa, exatamente.",
     )
+    # The campaign's ruleset when the roll was made: its ``ChecksPart`` made the roll and
+    # says what its kind and outcome mean. ``Kind`` and ``Outcome`` are GURPS's (and the
+    # agnostic damage, table, contest); another ruleset's keys are validated by it, not here.
+    ruleset = models.CharField(max_length=20, default=GURPS3E, editable=False)
     label = models.CharField(max_length=200)
     kind = models.CharField(max_length=10, choices=Kind.choices)
     base_level = models.SmallIntegerField(null=True, blank=True)
@@ -388,12 +392,17 @@ class Roll(AppendOnly):  # DESIGN.md invariant 2
                 fields=["campaign", "sequence"], name="mesa_roll_unique_sequence"
             ),
             models.CheckConstraint(condition=Q(sequence__gte=1), name="mesa_roll_sequence_from_1"),
+            # GURPS's own: 3d6 against a level. Another ruleset's rolls (a d20 check, an
+            # initiative roll) are checked by its ``ChecksPart`` before they are stored.
             models.CheckConstraint(
-                condition=Q(kind__in=["damage", "table"]) | (Q(total__gte=3) & Q(total__lte=18)),
+                condition=~Q(ruleset=GURPS3E)
+                | Q(kind__in=["damage", "table"])
+                | (Q(total__gte=3) & Q(total__lte=18)),
                 name="mesa_roll_total_3d6",
             ),
             models.CheckConstraint(
-                condition=Q(kind__in=["damage", "table"])
+                condition=~Q(ruleset=GURPS3E)
+                | Q(kind__in=["damage", "table"])
                 | (
                     Q(base_level__isnull=False)
                     & Q(effective_level__isnull=False)
@@ -402,8 +411,12 @@ class Roll(AppendOnly):  # DESIGN.md invariant 2
                 ),
                 name="mesa_roll_test_has_levels",
             ),
+            # A hidden roll is a test: GURPS's kinds, or any ruleset's check kind (not the
+            # agnostic damage, table or contest).
             models.CheckConstraint(
-                condition=Q(hidden=False) | Q(kind__in=["skill", "attribute", "defence"]),
+                condition=Q(hidden=False)
+                | Q(kind__in=["skill", "attribute", "defence"])
+                | (~Q(ruleset=GURPS3E) & ~Q(kind__in=["damage", "table", "contest"])),
                 name="mesa_roll_hidden_is_a_test",
             ),
             models.UniqueConstraint(
@@ -417,13 +430,34 @@ class Roll(AppendOnly):  # DESIGN.md invariant 2
         return f"#{self.sequence} {self.label}"
 
     @property
+    def kind_label(self) -> str:
+        """The kind in Portuguese: Roll's own, or the roll's ruleset's (``ChecksPart.kinds``)."""
+        if self.kind in self.Kind.values:
+            return self.Kind(self.kind).label
+        checks = ruleset_for(self.ruleset).checks
+        return (checks.kinds if checks is not None else {}).get(self.kind, self.kind)
+
+    @property
+    def outcome_label(self) -> str:
+        """The outcome in Portuguese, as the roll's ruleset names it; "" without one."""
+        return self._outcome_label(self.outcome)
+
+    def _outcome_label(self, outcome: str) -> str:
+        if not outcome:
+            return ""
+        if self.ruleset == GURPS3E:
+            return self.Outcome(outcome).label
+        return ruleset_for(self.ruleset).checks.outcomes.get(outcome, outcome)
+
+    @property
     def net_modifier(self) -> int:
         return sum(m["value"] for m in self.modifiers)
 
     @property
     def is_test(self) -> bool:
-        """A success roll: 3d6 against a level (skill, attribute or defence)."""
-        return self.kind in self.SUCCESS_KINDS
+        """A success roll against a level: GURPS's skill, attribute or defence (3d6), or
+        another ruleset's check (any kind but the agnostic damage, table and contest)."""
+        return self.kind not in (self.Kind.DAMAGE, self.Kind.TABLE, self.Kind.CONTEST)
 
     @property
     def contest_sides(self) -> list[dict]:
@@ -433,7 +467,7 @@ class Roll(AppendOnly):  # DESIGN.md invariant 2
         return [
             {
                 **self.details[side],
-                "outcome_label": self.Outcome(self.details[side]["outcome"]).label,
+                "outcome_label": self._outcome_label(self.details[side]["outcome"]),
             }
             for side in ("a", "b")
         ]
@@ -558,6 +592,8 @@ class Combat(models.Model):
     )
     revision = models.PositiveIntegerField(default=0)
     spoils = models.TextField(blank=True)
+    # The campaign's ruleset when the fight began (set on create): its ``CombatPart`` runs it.
+    ruleset = models.CharField(max_length=20, default=GURPS3E, editable=False)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -588,6 +624,11 @@ class Combat(models.Model):
 
     def __str__(self) -> str:
         return f"Combate em {self.scene}"
+
+    def save(self, *args, **kwargs):
+        if self._state.adding:
+            self.ruleset = self.scene.week.campaign.ruleset
+        super().save(*args, **kwargs)
 
     @property
     def is_active(self) -> bool:
@@ -642,6 +683,8 @@ class Combatant(models.Model):
     )
     name = models.CharField(max_length=200)
     kind = models.CharField(max_length=16, choices=Kind.choices)
+    # A non-GURPS ruleset's combatant (its numbers), validated by its own pydantic model.
+    data = models.JSONField(default=dict, blank=True)
     declared = models.PositiveSmallIntegerField(help_text="Ordem de declaração (§4.2)")
     position = models.PositiveSmallIntegerField(null=True, blank=True)
     demo_note = models.TextField(blank=True)

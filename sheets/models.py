@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 
 from campaigns.models import Campaign
+from rulesets.registry import GURPS3E, ruleset_for
 
 
 class Character(models.Model):
@@ -61,10 +62,15 @@ class SheetVersion(models.Model):
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT)
-    st = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
-    dx = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
-    iq = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
-    ht = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    # The campaign's ruleset when the version was made (set on create). GURPS keeps its sheet
+    # in these columns and the related tables; any other ruleset in ``data``, validated by its
+    # ``SheetsPart.data_model`` (its attribute columns then empty).
+    ruleset = models.CharField(max_length=20, default=GURPS3E, editable=False)
+    st = models.PositiveSmallIntegerField(null=True, validators=[MinValueValidator(1)])
+    dx = models.PositiveSmallIntegerField(null=True, validators=[MinValueValidator(1)])
+    iq = models.PositiveSmallIntegerField(null=True, validators=[MinValueValidator(1)])
+    ht = models.PositiveSmallIntegerField(null=True, validators=[MinValueValidator(1)])
+    data = models.JSONField(default=dict, blank=True)
     notes = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -95,7 +101,17 @@ class SheetVersion(models.Model):
                 fields=["character", "number"], name="sheets_sheetversion_unique_number"
             ),
             models.CheckConstraint(
-                condition=Q(st__gte=1) & Q(dx__gte=1) & Q(iq__gte=1) & Q(ht__gte=1),
+                condition=~Q(ruleset=GURPS3E)
+                | (
+                    Q(st__gte=1)
+                    & Q(dx__gte=1)
+                    & Q(iq__gte=1)
+                    & Q(ht__gte=1)
+                    & Q(st__isnull=False)
+                    & Q(dx__isnull=False)
+                    & Q(iq__isnull=False)
+                    & Q(ht__isnull=False)
+                ),
                 name="sheets_sheetversion_attributes_at_least_1",
             ),
             models.CheckConstraint(
@@ -110,6 +126,30 @@ class SheetVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character} v{self.number} ({self.get_status_display()})"
+
+    def save(self, *args, **kwargs):
+        if self._state.adding:
+            self.ruleset = self.character.campaign.ruleset
+        super().save(*args, **kwargs)
+
+    def check_data(self, state: CharacterState | None, *, name: str | None = None) -> dict:
+        """What the ruleset's checks read of this version and ``state``
+        (``SheetsPart.check_data``): GURPS's from its tables, any other's from ``data``.
+        ``name``: the character's, when the caller has it (not read again)."""
+        if self.ruleset != GURPS3E:
+            state_data = state.data if state is not None else {}
+            return ruleset_for(self.ruleset).sheets.check_data(self.data, state_data)
+        data = {
+            "name": name if name is not None else self.character.name,
+            "st": self.st,
+            "dx": self.dx,
+            "iq": self.iq,
+            "ht": self.ht,
+            "skills": {s.name: (s.level, s.attribute) for s in self.skills.all()},
+            "traits": [{"key": t.key, "level": t.level} for t in self.traits.all()],
+        }
+        state_data = {"fatigue_lost": state.fatigue_lost if state is not None else 0}
+        return ruleset_for(GURPS3E).sheets.check_data(data, state_data)
 
     @property
     def is_editable(self) -> bool:
@@ -244,6 +284,8 @@ class CharacterState(models.Model):
     unconscious = models.BooleanField(default=False)
     dead = models.BooleanField(default=False)
     conditions = models.TextField(blank=True)
+    # A non-GURPS ruleset's state, validated by its ``SheetsPart.state_model``.
+    data = models.JSONField(default=dict, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -21,8 +21,7 @@ from campaigns.api_errors import errors
 from campaigns.auth import AUTH, gated
 from campaigns.errors import ServiceError
 from campaigns.models import Membership
-from gurps.dice import parse_dice
-from gurps.errors import GurpsError
+from rulesets.registry import dice_readable, rule_errors
 from sessions import vocabularies as vocab
 from sessions.log import chain, services, timeline
 from sessions.models import Declaration, Scene
@@ -120,8 +119,8 @@ class DamageRollIn(Schema, extra="forbid"):
     @classmethod
     def _readable(cls, value: str) -> str:
         try:
-            parse_dice(value)
-        except GurpsError as error:
+            dice_readable(value)
+        except rule_errors() as error:
             raise ValueError(error.message) from None
         return value
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 from campaigns import doorbell
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign, Membership
+from rulesets.registry import GURPS3E
 from sessions.entries import ensure_week_accepts_entries
 from sessions.models import (
     Roll,
@@ -38,8 +39,8 @@ def roll_canonical_content(roll: Roll) -> str:
     """The roll's content as canonical JSON (sorted keys, no spaces): what its hash covers.
 
     The keys of the first rolls are always there; ``announcement`` and ``details`` (what a
-    damage, table or contest roll adds) only when the roll has them, so a chain written
-    before they existed still verifies.
+    damage, table or contest roll adds) only when the roll has them, and ``ruleset`` only for
+    a roll not of GURPS (``gurps3e``), so a chain written before they existed still verifies.
     """
     content = {
         "campaign": roll.campaign.slug,
@@ -66,6 +67,8 @@ def roll_canonical_content(roll: Roll) -> str:
         content["announcement"] = str(roll.announcement.code)
     if roll.details:
         content["details"] = roll.details
+    if roll.ruleset != GURPS3E:
+        content["ruleset"] = roll.ruleset
     return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -111,6 +114,7 @@ def append_roll(*, campaign: Campaign, **fields) -> Roll:
     hidden = fields.pop("hidden", False)
     roll = Roll(
         campaign=campaign,
+        ruleset=campaign.ruleset,
         sequence=(last.sequence + 1) if last else 1,
         hidden=hidden,
         name=_hidden_roll_name(fields["scene"], fields.get("character")) if hidden else "",

@@ -7,11 +7,8 @@ from __future__ import annotations
 from django import forms
 
 from campaigns.forms import request_key_field
-from gurps.damage import DAMAGE_TYPE_NAMES
-from gurps.dice import parse_dice
-from gurps.errors import GurpsError
-from gurps.injury import HitLocation
-from gurps.skills import DIFFICULTY_NAMES
+from rulesets.gurps3e.checks import DAMAGE_TYPE_CHOICES, DIFFICULTY_CHOICES, LOCATION_CHOICES
+from rulesets.registry import dice_readable, rule_errors
 from sessions.log import services
 
 MODIFIER_ROWS = 4
@@ -89,7 +86,7 @@ class RollForm(forms.Form):
     )
     difficulty = forms.ChoiceField(
         label="Dificuldade (idem)",
-        choices=[("", "—"), *((d.value, name) for d, name in DIFFICULTY_NAMES.items())],
+        choices=[("", "—"), *DIFFICULTY_CHOICES],
         required=False,
     )
     new_skill = forms.BooleanField(
@@ -201,8 +198,8 @@ class DamageRollForm(forms.Form):
     def clean_expression(self):
         text = self.cleaned_data["expression"]
         try:
-            parse_dice(text)
-        except GurpsError as error:
+            dice_readable(text)
+        except rule_errors() as error:
             raise forms.ValidationError(error.message) from None
         return text.strip()
 
@@ -240,12 +237,8 @@ class TableRollForm(forms.Form):
         self.fields["table"].choices = [("", "— escolha —"), *services.table_choices()]
         self.fields["character"].choices = _optional_choices(character_choices)
         self.fields["declaration"].choices = _optional_choices(declaration_choices, "—")
-        self.fields["location"].choices = _optional_choices(
-            [(loc.value, loc.label) for loc in HitLocation], "—"
-        )
-        self.fields["damage_type"].choices = _optional_choices(
-            [(str(kind), name) for kind, name in DAMAGE_TYPE_NAMES.items()], "—"
-        )
+        self.fields["location"].choices = _optional_choices(LOCATION_CHOICES, "—")
+        self.fields["damage_type"].choices = _optional_choices(DAMAGE_TYPE_CHOICES, "—")
         for name, label in TABLE_FLAGS:
             self.fields[name] = forms.BooleanField(label=label, required=False)
 

@@ -13,8 +13,7 @@ from django.db import IntegrityError, transaction
 from campaigns import doorbell
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign
-from gurps import fatigue as fatigue_rules
-from gurps import injury
+from rulesets.registry import ruleset_for
 from sessions import entries
 from sessions.models import Combat, Combatant, Exploration, Roll, Scene, StateChange
 from sheets.models import Character
@@ -164,14 +163,20 @@ def _apply(character: Character, hp: int, fatigue: int) -> None:
             ),
             field="fatigue",
         )
+    sheet = None
     if fatigue < 0:
         version = homologated_version(character)
         if version is None:
             raise ServiceError(NO_SHEET.format(name=character.name), field="character")
-        state.fatigue_lost = fatigue_rules.spend_fatigue(version.st, state.fatigue_lost, -fatigue)
-    elif fatigue > 0:
-        state.fatigue_lost = fatigue_rules.recover_fatigue(state.fatigue_lost, fatigue)
-    state.hp_lost = injury.hp_lost_after(state.hp_lost, hp)
+        sheet = version.check_data(state)
+    changed = (
+        ruleset_for(character.campaign.ruleset)
+        .part("sheets")
+        .state_change(
+            sheet, {"hp_lost": state.hp_lost, "fatigue_lost": state.fatigue_lost}, hp, fatigue
+        )
+    )
+    state.hp_lost, state.fatigue_lost = changed["hp_lost"], changed["fatigue_lost"]
     state.save(update_fields=["hp_lost", "fatigue_lost", "updated_at"])
 
 

@@ -13,7 +13,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from campaigns.confirm import confirmation_step
 from campaigns.errors import ServiceError
 from campaigns.http import HtmxHttpRequest
-from gurps.errors import GurpsError
+from rulesets.registry import rule_errors
 from sessions.access import get_scene_for_table
 from sessions.log import scene_ops
 from sessions.log.scene_forms import StateChangeForm
@@ -63,7 +63,7 @@ def state_change_add(request: HtmxHttpRequest, code) -> HttpResponse:
             reason=data["reason"],
             request_key=data["request_key"],
         )
-    except (ServiceError, GurpsError) as error:
+    except (ServiceError, *rule_errors()) as error:
         name = getattr(error, "field", "") or ""
         form.add_error(name if name in form.fields else None, error.message)
         return scene_respond(request, scene, membership, status=422, forms=forms, panel="state")

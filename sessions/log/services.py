@@ -2,9 +2,10 @@
 the server's rolls (tests of success, damage, tables, quick contests) and narration.
 
 No die comes from a client (DESIGN.md invariant 1): every ``*_create`` that rolls takes levels,
-modifiers, an expression or a table's key, never a dice value, and asks ``gurps`` to roll with
-the server's source (``sessions.entries.dice_source``). The rules themselves (what a roll's
-outcome is, who wins a contest, what a table says) come from ``gurps`` only.
+modifiers, an expression or a table's key, never a dice value, and asks the campaign's ruleset
+(``rulesets.registry.ruleset_for(campaign.ruleset)``: ``gurps`` for GURPS) to roll with the
+server's source (``sessions.entries.dice_source``). The rules themselves (what a roll's outcome
+is, who wins a contest, what a table says) come from the ruleset only.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from django.db import IntegrityError, transaction
 
 from campaigns import doorbell
 from campaigns.errors import ServiceError
-from gurps import checks, tables
-from gurps.dice import RandomSource, parse_dice
+from rulesets.base import CheckResult, RandomSource
+from rulesets.registry import GURPS3E, ruleset_for
 from sessions import entries
 from sessions.entries import (
     SCENE_CLOSED,
@@ -337,7 +338,7 @@ def roll_create(
     The modifiers are fixed before the dice (canon §1.4): a roll that answers a declaration
     takes exactly the modifiers announced for it and no others. The roll is refused at
     effective level 3 or less unless it is a defence (§1.1; raises
-    ``gurps.errors.NoRollAtThreeOrLess``). Rolls are numbered per campaign without gaps and
+    ``gurps.errors.NoRollAtThreeOrLess``; another ruleset, its own refusal). Rolls are numbered per campaign without gaps and
     chained (DESIGN.md invariant 2). The same ``request_key`` twice (a form posted twice)
     returns the first roll, unrolled.
     """
@@ -372,19 +373,17 @@ def roll_create(
         raise ServiceError(HIDDEN_NEEDS_CHARACTER, field="hidden")
     modifiers = clean_modifiers(modifiers)
     announcement, modifiers = _answering(scene, declaration, character, modifiers)
-    level = levels.level_for(character, asked)
+    level = levels.level_for(character, asked, campaign=campaign)
     label = label or level.name
     if not label:
         raise ServiceError(LABEL_EMPTY, field="label")
-    roll_kind = checks.RollKind(level.kind)
-    effective = checks.effective_level(level.level, [m.value for m in modifiers])
-    checks.ensure_rollable(effective, roll_kind)
-    result = checks.roll_success(source or entries.dice_source(), effective, roll_kind)
+    checks = ruleset_for(campaign.ruleset).part("checks")
+    result = checks.roll(source or entries.dice_source(), level, [m.value for m in modifiers])
     fields = {
         "scene": scene,
         "user": user,
         "label": label[:200],
-        "kind": roll_kind,
+        "kind": level.kind,
         "base_level": level.level,
         "modifiers": modifiers,
         "character": character,
@@ -409,12 +408,12 @@ def level_record(level, asked: levels.Asked) -> dict:
     return {**level.as_dict(), "asked": asked.as_dict()}
 
 
-def _test_fields(*, result: checks.SuccessRoll, user, kind, modifiers, **fields) -> dict:
+def _test_fields(*, result: CheckResult, user, kind, modifiers, **fields) -> dict:
     return {
         **fields,
         "kind": str(kind),
         "modifiers": _modifier_dicts(modifiers),
-        "effective_level": result.effective_level,
+        "effective_level": result.target,
         "dice": list(result.dice),
         "total": result.total,
         "outcome": str(result.outcome),
@@ -472,11 +471,12 @@ def damage_roll_create(
 
     The total is the faces plus the expression's adds, as rolled; the minimums and the
     wounding of §4.9 are the engine's (``gurps.damage.injury``), applied where the injury is.
-    Raises ``gurps.errors.InvalidDiceExpression`` for an unreadable expression.
+    Raises the ruleset's error (``gurps.errors.InvalidDiceExpression``) for an unreadable
+    expression.
     """
     campaign = scene.week.campaign
     request_key = (request_key or "")[:64]
-    parsed = parse_dice(expression)
+    parsed = ruleset_for(campaign.ruleset).dice.parse(expression)
     label = (label or "").strip()[:200] or f"Dano {parsed.display}"
     asked = {"kind": Roll.Kind.DAMAGE.value, "label": label, "details": {"expression": str(parsed)}}
     require_table(user, campaign)
@@ -510,15 +510,18 @@ def damage_roll_create(
     )
 
 
-def table_choices() -> list[tuple[str, str]]:
-    """The engine's tables the Mestre can roll on: (key, title)."""
-    return list(tables.TABLE_TITLES.items())
+def table_choices(campaign=None) -> list[tuple[str, str]]:
+    """The tables of the campaign's ruleset the Mestre can roll on: (key, title). Without a
+    campaign, the canon's (GURPS's)."""
+    key = campaign.ruleset if campaign is not None else GURPS3E
+    checks = ruleset_for(key).checks
+    return list(checks.tables.items()) if checks is not None else []
 
 
 def _follows_character(follows: Roll, character: Character | None) -> Character | None:
     if follows.kind not in Roll.SUCCESS_KINDS or follows.margin is None:
         raise ServiceError(
-            FOLLOWED_ROLL_NOT_A_TEST.format(kind=follows.get_kind_display().lower()),
+            FOLLOWED_ROLL_NOT_A_TEST.format(kind=follows.kind_label.lower()),
             field="follows",
         )
     if character is not None and follows.character_id not in (None, character.pk):
@@ -573,13 +576,14 @@ def table_roll_create(
     campaign = scene.week.campaign
     request_key = (request_key or "")[:64]
     options = dict(options or {})
-    if table_key not in tables.TABLE_TITLES:
+    checks = ruleset_for(campaign.ruleset).part("checks")
+    if table_key not in checks.tables:
         raise ServiceError(UNKNOWN_TABLE, field="table")
     if follows is not None:
         character = _follows_character(follows, character)
         if table_key == "fright_check":
             options["margin_of_failure"] = _margin_of_failure(follows, options)
-    asked = {"kind": Roll.Kind.TABLE.value, "label": tables.TABLE_TITLES[table_key][:200]}
+    asked = {"kind": Roll.Kind.TABLE.value, "label": checks.tables[table_key][:200]}
     require_table(user, campaign)
     if request_key:
         existing = Roll.objects.filter(campaign=campaign, request_key=request_key).first()
@@ -589,13 +593,13 @@ def table_roll_create(
     if character is not None and not scene.characters.filter(pk=character.pk).exists():
         raise ServiceError(CHARACTER_NOT_IN_SCENE, field="character")
     announcement, _ = _answering(scene, declaration, character, [])
-    result = tables.roll_on_table(table_key, source or entries.dice_source(), **options)
+    result = checks.roll_table(table_key, source or entries.dice_source(), options)
     details = {
         "table": result.table_key,
         "title": result.title,
         "rolls": list(result.rolls),
         "faces": [list(faces) for faces in result.faces],
-        "row": result.row.label,
+        "row": result.row,
         "effect": result.effect,
         "text": result.text,
         "readings": list(result.readings),
@@ -657,7 +661,7 @@ class ContestSide:
         return self.character.name if self.character is not None else " ".join(self.name.split())
 
 
-def _contest_side_dict(side: ContestSide, level, modifiers, result: checks.SuccessRoll) -> dict:
+def _contest_side_dict(side: ContestSide, level, modifiers, result: CheckResult) -> dict:
     return {
         "character": str(side.character.code) if side.character is not None else None,
         "name": side.who,
@@ -666,7 +670,7 @@ def _contest_side_dict(side: ContestSide, level, modifiers, result: checks.Succe
         "base_level": level.level,
         "level": level_record(level, side.asked),
         "modifiers": _modifier_dicts(modifiers),
-        "effective_level": result.effective_level,
+        "effective_level": result.target,
         "dice": list(result.dice),
         "total": result.total,
         "outcome": str(result.outcome),
@@ -682,6 +686,8 @@ def _contest_sides(
     the modifiers and the labels (the skill's or attribute's name where none was given).
     ServiceError naming the side's field ("a.base_level" …) otherwise."""
     in_scene = set(scene.characters.values_list("pk", flat=True))
+    campaign = scene.week.campaign
+    checks = ruleset_for(campaign.ruleset).part("checks")
     if a.character is not None and b.character is not None and a.character.pk == b.character.pk:
         raise ServiceError(CONTEST_SAME_CHARACTER, field="b.character")
     found, cleaned, named = [], [], []
@@ -692,9 +698,15 @@ def _contest_sides(
             raise ServiceError(CONTEST_NEEDS_CHARACTER, field=f"{prefix}.name")
         if side.base_level is not None and not -50 <= side.base_level <= 50:
             raise ServiceError(LEVEL_OUT_OF_RANGE, field=f"{prefix}.base_level")
-        if side.kind and side.kind not in (checks.RollKind.SKILL, checks.RollKind.ATTRIBUTE):
+        if side.kind and side.kind not in checks.contest_kinds:
             raise ServiceError(CONTEST_KIND, field=f"{prefix}.kind")
-        level = levels.level_for(side.character, side.asked, prefix=prefix, default_kind="skill")
+        level = levels.level_for(
+            side.character,
+            side.asked,
+            prefix=prefix,
+            default_kind=checks.contest_kinds[0],
+            campaign=campaign,
+        )
         side_label = side_label or level.name
         if not side_label:
             raise ServiceError(LABEL_EMPTY, field=f"{prefix}.label")
@@ -719,8 +731,8 @@ def contest_create(
 ) -> Roll:
     """A quick contest between two characters of the scene (§1.5), as one logged roll.
 
-    Each side rolls 3d6 against its own level plus its modifiers; ``gurps.checks.
-    quick_contest`` says who won (or nobody). Side A's roll fills the roll's own fields;
+    Each side rolls against its own level plus its modifiers (3d6 in GURPS); the ruleset's
+    contest (``gurps.checks.quick_contest``) says who won (or nobody). Side A's roll fills the roll's own fields;
     both sides and the winner are in ``details``. A contest answering a declaration is side
     A's, with the modifiers announced for it (``details["announced_side"]`` says "a"); the
     declaration is answered once: another contest for it is refused (409,
@@ -741,15 +753,14 @@ def contest_create(
     found, cleaned, labels = _contest_sides(scene, a, b, labels)
     announcement, cleaned[0] = _answering(scene, declaration, a.character, cleaned[0])
     source = source or entries.dice_source()
-    effective = []
-    for level, modifiers in zip(found, cleaned, strict=True):
-        effective.append(checks.effective_level(level.level, [m.value for m in modifiers]))
-        checks.ensure_rollable(effective[-1], level.kind)
+    checks = ruleset_for(campaign.ruleset).part("checks")
+    checks.ensure_rollable(found[0], [m.value for m in cleaned[0]])
+    checks.ensure_rollable(found[1], [m.value for m in cleaned[1]])
     rolled = [
-        checks.roll_success(source, eff, level.kind)
-        for level, eff in zip(found, effective, strict=True)
+        checks.roll(source, level, [m.value for m in modifiers])
+        for level, modifiers in zip(found, cleaned, strict=True)
     ]
-    winner = checks.quick_contest(rolled[0], rolled[1])
+    winner = checks.contest(rolled[0], rolled[1])
     details = {
         "a": _contest_side_dict(a, found[0], cleaned[0], rolled[0]),
         "b": _contest_side_dict(b, found[1], cleaned[1], rolled[1]),
@@ -769,7 +780,7 @@ def contest_create(
         "kind": Roll.Kind.CONTEST.value,
         "base_level": found[0].level,
         "modifiers": _modifier_dicts(cleaned[0]),
-        "effective_level": first.effective_level,
+        "effective_level": first.target,
         "dice": list(first.dice),
         "total": first.total,
         "outcome": str(first.outcome),

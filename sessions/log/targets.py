@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from campaigns.errors import ServiceError
+from rulesets.registry import GURPS3E
 from sessions.log.levels import chance_percent, level_choices
 from sheets.models import Character
-from sheets.services import sheet_view
+from sheets.services import homologated_version, sheet_view
 
 # --- what the Mestre can roll against, from the homologated sheet ----------------------------
 
@@ -41,29 +42,39 @@ def minus(value: int) -> str:
     return f"\u2212{-value}" if value < 0 else str(value)
 
 
+def _target(c) -> RollTarget:
+    return RollTarget(
+        f"attr:{c.attribute}" if c.attribute else f"skill:{c.skill}",
+        c.level.name,
+        str(c.level.kind),
+        c.level.level,
+        c.percent,
+        c.skill,
+        c.attribute,
+        c.level.text,
+    )
+
+
 def roll_targets(character: Character) -> list[RollTarget]:
     """The attributes, Vontade and skills of a character's homologated sheet, each at its level
     now (fatigue counted, §6.2) with its chance to pass, and its defences (with PD)."""
-    view = sheet_view(character)
-    if view is None:
+    version = homologated_version(character)
+    if version is None:
         return []
-    targets = [
-        RollTarget(
-            f"attr:{c.attribute}" if c.attribute else f"skill:{c.skill}",
-            c.level.name,
-            str(c.level.kind),
-            c.level.level,
-            c.percent,
-            c.skill,
-            c.attribute,
-            c.level.text,
-        )
-        for c in level_choices(character, version=view.version, state=view.state)
-    ]
+    if version.ruleset != GURPS3E:
+        # Another ruleset's sheet: its own lines only (the defences below are GURPS's sheet
+        # view's).
+        return [_target(c) for c in level_choices(character, version=version)]
+    view = sheet_view(character, version)
+    targets = [_target(c) for c in level_choices(character, version=view.version, state=view.state)]
     d = view.derived
     targets.append(
         RollTarget(
-            "def:dodge", "Esquiva (com PD)", "defence", d.dodge_total, chance_percent(d.dodge_total)
+            "def:dodge",
+            "Esquiva (com PD)",
+            "defence",
+            d.dodge_total,
+            chance_percent(d.dodge_total, GURPS3E),
         )
     )
     if d.block_total is not None:
@@ -73,7 +84,7 @@ def roll_targets(character: Character) -> list[RollTarget]:
                 "Bloquear (com PD)",
                 "defence",
                 d.block_total,
-                chance_percent(d.block_total),
+                chance_percent(d.block_total, GURPS3E),
             )
         )
     for index, parry in enumerate(d.parries_total):
@@ -83,7 +94,7 @@ def roll_targets(character: Character) -> list[RollTarget]:
                 f"Aparar — {parry.name} (com PD)",
                 "defence",
                 parry.value,
-                chance_percent(parry.value),
+                chance_percent(parry.value, GURPS3E),
             )
         )
     return targets

@@ -263,7 +263,7 @@ def roll_data(roll: Roll, *, masked: bool) -> dict:
         "total": roll.total,
         "effective_level": roll.effective_level,
         "outcome": roll.outcome or None,
-        "outcome_label": Roll.Outcome(roll.outcome).label if roll.outcome else None,
+        "outcome_label": roll.outcome_label or None,
         "margin": roll.margin,
         "details": roll.details or None,
         "level_source": level.get("source"),

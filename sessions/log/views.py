@@ -26,7 +26,7 @@ from django_htmx.http import reswap, retarget
 from campaigns.errors import ServiceError
 from campaigns.http import HtmxHttpRequest, region_response
 from campaigns.models import Membership
-from gurps.errors import GurpsError
+from rulesets.registry import rule_errors
 from sessions.access import get_scene, get_scene_for_table
 from sessions.exports import json_with_list, stream_download, tidy_markdown_stream
 from sessions.log import chain, services, timeline
@@ -384,7 +384,7 @@ def _table_action(
         return scene_respond(request, scene, membership, status=422, forms={key: form}, panel=panel)
     try:
         act(scene, table, form.cleaned_data)
-    except (ServiceError, GurpsError) as error:
+    except (ServiceError, *rule_errors()) as error:
         _attach_error(form, error)
         return scene_respond(request, scene, membership, status=422, forms={key: form}, panel=panel)
     return scene_respond(request, scene, membership, panel=panel)
