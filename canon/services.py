@@ -27,6 +27,8 @@ from canon.models import Correction, Decision, Divergence
 from garganta_site.errors import ServiceError
 from gurps.house import HOUSE_SETTINGS
 from sheets import services as sheet_services
+from sheets.diff import Change, version_changes
+from sheets.history import sheet_correction_issue
 from sheets.models import Campaign, Character, Membership, SheetVersion
 
 # Messages are constants so tests import them instead of repeating them.
@@ -604,7 +606,7 @@ def correction_create(
 # --- writes: corrections of homologated sheets ------------------------------------------------
 
 
-def _changes_text(changes: list[sheet_services.Change], side: str) -> str:
+def _changes_text(changes: list[Change], side: str) -> str:
     lines = []
     for change in changes:
         value = getattr(change, side) or ("(não havia)" if side == "before" else "(saiu da ficha)")
@@ -644,10 +646,10 @@ def sheet_correct(
             if name in seen:
                 raise ServiceError(SKILL_REPEATED.format(name=line["name"]), field="skills")
             seen.add(name)
-    before, after = sheet_services.sheet_correction_issue(
+    before, after = sheet_correction_issue(
         character=character, user=user, attributes=attributes, notes=notes, skills=skills
     )
-    changes = sheet_services.version_changes(before, after)
+    changes = version_changes(before, after)
     return _create_once(
         Correction,
         campaign,

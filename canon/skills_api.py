@@ -12,13 +12,14 @@ from uuid import UUID
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema
 
-from canon import checks, services, skills
+from canon import services, skills
 from canon.models import SkillCatalogueEntry, SkillCostTable
 from garganta_site.api_errors import errors
 from garganta_site.auth import AUTH
 from garganta_site.errors import ServiceError
 from gurps.audit import FindingCode
-from sheets import services as sheet_services
+from sheets.history import HISTORY_PICK_VERSION, versions_visible
+from sheets.homologation import version_audit
 from sheets.models import Campaign, Character
 
 router = Router(auth=AUTH)
@@ -99,13 +100,11 @@ def version_checks(request, code: UUID, number: int):
     não compram linha, perícia física Muito Difícil, atributo acima de 20, perícia com 0 ponto
     onde vale o pré-definido, linhas da importação não lidas; e os pontos da ficha."""
     character, membership = _character(request.user, code)
-    versions = {
-        v.number: v for v in sheet_services.versions_visible(character, request.user, membership)
-    }
+    versions = {v.number: v for v in versions_visible(character, request.user, membership)}
     if number not in versions:
-        raise ServiceError(sheet_services.HISTORY_PICK_VERSION, field="number", code="not_found")
+        raise ServiceError(HISTORY_PICK_VERSION, field="number", code="not_found")
     version = versions[number]
-    audit = checks.version_audit(version)
+    audit = version_audit(version)
     return {
         "character": character.code,
         "version": version.number,

@@ -2,7 +2,7 @@
 console's home, the registers of divergences, decisions and corrections, and the Árbitro's
 correction of a homologated sheet.
 
-Views read the request, call ``canon.services`` (or ``sheets.services``), render. Every
+Views read the request, call ``canon.services`` (or the sheets app's services), render. Every
 member reads; the Mestre also opens divergences; only the Árbitro writes. A refused role sees
 a 403 page that says who can; an outsider gets 404.
 """
@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from canon import checks, services
+from canon import services
 from canon.forms import (
     CorrectionForm,
     DecisionForm,
@@ -28,10 +28,21 @@ from canon.forms import (
 )
 from canon.models import Correction, Decision, Divergence
 from garganta_site.confirm import confirmation_step
+from garganta_site.errors import ServiceError
 from garganta_site.http import HtmxHttpRequest
-from sheets import services as sheet_services
+from sheets.diff import version_changes
 from sheets.forms import ReturnForm, SkillFormSet
+from sheets.history import NO_HOMOLOGATED_VERSION
+from sheets.homologation import (
+    RETURN_NEEDS_REASON,
+    audit_data,
+    sheet_homologate,
+    sheet_return,
+    version_audit,
+)
 from sheets.models import Character, Membership, SheetVersion
+from sheets.reads import homologated_version
+from sheets.services import membership_for
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -52,7 +63,7 @@ def _get_entry(request, model, code):
     return entry, membership
 
 
-def _form_errors_from(form, error: sheet_services.ServiceError) -> None:
+def _form_errors_from(form, error: ServiceError) -> None:
     field = error.field if error.field in form.fields else None
     form.add_error(field, error.message)
 
@@ -64,7 +75,7 @@ def _get_version_for_arbitro(request, code) -> SheetVersion:
     version = get_object_or_404(
         SheetVersion.objects.select_related("character__campaign"), code=code
     )
-    membership = sheet_services.membership_for(request.user, version.character.campaign)
+    membership = membership_for(request.user, version.character.campaign)
     if membership is None:
         raise Http404
     if membership.role != Membership.Role.ARBITRO:
@@ -76,20 +87,20 @@ def _queue_rows(pending, bound: dict | None = None) -> list[dict]:
     """Each submitted version with its diff and its audit (one table and catalogue read per
     campaign), and its forms (``bound``: the form just posted, by version code)."""
     bound = bound or {}
-    data: dict[int, checks.SkillData] = {}
+    data = {}  # the audit's tables, read once per campaign
     rows = []
     for version in pending:
         campaign = version.character.campaign
         if campaign.pk not in data:
-            data[campaign.pk] = checks.skill_data(campaign)
-        current = sheet_services.homologated_version(version.character)
-        audit = checks.version_audit(version, data=data[campaign.pk], current=current)
+            data[campaign.pk] = audit_data(campaign)
+        current = homologated_version(version.character)
+        audit = version_audit(version, data=data[campaign.pk], current=current)
         code = str(version.code)
         rows.append(
             {
                 "version": version,
                 "current": current,
-                "changes": sheet_services.version_changes(current, version),
+                "changes": version_changes(current, version),
                 "before_label": f"Versão {current.number} (homologada)" if current else "—",
                 "after_label": f"Versão {version.number} (proposta)",
                 "audit": audit,
@@ -144,13 +155,13 @@ def homologate(request: HtmxHttpRequest, code) -> HttpResponse:
     if step := confirmation_step(request, "version_homologate", back=reverse("queue")):
         return step
     try:
-        checks.version_homologate(
+        sheet_homologate(
             version=version,
             user=request.user,
             seen_digest=form.cleaned_data.get("digest", ""),
             note=form.cleaned_data.get("note", ""),
         )
-    except sheet_services.ServiceError as error:
+    except ServiceError as error:
         if error.code == "not_submitted":
             messages.error(request, error.message)
             return redirect("queue")
@@ -166,15 +177,13 @@ def return_version(request: HtmxHttpRequest, code) -> HttpResponse:
     version = _get_version_for_arbitro(request, code)
     form = ReturnForm(request.POST, prefix=str(version.code))
     if not form.is_valid():
-        messages.error(request, sheet_services.RETURN_NEEDS_REASON)
+        messages.error(request, RETURN_NEEDS_REASON)
         return redirect("queue")
     if step := confirmation_step(request, "version_return", back=reverse("queue")):
         return step
     try:
-        sheet_services.sheet_return(
-            version=version, user=request.user, reason=form.cleaned_data["reason"]
-        )
-    except sheet_services.ServiceError as error:
+        sheet_return(version=version, user=request.user, reason=form.cleaned_data["reason"])
+    except ServiceError as error:
         messages.error(request, error.message)
     else:
         messages.success(
@@ -269,7 +278,7 @@ def divergence_new(request: HtmxHttpRequest) -> HttpResponse:
                     request_key=form.cleaned_data["request_key"],
                     **{name: form.cleaned_data[name] for name in DIVERGENCE_FIELDS},
                 )
-            except sheet_services.ServiceError as error:
+            except ServiceError as error:
                 if error.code == "forbidden":
                     return _forbidden(request, error.message)
                 _form_errors_from(form, error)
@@ -334,7 +343,7 @@ def divergence_resolve(request: HtmxHttpRequest, code) -> HttpResponse:
                 resolution=form.cleaned_data["resolution"],
                 decision=form.chosen_decision(),
             )
-        except sheet_services.ServiceError as error:
+        except ServiceError as error:
             _form_errors_from(form, error)
         else:
             messages.success(request, "Pendência resolvida.")
@@ -363,7 +372,7 @@ def divergence_correct(request: HtmxHttpRequest, code) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
                 request_key=form.cleaned_data["request_key"],
             )
-        except sheet_services.ServiceError as error:
+        except ServiceError as error:
             _form_errors_from(form, error)
         else:
             messages.success(request, "Correção registrada; a linha antiga fica no registro.")
@@ -429,7 +438,7 @@ def decision_new(request: HtmxHttpRequest) -> HttpResponse:
                     request_key=form.cleaned_data["request_key"],
                     **{name: form.cleaned_data[name] for name in DECISION_FIELDS},
                 )
-            except sheet_services.ServiceError as error:
+            except ServiceError as error:
                 _form_errors_from(form, error)
             else:
                 messages.success(request, f"{decision.label} registrada.")
@@ -486,7 +495,7 @@ def decision_correct(request: HtmxHttpRequest, code) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
                 request_key=form.cleaned_data["request_key"],
             )
-        except sheet_services.ServiceError as error:
+        except ServiceError as error:
             _form_errors_from(form, error)
         else:
             messages.success(request, "Correção registrada; a linha antiga fica no registro.")
@@ -558,9 +567,9 @@ def sheet_correct(request: HtmxHttpRequest, code) -> HttpResponse:
         raise Http404
     if not services.may_write(membership):
         return _forbidden(request, services.ONLY_ARBITRO)
-    current = sheet_services.homologated_version(character)
+    current = homologated_version(character)
     if current is None:
-        messages.error(request, sheet_services.NO_HOMOLOGATED_VERSION)
+        messages.error(request, NO_HOMOLOGATED_VERSION)
         return redirect("sheet-history", code=character.code)
     status = 200
     if request.method == "POST":
@@ -585,7 +594,7 @@ def sheet_correct(request: HtmxHttpRequest, code) -> HttpResponse:
                     skills=skills,
                     request_key=form.cleaned_data["request_key"],
                 )
-            except sheet_services.ServiceError as error:
+            except ServiceError as error:
                 _form_errors_from(form, error)
             else:
                 messages.success(

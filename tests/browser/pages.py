@@ -63,7 +63,7 @@ def layout_world() -> dict[str, str]:
     from sessions.models import Scene
     from sheets.demo import demo_seed
     from sheets.models import Campaign, Character
-    from sheets.services import loot_add
+    from sheets.possessions import loot_add
 
     demo_seed()
     campaign = Campaign.objects.get(slug="a-garganta")

@@ -43,7 +43,7 @@ from sessions.weeks import services as weeks_services
 from sheets import demo as sheet_demo
 from sheets.demo import DEMO_PASSWORD
 from sheets.models import ApiToken, Campaign, Character, Membership, Possession, SheetVersion
-from sheets.services import loot_add
+from sheets.possessions import loot_add
 
 ACTORS = ("anon", "owner", "other", "mestre", "arbitro", "outsider")
 ACTOR_USERS = {

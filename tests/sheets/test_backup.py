@@ -53,7 +53,7 @@ from sessions.weeks import services as weeks_services
 from sheets import backup
 from sheets.demo import DEMO_PASSWORD, demo_seed
 from sheets.models import ApiToken, Campaign, Character, Membership, Possession
-from sheets.services import loot_add
+from sheets.possessions import loot_add
 from tests.gurps.helpers import ScriptedSource
 from tests.sessions.combat.helpers import HOPLITA_FELLS_A
 

@@ -21,7 +21,8 @@ from sessions.combat import state as combat_state
 from sessions.combat import turns as combat_turns
 from sessions.log import chain
 from sessions.models import Combat, Combatant, CombatEvent, Roll
-from sheets.services import membership_for, state_of
+from sheets.reads import state_of
+from sheets.services import membership_for
 from tests.sessions.combat.helpers import B_WOUNDS_JURADO, HOPLITA_FELLS_A, cavador
 
 MOVE = combat_specs.ManeuverSpec(maneuver="move")
