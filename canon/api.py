@@ -7,8 +7,8 @@ from uuid import UUID
 
 from ninja import Field, Query, Router, Schema
 
-from garganta_site.api_errors import errors
-from garganta_site.vocabulary import REGISTRY
+from campaigns.api_errors import errors
+from campaigns.vocabulary import REGISTRY
 from gurps import checks, damage, derived
 from gurps.readings import READINGS
 from sessions import vocabularies as game_vocabularies  # noqa: F401  (registers them)

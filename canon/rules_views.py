@@ -17,12 +17,12 @@ from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from canon.forms_rules import CALCULATORS
-from garganta_site.http import HtmxHttpRequest
+from campaigns.http import HtmxHttpRequest
 from gurps.house import HOUSE_SETTINGS
 from gurps.readings import READINGS
 from gurps.rulebook import all_tables
 from gurps.tabular import CanonTable
+from rules.forms import CALCULATORS
 from sheets.templatetags.rules import section_anchor
 
 # The canon's chapters and sections, by their headings in *Como se joga*: the page groups the

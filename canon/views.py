@@ -17,8 +17,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaigns.access import membership_for
+from campaigns.confirm import confirmation_step
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import Membership
 from canon import services
-from canon.forms import (
+from canon.models import Correction, Decision, Divergence
+from console.forms import (
     CorrectionForm,
     DecisionForm,
     DivergenceForm,
@@ -26,10 +32,6 @@ from canon.forms import (
     ResolveForm,
     SheetCorrectionForm,
 )
-from canon.models import Correction, Decision, Divergence
-from garganta_site.confirm import confirmation_step
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
 from sheets.diff import version_changes
 from sheets.forms import ReturnForm, SkillFormSet
 from sheets.history import NO_HOMOLOGATED_VERSION
@@ -40,9 +42,8 @@ from sheets.homologation import (
     sheet_return,
     version_audit,
 )
-from sheets.models import Character, Membership, SheetVersion
+from sheets.models import Character, SheetVersion
 from sheets.reads import homologated_version
-from sheets.services import membership_for
 
 # --- helpers ----------------------------------------------------------------------------------
 

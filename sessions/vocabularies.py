@@ -6,7 +6,7 @@ written twice. ``GET /api/v1/rules/vocabularies`` publishes them all.
 
 from __future__ import annotations
 
-from garganta_site.vocabulary import Term, vocabulary
+from campaigns.vocabulary import Term, vocabulary
 from gurps import combat as engine
 from gurps import damage, defence, levels, skills, tables
 from gurps.hit_locations import ARM_PENALTIES, HitLocation, Limb, LimbSide

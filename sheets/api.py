@@ -11,15 +11,16 @@ from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 
-from canon.api import DerivedOut, ReadingOut, derived_out, reading_pairs, readings_out
+from campaigns.api_errors import errors
+from campaigns.auth import AUTH
+from campaigns.models import Membership
 from canon.models import Divergence
 from canon.seed import READING_KEY_PREFIX
-from garganta_site.api_errors import errors
-from garganta_site.auth import AUTH
 from sheets.audit import character_defaults
 from sheets.computed import sheet_view
-from sheets.models import Character, Membership
+from sheets.models import Character
 from sheets.reads import sheet_revision, state_of
+from sheets.schemas import DerivedOut, ReadingOut, derived_out, reading_pairs, readings_out
 
 router = Router(auth=AUTH)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from campaigns.models import Campaign
 from canon import skills
 from canon.models import SkillCatalogueEntry
 from gurps.audit import (
@@ -27,7 +28,7 @@ from gurps.audit import (
 )
 from gurps.ranged import is_ranged_weapon
 from gurps.skill_costs import CostRow
-from sheets.models import Campaign, Character, SheetVersion
+from sheets.models import Character, SheetVersion
 from sheets.reads import homologated_version
 
 

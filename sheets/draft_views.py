@@ -20,9 +20,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from garganta_site.confirm import Confirmation, confirmation_step
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
+from campaigns.confirm import Confirmation, confirmation_step
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
 from gurps.skill_costs import format_points
 from sheets import access, importing
 from sheets.audit import (

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sheets.computed import sheet_view
 from sheets.models import Character, Item, SheetVersion, Skill, Trait
 

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
+from campaigns.models import Membership
 from sheets.diff import version_changes
 from sheets.drafts import version_lines_copy
-from sheets.models import Character, Membership, SheetVersion, Skill
+from sheets.models import Character, SheetVersion, Skill
 from sheets.possessions import possessions_sync
 from sheets.reads import homologated_version
 

@@ -16,15 +16,16 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from campaigns.access import membership_for
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from canon.services import may_write
-from garganta_site.errors import ServiceError
 from gurps.audit import Audit
 from sheets import audit
 from sheets.drafts import NOT_A_DRAFT
-from sheets.models import Campaign, SheetVersion
+from sheets.models import SheetVersion
 from sheets.possessions import possessions_sync
 from sheets.reads import state_of
-from sheets.services import membership_for
 
 # Messages are constants so tests import them instead of repeating them.
 NOT_SUBMITTED = "Esta versão não está na fila de homologação (já foi decidida?)."

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps import derived, encumbrance
 from sheets.models import Character, Possession, SheetVersion
 from sheets.reads import carried_kg, homologated_version, possessions_of

@@ -12,7 +12,8 @@ from typing import NamedTuple
 from django.db import connection
 from django.db.models import Prefetch, QuerySet
 
-from sheets.models import Campaign, Character, CharacterState, Possession, SheetVersion
+from campaigns.models import Campaign
+from sheets.models import Character, CharacterState, Possession, SheetVersion
 
 
 def homologated_version(character: Character) -> SheetVersion | None:

@@ -8,7 +8,7 @@ possessions, state, the sheet's fingerprint), ``sheets.computed`` (the sheet's n
 
 from __future__ import annotations
 
-from sheets.models import Campaign, Membership
+from campaigns.models import Campaign, Membership
 
 # --- reads -------------------------------------------------------------------------------
 

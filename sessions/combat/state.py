@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from garganta_site import doorbell
-from garganta_site.errors import ServiceError
+from campaigns import doorbell
+from campaigns.errors import ServiceError
 from sessions.combat.messages import (
     ARM_STRAINED,
     COMBAT_ENDED,

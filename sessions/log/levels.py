@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from campaigns.errors import ServiceError
 from canon import skills as catalogue_data
-from garganta_site.errors import ServiceError
 from gurps import checks, levels
 from gurps.errors import InvalidValue
 from sheets.models import Character

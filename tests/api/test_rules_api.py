@@ -1,4 +1,4 @@
-"""The canon's rules as API operations (canon.api): odds, damage by ST, the derived block.
+"""The canon's rules as API operations (rules.api): odds, damage by ST, the derived block.
 No login needed: these are the rules, not the campaign."""
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from canon.forms import HomologateForm
-from garganta_site.confirm import CONFIRMED
+from campaigns.confirm import CONFIRMED
+from console.forms import HomologateForm
 from gurps.audit import ATTRIBUTE_ABOVE_20, FindingCode
 from sheets.audit import lines_audit, skill_data
 from sheets.homologation import NOTE_REQUIRED, WARNINGS_CHANGED, sheet_homologate, version_audit
@@ -127,7 +127,7 @@ def test_the_queue_form_carries_the_fingerprint_of_the_warnings(client_for, arbi
 
 @pytest.mark.parametrize("username", ["mestre", "jogador"])
 def test_only_the_arbitro_homologates_through_the_service(django_user_model, troubled, username):
-    from garganta_site.errors import ServiceError
+    from campaigns.errors import ServiceError
 
     with pytest.raises(ServiceError) as refused:
         sheet_homologate(version=troubled, user=django_user_model.objects.get(username=username))

@@ -1,4 +1,4 @@
-"""The Árbitro returns a submitted version with a reason (canon.views.return_version)."""
+"""The Árbitro returns a submitted version with a reason (console.views.return_version)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from garganta_site.confirm import CONFIRMED
+from campaigns.confirm import CONFIRMED
 from sheets.homologation import RETURN_NEEDS_REASON
 from sheets.models import SheetVersion
 from tests.sheets.pages import content

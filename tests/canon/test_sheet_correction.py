@@ -8,9 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from canon import services
 from canon.models import Correction
-from garganta_site.confirm import CONFIRMED
 from sheets.drafts import sheet_draft_create
 from sheets.history import NOTHING_CHANGED, PENDING_BLOCKS_CORRECTION
 from sheets.homologation import sheet_homologate, sheet_submit

@@ -11,8 +11,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from garganta_site.confirm import CONFIRMED
-from garganta_site.errors import ServiceError
+from campaigns.confirm import CONFIRMED
+from campaigns.errors import ServiceError
 from sheets.drafts import (
     DRAFT_EXISTS,
     NOT_A_DRAFT,

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from garganta_site.confirm import CONFIRMED
+from campaigns.confirm import CONFIRMED
 from gurps.audit import FindingCode
 from sheets import importing
 from sheets.drafts import PENDING_EXISTS, sheet_draft_create

@@ -13,7 +13,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sheets.computed import sheet_view
 from sheets.models import Possession
 from sheets.possessions import CANNOT_LIFT, loot_add

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sheets.computed import sheet_view
 from sheets.forms import LootForm
 from sheets.models import Possession

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sessions.combat import services as combat_services
 from sessions.models import Combatant
 from sheets.drafts import DEAD_NO_PROPOSAL, sheet_draft_create

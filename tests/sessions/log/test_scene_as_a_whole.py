@@ -8,7 +8,7 @@ import json
 
 from django.urls import reverse
 
-from garganta_site.confirm import CONFIRMED
+from campaigns.confirm import CONFIRMED
 from sessions.combat import services as combat_services
 from sessions.log import scene_ops
 from sessions.models import Scene
