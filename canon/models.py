@@ -5,7 +5,7 @@ sem que fique dito o que ela dizia". A decision and a correction are never saved
 divergence changes once, from open to resolved, and keeps its text (canon.services does that
 with one conditional UPDATE). What a line says now is the row plus its corrections.
 
-The homologation queue works on ``sheets.SheetVersion`` through ``sheets.services``.
+The homologation queue works on ``sheets.SheetVersion`` through ``sheets.homologation``.
 """
 
 from __future__ import annotations

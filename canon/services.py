@@ -22,10 +22,8 @@ from django.db.models import QuerySet
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from campaigns.access import (  # noqa: F401 (membership_for: canon.checks)
+from campaigns.access import (
     campaign_role_required,
-    campaigns_where,
-    membership_for,
     memberships_of,
 )
 from campaigns.errors import ServiceError

@@ -26,7 +26,8 @@ from campaigns.models import Campaign
 from canon import services
 from canon.models import Decision, Divergence
 from console import services as console_services
-from sheets import services as sheet_services
+from sheets.diff import version_changes
+from sheets.history import HISTORY_PICK_VERSION, versions_visible
 from sheets.models import Character, SheetVersion
 
 # Permission first (issue 27): every write's access is checked in its authentication,
@@ -588,7 +589,7 @@ def _version_out(v: SheetVersion) -> dict:
 )
 def sheet_history(request, code: UUID):
     character, membership = _character(request.user, code)
-    versions = sheet_services.versions_visible(character, request.user, membership)
+    versions = versions_visible(character, request.user, membership)
     return {
         "character": character.code,
         "name": character.name,
@@ -608,14 +609,12 @@ def sheet_diff(
     to_version: int = Query(..., alias="to", ge=1),
 ):
     character, membership = _character(request.user, code)
-    versions = {
-        v.number: v for v in sheet_services.versions_visible(character, request.user, membership)
-    }
+    versions = {v.number: v for v in versions_visible(character, request.user, membership)}
     if from_version not in versions:
-        raise ServiceError(sheet_services.HISTORY_PICK_VERSION, field="from")
+        raise ServiceError(HISTORY_PICK_VERSION, field="from")
     if to_version not in versions:
-        raise ServiceError(sheet_services.HISTORY_PICK_VERSION, field="to")
-    changes = sheet_services.version_changes(versions[from_version], versions[to_version])
+        raise ServiceError(HISTORY_PICK_VERSION, field="to")
+    changes = version_changes(versions[from_version], versions[to_version])
     return {
         "character": character.code,
         "from_version": from_version,

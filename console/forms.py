@@ -193,7 +193,7 @@ class SheetCorrectionForm(DraftForm):
 
 class HomologateForm(forms.Form):
     """The Árbitro's homologation: with the audit's warnings, why he homologates anyway; the
-    fingerprint of the warnings he read travels with it (canon.checks.version_homologate)."""
+    fingerprint of the warnings he read travels with it (sheets.homologation.sheet_homologate)."""
 
     digest = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
     note = forms.CharField(

@@ -20,7 +20,8 @@ from campaigns.errors import ServiceError
 from campaigns.models import Campaign
 from canon import services
 from canon.models import Correction, Decision, Divergence
-from sheets import services as sheet_services
+from sheets.diff import Change, version_changes
+from sheets.history import sheet_correction_issue
 from sheets.models import Character, SheetVersion
 
 # --- the console's summary ------------------------------------------------------------------
@@ -152,7 +153,7 @@ def console_summary(user) -> ConsoleSummary:
 # --- writes: corrections of homologated sheets ------------------------------------------------
 
 
-def _changes_text(changes: list[sheet_services.Change], side: str) -> str:
+def _changes_text(changes: list[Change], side: str) -> str:
     lines = []
     for change in changes:
         value = getattr(change, side) or ("(não havia)" if side == "before" else "(saiu da ficha)")
@@ -194,10 +195,10 @@ def sheet_correct(
                     services.SKILL_REPEATED.format(name=line["name"]), field="skills"
                 )
             seen.add(name)
-    before, after = sheet_services.sheet_correction_issue(
+    before, after = sheet_correction_issue(
         character=character, user=user, attributes=attributes, notes=notes, skills=skills
     )
-    changes = sheet_services.version_changes(before, after)
+    changes = version_changes(before, after)
     return services.create_once(
         Correction,
         campaign,

@@ -17,10 +17,11 @@ from campaigns.api_errors import errors
 from campaigns.auth import AUTH
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign
-from canon import checks, skills
+from canon import skills
 from canon.models import SkillCatalogueEntry, SkillCostTable
 from gurps.audit import FindingCode
-from sheets import services as sheet_services
+from sheets.history import HISTORY_PICK_VERSION, versions_visible
+from sheets.homologation import version_audit
 from sheets.models import Character
 
 router = Router(auth=AUTH)
@@ -101,13 +102,11 @@ def version_checks(request, code: UUID, number: int):
     não compram linha, perícia física Muito Difícil, atributo acima de 20, perícia com 0 ponto
     onde vale o pré-definido, linhas da importação não lidas; e os pontos da ficha."""
     character, membership = _character(request.user, code)
-    versions = {
-        v.number: v for v in sheet_services.versions_visible(character, request.user, membership)
-    }
+    versions = {v.number: v for v in versions_visible(character, request.user, membership)}
     if number not in versions:
-        raise ServiceError(sheet_services.HISTORY_PICK_VERSION, field="number", code="not_found")
+        raise ServiceError(HISTORY_PICK_VERSION, field="number", code="not_found")
     version = versions[number]
-    audit = checks.version_audit(version)
+    audit = version_audit(version)
     return {
         "character": character.code,
         "version": version.number,

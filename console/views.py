@@ -2,7 +2,7 @@
 console's home, the registers of divergences, decisions and corrections, and the Árbitro's
 correction of a homologated sheet.
 
-Views read the request, call ``canon.services`` (or ``sheets.services``), render. Every
+Views read the request, call ``canon.services`` (or the sheets app's services), render. Every
 member reads; the Mestre also opens divergences; only the Árbitro writes. A refused role sees
 a 403 page that says who can; an outsider gets 404.
 """
@@ -19,9 +19,10 @@ from django.views.decorators.http import require_POST
 
 from campaigns.access import campaigns_where, membership_for, memberships_of
 from campaigns.confirm import confirmation_step
+from campaigns.errors import ServiceError
 from campaigns.http import HtmxHttpRequest
 from campaigns.models import Membership
-from canon import checks, services
+from canon import services
 from canon.models import Correction, Decision, Divergence
 from console import services as console_services
 from console.forms import (
@@ -32,9 +33,18 @@ from console.forms import (
     ResolveForm,
     SheetCorrectionForm,
 )
-from sheets import services as sheet_services
+from sheets.diff import version_changes
 from sheets.forms import ReturnForm, SkillFormSet
+from sheets.history import NO_HOMOLOGATED_VERSION
+from sheets.homologation import (
+    RETURN_NEEDS_REASON,
+    audit_data,
+    sheet_homologate,
+    sheet_return,
+    version_audit,
+)
 from sheets.models import Character, SheetVersion
+from sheets.reads import homologated_version
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -55,7 +65,7 @@ def _get_entry(request, model, code):
     return entry, membership
 
 
-def _form_errors_from(form, error: sheet_services.ServiceError) -> None:
+def _form_errors_from(form, error: ServiceError) -> None:
     field = error.field if error.field in form.fields else None
     form.add_error(field, error.message)
 
@@ -79,20 +89,20 @@ def _queue_rows(pending, bound: dict | None = None) -> list[dict]:
     """Each submitted version with its diff and its audit (one table and catalogue read per
     campaign), and its forms (``bound``: the form just posted, by version code)."""
     bound = bound or {}
-    data: dict[int, checks.SkillData] = {}
+    data = {}  # the audit's tables, read once per campaign
     rows = []
     for version in pending:
         campaign = version.character.campaign
         if campaign.pk not in data:
-            data[campaign.pk] = checks.skill_data(campaign)
-        current = sheet_services.homologated_version(version.character)
-        audit = checks.version_audit(version, data=data[campaign.pk], current=current)
+            data[campaign.pk] = audit_data(campaign)
+        current = homologated_version(version.character)
+        audit = version_audit(version, data=data[campaign.pk], current=current)
         code = str(version.code)
         rows.append(
             {
                 "version": version,
                 "current": current,
-                "changes": sheet_services.version_changes(current, version),
+                "changes": version_changes(current, version),
                 "before_label": f"Versão {current.number} (homologada)" if current else "—",
                 "after_label": f"Versão {version.number} (proposta)",
                 "audit": audit,
@@ -147,13 +157,13 @@ def homologate(request: HtmxHttpRequest, code) -> HttpResponse:
     if step := confirmation_step(request, "version_homologate", back=reverse("queue")):
         return step
     try:
-        checks.version_homologate(
+        sheet_homologate(
             version=version,
             user=request.user,
             seen_digest=form.cleaned_data.get("digest", ""),
             note=form.cleaned_data.get("note", ""),
         )
-    except sheet_services.ServiceError as error:
+    except ServiceError as error:
         if error.code == "not_submitted":
             messages.error(request, error.message)
             return redirect("queue")
@@ -169,15 +179,13 @@ def return_version(request: HtmxHttpRequest, code) -> HttpResponse:
     version = _get_version_for_arbitro(request, code)
     form = ReturnForm(request.POST, prefix=str(version.code))
     if not form.is_valid():
-        messages.error(request, sheet_services.RETURN_NEEDS_REASON)
+        messages.error(request, RETURN_NEEDS_REASON)
         return redirect("queue")
     if step := confirmation_step(request, "version_return", back=reverse("queue")):
         return step
     try:
-        sheet_services.sheet_return(
-            version=version, user=request.user, reason=form.cleaned_data["reason"]
-        )
-    except sheet_services.ServiceError as error:
+        sheet_return(version=version, user=request.user, reason=form.cleaned_data["reason"])
+    except ServiceError as error:
         messages.error(request, error.message)
     else:
         messages.success(
@@ -272,7 +280,7 @@ def divergence_new(request: HtmxHttpRequest) -> HttpResponse:
                     request_key=form.cleaned_data["request_key"],
                     **{name: form.cleaned_data[name] for name in DIVERGENCE_FIELDS},
                 )
-            except sheet_services.ServiceError as error:
+            except ServiceError as error:
                 if error.code == "forbidden":
                     return _forbidden(request, error.message)
                 _form_errors_from(form, error)
@@ -337,7 +345,7 @@ def divergence_resolve(request: HtmxHttpRequest, code) -> HttpResponse:
                 resolution=form.cleaned_data["resolution"],
                 decision=form.chosen_decision(),
             )
-        except sheet_services.ServiceError as error:
+        except ServiceError as error:
             _form_errors_from(form, error)
         else:
             messages.success(request, "Pendência resolvida.")
@@ -366,7 +374,7 @@ def divergence_correct(request: HtmxHttpRequest, code) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
                 request_key=form.cleaned_data["request_key"],
             )
-        except sheet_services.ServiceError as error:
+        except ServiceError as error:
             _form_errors_from(form, error)
         else:
             messages.success(request, "Correção registrada; a linha antiga fica no registro.")
@@ -432,7 +440,7 @@ def decision_new(request: HtmxHttpRequest) -> HttpResponse:
                     request_key=form.cleaned_data["request_key"],
                     **{name: form.cleaned_data[name] for name in DECISION_FIELDS},
                 )
-            except sheet_services.ServiceError as error:
+            except ServiceError as error:
                 _form_errors_from(form, error)
             else:
                 messages.success(request, f"{decision.label} registrada.")
@@ -489,7 +497,7 @@ def decision_correct(request: HtmxHttpRequest, code) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
                 request_key=form.cleaned_data["request_key"],
             )
-        except sheet_services.ServiceError as error:
+        except ServiceError as error:
             _form_errors_from(form, error)
         else:
             messages.success(request, "Correção registrada; a linha antiga fica no registro.")
@@ -561,9 +569,9 @@ def sheet_correct(request: HtmxHttpRequest, code) -> HttpResponse:
         raise Http404
     if not services.may_write(membership):
         return _forbidden(request, services.ONLY_ARBITRO)
-    current = sheet_services.homologated_version(character)
+    current = homologated_version(character)
     if current is None:
-        messages.error(request, sheet_services.NO_HOMOLOGATED_VERSION)
+        messages.error(request, NO_HOMOLOGATED_VERSION)
         return redirect("sheet-history", code=character.code)
     status = 200
     if request.method == "POST":
@@ -588,7 +596,7 @@ def sheet_correct(request: HtmxHttpRequest, code) -> HttpResponse:
                     skills=skills,
                     request_key=form.cleaned_data["request_key"],
                 )
-            except sheet_services.ServiceError as error:
+            except ServiceError as error:
                 _form_errors_from(form, error)
             else:
                 messages.success(

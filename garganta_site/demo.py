@@ -19,8 +19,9 @@ from garganta_site.founding import campaign_create
 from rulesets.registry import GURPS3E
 from sessions.demo import demo_week_seed
 from sessions.models import Scene
-from sheets import services
 from sheets.models import Character, Item, Possession, SheetVersion, Skill, Trait
+from sheets.possessions import possessions_sync
+from sheets.reads import state_of
 
 DEMO_PASSWORD = "garganta"
 
@@ -131,7 +132,7 @@ def _version(character, *, number, st, dx, iq, ht, skills, items, traits=(), sta
         version.decided_at = timezone.now()
         version.decided_by = arbitro
         version.save(update_fields=["decided_at", "decided_by"])
-        services.possessions_sync(character=character, version=version)
+        possessions_sync(character=character, version=version)
     elif status == SheetVersion.Status.SUBMITTED:
         version.submitted_at = timezone.now()
         version.save(update_fields=["submitted_at"])
@@ -248,7 +249,7 @@ def demo_seed() -> dict[str, str]:
     arbitro = users["arbitro"]
     characters = [make(campaign, users, arbitro) for make in (_jurado, _hoplita, _rastreador)]
     for character in characters:
-        services.state_of(character)
+        state_of(character)
 
     week = demo_week_seed(campaign)
     scene, created_scene = Scene.objects.get_or_create(

@@ -14,11 +14,12 @@ from ninja.errors import HttpError
 from campaigns.api_errors import errors
 from campaigns.auth import AUTH
 from campaigns.models import Membership
-from canon import checks
 from canon.models import Divergence
 from canon.seed import READING_KEY_PREFIX
-from sheets import services
+from sheets.audit import character_defaults
+from sheets.computed import sheet_view
 from sheets.models import Character
+from sheets.reads import sheet_revision, state_of
 from sheets.schemas import DerivedOut, ReadingOut, derived_out, reading_pairs, readings_out
 
 router = Router(auth=AUTH)
@@ -168,8 +169,8 @@ def sheet_list(request):
     summary="A ficha homologada e o estado em jogo",
 )
 def sheet_detail(request, code: UUID):
-    """The numbers come from ``services.sheet_view`` (so from ``gurps``); they are kept in
-    the cache by the sheet's fingerprint (``services.sheet_revision``: the character, its
+    """The numbers come from ``sheets.computed.sheet_view`` (so from ``gurps``); they are kept in
+    the cache by the sheet's fingerprint (``sheets.reads.sheet_revision``: the character, its
     state, versions and possessions, and the owner), so they are computed again only when one
     of those changed. The Árbitro's pendências of the readings move on their own: read fresh
     each time (1 query)."""
@@ -178,8 +179,8 @@ def sheet_detail(request, code: UUID):
         code=code,
         campaign_id__in=_campaign_ids(request.user),
     )
-    state = services.state_of(character)
-    revision = services.sheet_revision(character, state, _owner(character))
+    state = state_of(character)
+    revision = sheet_revision(character, state, _owner(character))
     if revision is None:
         answer = _sheet_out(character, state)
     elif revision.homologated is None:
@@ -196,7 +197,7 @@ NO_SHEET = "Esta personagem ainda não tem ficha homologada."
 
 
 def _sheet_out(character: Character, state) -> dict:
-    view = services.sheet_view(character, state=state)
+    view = sheet_view(character, state=state)
     if view is None:
         raise HttpError(404, NO_SHEET)
     damage_now = {w.name: w.expression for w in view.weapons}
@@ -323,7 +324,7 @@ def sheet_defaults(request, code: UUID, skill: str | None = Query(None, max_leng
     pré-definido (de atributo, contado até 20, ou de outra perícia da ficha), com a conta; ou
     por que não há. ``skill`` filtra por nome (maiúsculas não importam)."""
     character = get_object_or_404(Character, code=code, campaign_id__in=_campaign_ids(request.user))
-    view = checks.character_defaults(character)
+    view = character_defaults(character)
     if view is None:
         raise HttpError(404, NO_SHEET)
     answers = [

@@ -23,12 +23,29 @@ from django.views.decorators.http import require_POST
 from campaigns.confirm import Confirmation, confirmation_step
 from campaigns.errors import ServiceError
 from campaigns.http import HtmxHttpRequest
-from canon import checks
 from gurps.skill_costs import format_points
-from sheets import access, importing, services
+from sheets import access, importing
+from sheets.audit import (
+    ITEM_AUDIT_FIELDS,
+    SkillData,
+    character_defaults,
+    lines_audit,
+    skill_data,
+    version_total,
+)
 from sheets.drafting import follow_attributes, resolve_skill_lines
+from sheets.drafts import (
+    ITEM_FIELDS,
+    NOT_A_DRAFT,
+    SKILL_FIELDS,
+    TRAIT_FIELDS,
+    sheet_draft_create,
+    sheet_draft_update,
+)
 from sheets.forms import DraftForm, DraftSkillFormSet, ImportForm, ItemFormSet, TraitFormSet
+from sheets.homologation import sheet_submit, version_audit
 from sheets.models import SheetVersion
+from sheets.reads import homologated_version
 
 ATTRIBUTES = ("st", "dx", "iq", "ht")
 SAVED = "Rascunho salvo."
@@ -64,11 +81,11 @@ def _plain(value: Decimal) -> Decimal:
 
 def _initial_forms(draft: SheetVersion) -> DraftForms:
     skills = [
-        {**{f: getattr(s, f) for f in services.SKILL_FIELDS}, "points": format_points(s.points)}
+        {**{f: getattr(s, f) for f in SKILL_FIELDS}, "points": format_points(s.points)}
         for s in draft.skills.all()
     ]
     items = [
-        {**{f: getattr(i, f) for f in services.ITEM_FIELDS}, "weight_kg": _plain(i.weight_kg)}
+        {**{f: getattr(i, f) for f in ITEM_FIELDS}, "weight_kg": _plain(i.weight_kg)}
         for i in draft.items.all()
     ]
     return DraftForms(
@@ -76,7 +93,7 @@ def _initial_forms(draft: SheetVersion) -> DraftForms:
         DraftSkillFormSet(prefix="skills", initial=skills),
         TraitFormSet(
             prefix="traits",
-            initial=[{f: getattr(t, f) for f in services.TRAIT_FIELDS} for t in draft.traits.all()],
+            initial=[{f: getattr(t, f) for f in TRAIT_FIELDS} for t in draft.traits.all()],
         ),
         ItemFormSet(prefix="items", initial=items),
     )
@@ -124,19 +141,19 @@ def _skill_lines(formset) -> list[tuple[object, dict]]:
     return kept
 
 
-def _audit_of(forms: DraftForms, data: checks.SkillData, draft: SheetVersion):
+def _audit_of(forms: DraftForms, data: SkillData, draft: SheetVersion):
     """The audit of what the page holds (rows that validated), or None without attributes;
     of the draft as saved when nothing was posted."""
     if not forms.form.is_bound:
-        return checks.version_audit(draft, data=data)
+        return version_audit(draft, data=data)
     attributes = _attributes(forms.form)
     if attributes is None:
         return None
     traits = forms.traits.lines() if forms.traits is not None and forms.traits.is_valid() else None
     if traits is None:
         traits = [{"name": t.name, "kind": t.kind, "points": t.points} for t in draft.traits.all()]
-    current = services.homologated_version(draft.character)
-    return checks.lines_audit(
+    current = homologated_version(draft.character)
+    return lines_audit(
         data=data,
         attributes=attributes,
         skill_lines=follow_attributes(
@@ -147,11 +164,10 @@ def _audit_of(forms: DraftForms, data: checks.SkillData, draft: SheetVersion):
         )[0],
         trait_lines=traits,
         item_lines=[
-            {key: getattr(item, key) for key in checks.ITEM_AUDIT_FIELDS}
-            for item in draft.items.all()
+            {key: getattr(item, key) for key in ITEM_AUDIT_FIELDS} for item in draft.items.all()
         ],
         unread_lines=len(draft.unread_line_list),
-        previous_total=checks.version_total(current),
+        previous_total=version_total(current),
     )
 
 
@@ -207,7 +223,7 @@ def _save(request, character, draft, forms, data) -> HttpResponse:
                 return step
         if not errors:
             try:
-                services.sheet_draft_update(
+                sheet_draft_update(
                     version=draft,
                     attributes=attributes,
                     notes=forms.form.cleaned_data["notes"],
@@ -219,7 +235,7 @@ def _save(request, character, draft, forms, data) -> HttpResponse:
                     else None,
                 )
                 if "submit" in request.POST:
-                    services.sheet_submit(version=draft, user=request.user)
+                    sheet_submit(version=draft, user=request.user)
             except ServiceError as error:
                 messages.error(request, error.message)
                 return redirect("sheet", code=character.code)
@@ -254,12 +270,12 @@ def draft_edit(request: HtmxHttpRequest, code) -> HttpResponse:
             context = {"character": character, "draft": None, "import_form": ImportForm()}
             return render(request, "sheets/draft.html", context)
         try:
-            services.sheet_draft_create(character=character, user=request.user)
+            sheet_draft_create(character=character, user=request.user)
         except ServiceError as error:
             messages.error(request, error.message)
             return redirect("sheet", code=character.code)
         return redirect("draft", code=character.code)
-    data = checks.skill_data(character.campaign)
+    data = skill_data(character.campaign)
     if request.method != "POST" or "st" not in request.POST:
         return _page(request, character, draft, _initial_forms(draft), data)
     if request.POST.get("add") in ROW_PARTS:
@@ -282,10 +298,10 @@ def draft_submit(request: HtmxHttpRequest, code) -> HttpResponse:
         character=character, status=SheetVersion.Status.DRAFT
     ).first()
     if draft is None:
-        messages.error(request, services.NOT_A_DRAFT)
+        messages.error(request, NOT_A_DRAFT)
         return redirect("sheet", code=character.code)
     try:
-        services.sheet_submit(version=draft, user=request.user)
+        sheet_submit(version=draft, user=request.user)
     except ServiceError as error:
         messages.error(request, error.message)
     else:
@@ -301,7 +317,7 @@ def draft_import(request: HtmxHttpRequest, code) -> HttpResponse:
     draft as it was."""
     character, _ = access.character_for_owner(request, code)
     form = ImportForm(request.POST)
-    data = checks.skill_data(character.campaign)
+    data = skill_data(character.campaign)
     if form.is_valid():
         losses = importing.import_losses(
             character=character, text=form.cleaned_data["text"], catalogue=data.catalogue
@@ -340,6 +356,6 @@ def sheet_defaults(request: HtmxHttpRequest, code) -> HttpResponse:
     """ "E sem a perícia?": what the homologated sheet rolls in every catalogued skill it lacks,
     naming the default used (§3.3), and why there is none where there is none."""
     character, membership = access.character_for_member(request, code)
-    view = checks.character_defaults(character)
+    view = character_defaults(character)
     context = {"character": character, "membership": membership, "view": view}
     return render(request, "sheets/defaults.html", context)

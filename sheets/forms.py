@@ -7,26 +7,35 @@ from django.forms import formset_factory
 
 from gurps import damage, skill_costs
 from gurps.errors import InvalidValue
-from sheets import services
+from sheets.homologation import RETURN_NEEDS_REASON
 from sheets.models import Item, Skill, Trait
+from sheets.possessions import (
+    LOOT_NEEDS_NAME,
+    MAX_QUANTITY,
+    MAX_WEIGHT_KG,
+    QUANTITY_AT_LEAST_1,
+    QUANTITY_TOO_LARGE,
+    WEIGHT_NOT_NEGATIVE,
+    WEIGHT_TOO_LARGE,
+)
 
 
 class LootForm(forms.Form):
     request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
     name = forms.CharField(
-        label="Espólio", max_length=200, error_messages={"required": services.LOOT_NEEDS_NAME}
+        label="Espólio", max_length=200, error_messages={"required": LOOT_NEEDS_NAME}
     )
     weight_kg = forms.DecimalField(
         label="Peso (kg, cada)",
         max_digits=8,
         decimal_places=3,
         min_value=Decimal("0"),
-        max_value=services.MAX_WEIGHT_KG,
+        max_value=MAX_WEIGHT_KG,
         localize=True,  # "2,5" as the page writes it; "2.5" works too
         error_messages={
             "required": "Diga o peso em kg (0 se não pesa nada).",
-            "min_value": services.WEIGHT_NOT_NEGATIVE,
-            "max_value": services.WEIGHT_TOO_LARGE,
+            "min_value": WEIGHT_NOT_NEGATIVE,
+            "max_value": WEIGHT_TOO_LARGE,
             "invalid": "Escreva o peso como número, em kg (ex.: 2,5).",
         },
     )
@@ -34,11 +43,11 @@ class LootForm(forms.Form):
         label="Quantidade",
         initial=1,
         min_value=1,
-        max_value=services.MAX_QUANTITY,
+        max_value=MAX_QUANTITY,
         error_messages={
-            "min_value": services.QUANTITY_AT_LEAST_1,
-            "max_value": services.QUANTITY_TOO_LARGE,
-            "required": services.QUANTITY_AT_LEAST_1,
+            "min_value": QUANTITY_AT_LEAST_1,
+            "max_value": QUANTITY_TOO_LARGE,
+            "required": QUANTITY_AT_LEAST_1,
         },
     )
 
@@ -46,12 +55,12 @@ class LootForm(forms.Form):
 class QuantityForm(forms.Form):
     quantity = forms.IntegerField(
         min_value=1,
-        max_value=services.MAX_QUANTITY,
+        max_value=MAX_QUANTITY,
         error_messages={
-            "min_value": services.QUANTITY_AT_LEAST_1,
-            "max_value": services.QUANTITY_TOO_LARGE,
-            "required": services.QUANTITY_AT_LEAST_1,
-            "invalid": services.QUANTITY_AT_LEAST_1,
+            "min_value": QUANTITY_AT_LEAST_1,
+            "max_value": QUANTITY_TOO_LARGE,
+            "required": QUANTITY_AT_LEAST_1,
+            "invalid": QUANTITY_AT_LEAST_1,
         },
     )
 
@@ -181,12 +190,12 @@ class ItemLineForm(forms.Form):
         max_digits=8,
         decimal_places=3,
         min_value=Decimal("0"),
-        max_value=services.MAX_WEIGHT_KG,
+        max_value=MAX_WEIGHT_KG,
         localize=True,
         error_messages={
             "required": "Diga o peso em kg (0 se não pesa nada).",
-            "min_value": services.WEIGHT_NOT_NEGATIVE,
-            "max_value": services.WEIGHT_TOO_LARGE,
+            "min_value": WEIGHT_NOT_NEGATIVE,
+            "max_value": WEIGHT_TOO_LARGE,
             "invalid": "Escreva o peso como número, em kg (ex.: 2,5).",
         },
     )
@@ -194,11 +203,11 @@ class ItemLineForm(forms.Form):
         label="Qtd.",
         initial=1,
         min_value=1,
-        max_value=services.MAX_QUANTITY,
+        max_value=MAX_QUANTITY,
         error_messages={
-            "min_value": services.QUANTITY_AT_LEAST_1,
-            "max_value": services.QUANTITY_TOO_LARGE,
-            "required": services.QUANTITY_AT_LEAST_1,
+            "min_value": QUANTITY_AT_LEAST_1,
+            "max_value": QUANTITY_TOO_LARGE,
+            "required": QUANTITY_AT_LEAST_1,
         },
     )
     passive_defense = forms.IntegerField(
@@ -308,5 +317,5 @@ class ReturnForm(forms.Form):
     reason = forms.CharField(
         label="Motivo",
         widget=forms.Textarea(attrs={"rows": 2}),
-        error_messages={"required": services.RETURN_NEEDS_REASON},
+        error_messages={"required": RETURN_NEEDS_REASON},
     )

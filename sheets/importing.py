@@ -30,8 +30,8 @@ from gurps.audit import CatalogueSkill
 from gurps.errors import InvalidValue
 from gurps.skill_costs import CostRow
 from gurps.skills import parse_points
-from sheets import services
 from sheets.drafting import resolve_skill_lines
+from sheets.drafts import sheet_draft_create, sheet_draft_update
 from sheets.models import Character, SheetVersion, Trait
 
 MAX_LINES = 400
@@ -303,7 +303,7 @@ def sheet_import(
         raise ServiceError(NOTHING_READ, field="text")
     draft = SheetVersion.objects.filter(
         character=character, status=SheetVersion.Status.DRAFT
-    ).first() or services.sheet_draft_create(character=character, user=user)
+    ).first() or sheet_draft_create(character=character, user=user)
     attributes = {**draft.attributes(), **result.attributes}
     resolved, errors = resolve_skill_lines(
         attributes=attributes, lines=result.skills, table=table, catalogue=catalogue
@@ -315,7 +315,7 @@ def sheet_import(
             result.unread.append(f"{line['name']} {line.get('level') or ''} — {why}".strip())
         else:
             skills.append(line)
-    draft = services.sheet_draft_update(
+    draft = sheet_draft_update(
         version=draft,
         attributes=attributes,
         notes=draft.notes,

@@ -61,13 +61,13 @@ def live_token(revision_key: str, fight: SheetFight) -> str:
 
 
 def _token_now(code) -> str:
-    from sheets import services
     from sheets.models import Character
+    from sheets.reads import sheet_revision, state_of
 
     try:
         character = Character.objects.get(code=code)
-        state = services.state_of(character)
-        revision = services.sheet_revision(character, state)
+        state = state_of(character)
+        revision = sheet_revision(character, state)
         key = revision.key if revision is not None else str(state.updated_at)
         return live_token(key, sheet_fight(character, answers=False))
     finally:

@@ -1,7 +1,7 @@
 """Characters, their sheet versions and what changes in play.
 
 Derived numbers (Carga, Deslocamento, Esquiva, defences) are never stored: they are
-computed by ``gurps`` from the homologated version plus the state (sheets.services).
+computed by ``gurps`` from the homologated version plus the state (sheets.computed).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class SheetVersion(models.Model):
         related_name="+",
     )
     return_reason = models.TextField(blank=True)
-    # The Árbitro's homologation despite the audit's warnings (canon.checks): what they said
+    # The Árbitro's homologation despite the audit's warnings (sheets.homologation): what they said
     # then, and his words. A warning is not a refusal; the decision says so.
     decision_warnings = models.JSONField(default=list, blank=True)
     decision_warning_count = models.PositiveSmallIntegerField(default=0)

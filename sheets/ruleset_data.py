@@ -1,7 +1,7 @@
 """A sheet of a ruleset that does not keep its own tables (any but GURPS): its version's data and
 its state's data as JSON, validated by the ruleset's ``SheetsPart.data_model`` (and
 ``state_model``). Submitted, homologated and returned through the same services as a GURPS
-sheet (``sheets.services.sheet_submit``, ``canon.checks.version_homologate``).
+sheet (``sheets.homologation.sheet_submit``, ``sheets.homologation.sheet_homologate``).
 """
 
 from __future__ import annotations

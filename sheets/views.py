@@ -23,9 +23,19 @@ from campaigns import auth
 from campaigns.errors import ServiceError
 from campaigns.http import HtmxHttpRequest
 from campaigns.models import ApiToken, Membership
-from sheets import access, live, services
+from sheets import access, history, live
+from sheets import possessions as possession_services
+from sheets.computed import sheet_view
+from sheets.diff import version_changes
 from sheets.forms import LootForm, QuantityForm
 from sheets.models import Character, Possession, SheetVersion
+from sheets.reads import (
+    characters_visible_to,
+    possessions_of,
+    sheet_revision,
+    sheet_versions,
+    state_of,
+)
 from sheets.table import table
 
 _get_character = access.character_for_member
@@ -40,7 +50,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     memberships = Membership.objects.filter(user=request.user).select_related("campaign")
     campaigns = []
     for membership in memberships:
-        characters = services.characters_visible_to(request.user, membership.campaign)
+        characters = characters_visible_to(request.user, membership.campaign)
         campaign_table = table().campaign_table
         scenes, week = campaign_table(membership.campaign) if campaign_table else ([], None)
         submitted = SheetVersion.objects.filter(
@@ -65,17 +75,17 @@ def _sheet_context(
     request, character, membership, *, loot_form=None, errors=None, answer_error=""
 ) -> dict:
     """What the sheet page draws. Warm, it costs one query beyond the character's: the
-    fingerprint (``services.sheet_revision``) keys the page's blocks, and the versions,
+    fingerprint (``sheets.reads.sheet_revision``) keys the page's blocks, and the versions,
     possessions and the numbers are read and computed only for a block the cache lacks."""
-    state = services.state_of(character)
+    state = state_of(character)
     is_owner = character.is_owned_by(request.user)
     can_change = _can_change_state(character, membership, request.user)
     # The owner's name is in the head; the character came with it (sheets.access).
-    revision = services.sheet_revision(character, state, getattr(character, "owner_username", ""))
-    versions = SimpleLazyObject(lambda: services.sheet_versions(character))
+    revision = sheet_revision(character, state, getattr(character, "owner_username", ""))
+    versions = SimpleLazyObject(lambda: sheet_versions(character))
     homologated = SimpleLazyObject(lambda: versions[0])
     possessions = SimpleLazyObject(
-        lambda: services.possessions_of(character, with_items=False) if versions[0] else []
+        lambda: possessions_of(character, with_items=False) if versions[0] else []
     )
     sees_pending = is_owner or membership.role != Membership.Role.JOGADOR
     fight = live.sheet_fight(character, answers=is_owner)
@@ -86,9 +96,7 @@ def _sheet_context(
         # Computed only if a block below is drawn, not when every block comes from the cache.
         "view": SimpleLazyObject(
             lambda: (
-                services.sheet_view(
-                    character, versions[0], state=state, possessions=list(possessions)
-                )
+                sheet_view(character, versions[0], state=state, possessions=list(possessions))
                 if versions[0]
                 else None
             )
@@ -206,7 +214,7 @@ def possession_carry(request: HtmxHttpRequest, code, possession_code) -> HttpRes
     character, membership, possession = _get_possession(request, code, possession_code)
     carried = request.POST.get("carried") == "1"
     try:
-        services.possession_set_carried(possession=possession, carried=carried)
+        possession_services.possession_set_carried(possession=possession, carried=carried)
     except ServiceError as error:
         errors = {f"{possession.code}-carried": error.message}
         return _play_response(request, character, membership, errors=errors)
@@ -222,7 +230,7 @@ def possession_quantity(request: HtmxHttpRequest, code, possession_code) -> Http
         errors = {str(possession.code): form.errors["quantity"][0]}
         return _play_response(request, character, membership, errors=errors)
     try:
-        services.possession_set_quantity(
+        possession_services.possession_set_quantity(
             possession=possession, quantity=form.cleaned_data["quantity"]
         )
     except ServiceError as error:
@@ -236,7 +244,7 @@ def possession_quantity(request: HtmxHttpRequest, code, possession_code) -> Http
 def loot_remove(request: HtmxHttpRequest, code, possession_code) -> HttpResponse:
     character, membership, possession = _get_possession(request, code, possession_code)
     try:
-        services.loot_remove(possession=possession)
+        possession_services.loot_remove(possession=possession)
     except ServiceError as error:
         return _play_response(
             request, character, membership, errors={str(possession.code): error.message}
@@ -254,7 +262,7 @@ def loot_add(request: HtmxHttpRequest, code) -> HttpResponse:
     if not form.is_valid():
         return _play_response(request, character, membership, loot_form=form)
     try:
-        services.loot_add(character=character, user=request.user, **form.cleaned_data)
+        possession_services.loot_add(character=character, user=request.user, **form.cleaned_data)
     except ServiceError as error:
         form.add_error(error.field or None, error.message)
         return _play_response(request, character, membership, loot_form=form)
@@ -279,7 +287,7 @@ def sheet_history(request: HtmxHttpRequest, code) -> HttpResponse:
     """Every version of a sheet with who moved it and when, and the differences between any
     two (``?de=N&para=M``; by default the two newest)."""
     character, membership = _get_character(request, code)
-    versions = services.versions_visible(character, request.user, membership)
+    versions = history.versions_visible(character, request.user, membership)
     by_number = {v.number: v for v in versions}
     errors: dict[str, str] = {}
     before = after = None
@@ -287,21 +295,21 @@ def sheet_history(request: HtmxHttpRequest, code) -> HttpResponse:
         before = _picked(by_number, request.GET.get("de"))
         after = _picked(by_number, request.GET.get("para"))
         if before is None:
-            errors["de"] = services.HISTORY_PICK_VERSION
+            errors["de"] = history.HISTORY_PICK_VERSION
         if after is None:
-            errors["para"] = services.HISTORY_PICK_VERSION
+            errors["para"] = history.HISTORY_PICK_VERSION
         if before is not None and before == after:
-            errors["para"] = services.HISTORY_PICK_TWO
+            errors["para"] = history.HISTORY_PICK_TWO
     elif len(versions) >= 2:
         before, after = versions[-2], versions[-1]
     changes = None
     if before is not None and after is not None and not errors:
-        changes = services.version_changes(before, after)
+        changes = version_changes(before, after)
     context = {
         "character": character,
         "membership": membership,
         "versions": list(reversed(versions)),
-        "events": services.sheet_history(versions),
+        "events": history.sheet_history(versions),
         "before": before,
         "after": after,
         "changes": changes,

@@ -191,9 +191,9 @@ def test_the_step_comes_after_the_permission(client_for, django_user_model, demo
 def test_saving_and_sending_the_draft_asks_first_and_a_plain_save_does_not(
     client_for, jogador, jurado
 ):
-    from sheets import services as sheet_services
+    from sheets.drafts import sheet_draft_create
 
-    draft = sheet_services.sheet_draft_create(character=jurado, user=jogador)
+    draft = sheet_draft_create(character=jurado, user=jogador)
     skills = list(draft.skills.all())
     form = {**draft.attributes(), "st": "14", "notes": "", "skills-TOTAL_FORMS": str(len(skills))}
     form |= {"skills-INITIAL_FORMS": str(len(skills)), "skills-MIN_NUM_FORMS": "0"}

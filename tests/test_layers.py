@@ -8,13 +8,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
-# Cycles other branches of issue 21 break: `rules` (sessions.combat's modules) and `sheetcut`
-# (canon.checks, the homologation, into sheets). The merger empties this.
-BROKEN_ELSEWHERE = {
-    "sessions.combat.attack <-> sessions.combat.defending <-> sessions.combat.effects "
-    "<-> sessions.combat.pending <-> sessions.combat.state",
-    "canon <-> sheets",
-}
+BROKEN_ELSEWHERE: set[str] = set()
 
 
 def test_the_import_contracts_hold():

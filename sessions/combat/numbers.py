@@ -2,7 +2,7 @@
 ``gurps.derived.derive``, the function the sheet page and the sheets API ask (DESIGN.md
 invariant 12). Nothing here computes a rule: it gathers the inputs.
 
-A character's inputs are its sheet's (``sheets.services.sheet_view``: the homologated version,
+A character's inputs are its sheet's (``sheets.computed.sheet_view``: the homologated version,
 what it carries now, its state, which the fight keeps live); a creature's or an NPC's without a
 sheet are the bestiary's numbers the Mestre entered (``gurps.derived.Given``). The fight adds
 only what is its own: lost balance (§4.8) and the terrain's cost to Move (§5d).
@@ -18,7 +18,7 @@ from gurps import defence, derived, fatigue
 from gurps.errors import OutsideCanon
 from sessions.combat.weapons import CombatWeapon, weapons_of
 from sessions.models import Combatant
-from sheets.services import SheetView, sheet_view
+from sheets.computed import SheetView, sheet_view
 
 
 @dataclass(frozen=True)

@@ -56,8 +56,9 @@ from sessions.combat.weapons import (
 )
 from sessions.log import services as log_services
 from sessions.models import Combat, Combatant, CombatEvent, Roll, Scene
+from sheets.computed import sheet_view, version_facts
 from sheets.models import Character, Item
-from sheets.services import sheet_view, state_of, version_facts
+from sheets.reads import state_of
 
 KIND_FROM_CHARACTER = {
     Character.Kind.PLAYER_CHARACTER: Combatant.Kind.PLAYER_CHARACTER,

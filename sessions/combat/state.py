@@ -27,7 +27,7 @@ from sessions.combat.messages import (
 from sessions.combat.weapons import lines_of_weapon
 from sessions.models import Combat, Combatant
 from sessions.tracker import tracker_event
-from sheets.services import state_of
+from sheets.reads import state_of
 
 # --- helpers ----------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from canon import skills as catalogue_data
 from rulesets.base import CheckRequest, LevelChoice, LevelResult
 from rulesets.registry import rule_errors, ruleset_for
 from sheets.models import Character
-from sheets.services import homologated_version, state_of
+from sheets.reads import homologated_version, state_of
 
 NAME_THE_LINE = (
     "{name} tem ficha homologada: diga a perícia (skill) ou o atributo (attribute), e o nível "

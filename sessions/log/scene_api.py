@@ -19,7 +19,7 @@ from sessions.access import get_scene
 from sessions.log import scene_ops, timeline
 from sessions.log.api import CharacterRef, SceneOut
 from sessions.models import Roll
-from sheets.services import state_of
+from sheets.reads import state_of
 
 # Permission first (issue 27): every write's access is checked in its authentication,
 # before its body is validated or its Idempotency-Key replayed.

@@ -17,7 +17,7 @@ from rulesets.registry import ruleset_for
 from sessions import entries
 from sessions.models import Combat, Combatant, Exploration, Roll, Scene, StateChange
 from sheets.models import Character
-from sheets.services import homologated_version, state_of
+from sheets.reads import homologated_version, state_of
 
 # Messages are constants so tests import them instead of repeating them.
 COMBAT_RUNNING = (

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from campaigns.errors import ServiceError
 from rulesets.registry import GURPS3E
 from sessions.log.levels import chance_percent, level_choices
+from sheets.computed import sheet_view
 from sheets.models import Character
-from sheets.services import homologated_version, sheet_view
+from sheets.reads import homologated_version
 
 # --- what the Mestre can roll against, from the homologated sheet ----------------------------
 

@@ -9,8 +9,8 @@ import pytest
 
 from canon import services
 from canon.models import Correction, Decision, Divergence
-from sheets import services as sheet_services
 from sheets.models import SheetVersion
+from sheets.reads import homologated_version
 from tests.api.conftest import post_json
 
 API = "/api/v1/console"
@@ -317,7 +317,7 @@ def test_the_history_of_a_sheet_of_another_campaign_is_404(client_for, outsider,
 
 
 def test_the_arbitro_corrects_a_homologated_sheet(client_for, arbitro, jurado):
-    old = sheet_services.homologated_version(jurado)
+    old = homologated_version(jurado)
     response = post_json(
         client_for(arbitro),
         f"{API}/sheets/{jurado.code}/corrections",
@@ -331,7 +331,7 @@ def test_the_arbitro_corrects_a_homologated_sheet(client_for, arbitro, jurado):
     body = response.json()
     assert (body["target"], body["version_before"], body["version_after"]) == ("sheet", 1, 2)
     assert body["after"] == "Atributos · HT: 11"
-    assert sheet_services.homologated_version(jurado).ht == 11
+    assert homologated_version(jurado).ht == 11
     assert type(old).objects.get(pk=old.pk).ht == 12
 
 

@@ -77,7 +77,7 @@ def test_a_page_says_to_try_again_without_needing_the_database(client, jogador, 
 
     browser = Client(raise_request_exception=False)
     browser.force_login(jogador)
-    with patch("sheets.services.sheet_versions", side_effect=OperationalError("gone")):
+    with patch("sheets.views.sheet_versions", side_effect=OperationalError("gone")):
         response = browser.get(f"/fichas/{jurado.code}/")
     assert response.status_code == 503
     assert response["Retry-After"] == "2"
@@ -89,6 +89,6 @@ def test_any_other_error_stays_a_500(client, jogador, jurado):
 
     browser = Client(raise_request_exception=False)
     browser.force_login(jogador)
-    with patch("sheets.services.sheet_versions", side_effect=RuntimeError("bug")):
+    with patch("sheets.views.sheet_versions", side_effect=RuntimeError("bug")):
         response = browser.get(f"/fichas/{jurado.code}/")
     assert response.status_code == 500

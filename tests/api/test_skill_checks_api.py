@@ -71,9 +71,9 @@ def test_the_checks_of_a_submitted_version_list_its_problems(
 def test_the_checks_of_a_draft_are_the_owners_and_the_tables_only(
     client, bearer, jogador, jogadora, jurado
 ):
-    from sheets import services
+    from sheets.drafts import sheet_draft_create
 
-    services.sheet_draft_create(character=jurado, user=jogador)
+    sheet_draft_create(character=jurado, user=jogador)
     url = f"/api/v1/console/sheets/{jurado.code}/versions/2/checks"
     assert client.get(url, **bearer(jogador)).status_code == 200
     assert client.get(url, **bearer(jogadora)).status_code == 404

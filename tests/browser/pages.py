@@ -64,7 +64,7 @@ def layout_world() -> dict[str, str]:
     from sessions.log import services as log_services
     from sessions.models import Scene
     from sheets.models import Character
-    from sheets.services import loot_add
+    from sheets.possessions import loot_add
 
     demo_seed()
     campaign = Campaign.objects.get(slug="a-garganta")

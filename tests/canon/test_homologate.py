@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 
 from campaigns.confirm import CONFIRMED
+from sheets.homologation import NOT_SUBMITTED
 from sheets.models import Possession, SheetVersion
-from sheets.services import NOT_SUBMITTED
 from tests.sheets.pages import content, row, section
 
 

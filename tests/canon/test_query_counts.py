@@ -55,14 +55,15 @@ def test_a_divergence_page_and_a_decision_page_are_flat(client_for, arbitro, mes
 
 
 def test_the_sheet_history_is_flat(client_for, arbitro, jogador, jurado):
-    from sheets import services as sheet_services
+    from sheets.drafts import sheet_draft_create
+    from sheets.homologation import sheet_return, sheet_submit
 
     client = client_for(arbitro)
     url = reverse("sheet-history", args=[jurado.code])
     console_services.sheet_correct(character=jurado, user=arbitro, reason="r", notes="1")
     before = _queries(client, url)
     console_services.sheet_correct(character=jurado, user=arbitro, reason="r", notes="2")
-    draft = sheet_services.sheet_draft_create(character=jurado, user=jogador)
-    sheet_services.sheet_submit(version=draft, user=jogador)
-    sheet_services.sheet_return(version=draft, user=arbitro, reason="não")
+    draft = sheet_draft_create(character=jurado, user=jogador)
+    sheet_submit(version=draft, user=jogador)
+    sheet_return(version=draft, user=arbitro, reason="não")
     assert _queries(client, url) == before

@@ -1,4 +1,4 @@
-"""The queue checks every submitted version (canon.checks): line by line what does not add up,
+"""The queue checks every submitted version (sheets.homologation.version_audit): line by line what does not add up,
 with the computation; a warning is not a refusal, and homologating anyway records why."""
 
 from __future__ import annotations
@@ -7,9 +7,10 @@ import pytest
 from django.urls import reverse
 
 from campaigns.confirm import CONFIRMED
-from canon import checks
 from console.forms import HomologateForm
 from gurps.audit import ATTRIBUTE_ABOVE_20, FindingCode
+from sheets.audit import lines_audit, skill_data
+from sheets.homologation import NOTE_REQUIRED, WARNINGS_CHANGED, sheet_homologate, version_audit
 from sheets.models import SheetVersion
 from tests.sheets.pages import content, text
 from tests.sheets.proposals import submit_three_problems
@@ -43,18 +44,18 @@ def test_the_queue_shows_the_three_problems_with_their_computation(client_for, a
 def test_the_demo_sheets_add_up(demo, jurado, hoplita, rastreador, submitted):
     for character in (jurado, hoplita, rastreador):
         version = SheetVersion.objects.get(character=character, number=1)
-        assert checks.version_audit(version).warnings == (), character.name
-    assert checks.version_audit(submitted).warnings == ()
+        assert version_audit(version).warnings == (), character.name
+    assert version_audit(submitted).warnings == ()
 
 
 def test_the_demos_old_shield_and_bow_are_flagged(demo, jurado, rastreador):
-    data = checks.skill_data(demo)
-    shield = checks.lines_audit(
+    data = skill_data(demo)
+    shield = lines_audit(
         data=data,
         attributes={"st": 13, "dx": 12, "iq": 10, "ht": 12},
         skill_lines=[{"name": "Escudo", "attribute": "dx", "difficulty": "E", "level": 14, "points": 8}],
     )  # fmt: skip
-    bow = checks.lines_audit(
+    bow = lines_audit(
         data=data,
         attributes={"st": 11, "dx": 14, "iq": 12, "ht": 11},
         skill_lines=[{"name": "Arco", "attribute": "dx", "difficulty": "H", "level": 15, "points": 4}],
@@ -68,10 +69,10 @@ def test_the_demos_old_shield_and_bow_are_flagged(demo, jurado, rastreador):
 def test_a_sheet_with_warnings_is_not_homologated_without_the_arbitros_note(
     client_for, arbitro, troubled
 ):
-    digest = checks.version_audit(troubled).digest
+    digest = version_audit(troubled).digest
     response = _homologate(client_for(arbitro), troubled, digest=digest, note="")
     assert response.status_code == 422
-    assert checks.NOTE_REQUIRED in content(response)
+    assert NOTE_REQUIRED in content(response)
     troubled.refresh_from_db()
     assert troubled.status == SheetVersion.Status.SUBMITTED
 
@@ -82,7 +83,7 @@ def test_warnings_that_changed_since_the_queue_was_read_are_read_again(
     response = _homologate(client_for(arbitro), troubled, digest="0" * 64, note="Vale.")
     assert response.status_code == 422
     html = content(response)
-    assert checks.WARNINGS_CHANGED in html
+    assert WARNINGS_CHANGED in html
     assert "Vale." in html  # the note he typed is still there
     troubled.refresh_from_db()
     assert troubled.status == SheetVersion.Status.SUBMITTED
@@ -92,7 +93,7 @@ def test_the_arbitro_homologates_anyway_and_the_decision_says_so(
     client_for, arbitro, jogador, troubled, jurado
 ):
     client = client_for(arbitro)
-    digest = checks.version_audit(troubled).digest
+    digest = version_audit(troubled).digest
     note = "DX 30 pela bênção da Casa (Decisão a registrar)."
     response = _homologate(client, troubled, digest=digest, note=note)
     assert response.status_code == 302
@@ -119,7 +120,7 @@ def test_a_sheet_without_warnings_homologates_with_one_click(client_for, arbitro
 
 def test_the_queue_form_carries_the_fingerprint_of_the_warnings(client_for, arbitro, troubled):
     html = content(client_for(arbitro).get(URL))
-    digest = checks.version_audit(troubled).digest
+    digest = version_audit(troubled).digest
     assert f'value="{digest}"' in html
     assert HomologateForm.base_fields["note"].label in html
 
@@ -129,7 +130,5 @@ def test_only_the_arbitro_homologates_through_the_service(django_user_model, tro
     from campaigns.errors import ServiceError
 
     with pytest.raises(ServiceError) as refused:
-        checks.version_homologate(
-            version=troubled, user=django_user_model.objects.get(username=username)
-        )
+        sheet_homologate(version=troubled, user=django_user_model.objects.get(username=username))
     assert refused.value.code == "forbidden"

@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from campaigns.confirm import CONFIRMED
+from sheets.homologation import RETURN_NEEDS_REASON
 from sheets.models import SheetVersion
-from sheets.services import RETURN_NEEDS_REASON
 from tests.sheets.pages import content
 
 REASON = "Espada Curta 15 pede 4 pontos: mostre de onde vêm os 2 novos."

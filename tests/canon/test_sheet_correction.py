@@ -12,8 +12,11 @@ from campaigns.confirm import CONFIRMED
 from canon import services
 from canon.models import Correction
 from console import services as console_services
-from sheets import services as sheet_services
+from sheets.drafts import sheet_draft_create
+from sheets.history import NOTHING_CHANGED, PENDING_BLOCKS_CORRECTION
+from sheets.homologation import sheet_homologate, sheet_submit
 from sheets.models import SheetVersion
+from sheets.reads import homologated_version
 from tests.sheets.pages import content, row, section
 
 
@@ -47,7 +50,7 @@ def _skills(version: SheetVersion, **levels) -> list[dict]:
 
 
 def test_a_correction_is_a_new_homologated_version_and_the_old_one_never_changes(arbitro, jurado):
-    old = sheet_services.homologated_version(jurado)
+    old = homologated_version(jurado)
     stored = snapshot(old)
     correction = console_services.sheet_correct(
         character=jurado,
@@ -60,7 +63,7 @@ def test_a_correction_is_a_new_homologated_version_and_the_old_one_never_changes
     new = correction.version_after
     assert (correction.version_before, new.number, new.status) == (old, 2, "homologated")
     assert (new.created_by, new.decided_by, new.ht) == (arbitro, arbitro, 11)
-    assert sheet_services.homologated_version(jurado) == new
+    assert homologated_version(jurado) == new
     assert correction.before == "Atributos · HT: 12"
     assert correction.after == "Atributos · HT: 11"
     # Traits and items pass as they are; the sheet in play points at the new items.
@@ -71,12 +74,12 @@ def test_a_correction_is_a_new_homologated_version_and_the_old_one_never_changes
 def test_homologating_a_later_version_leaves_the_earlier_one_as_it_was(arbitro, hoplita, submitted):
     first = SheetVersion.objects.get(character=hoplita, number=1)
     stored = snapshot(first)
-    sheet_services.sheet_homologate(version=submitted, user=arbitro)
+    sheet_homologate(version=submitted, user=arbitro)
     assert snapshot(first) == stored
 
 
 def test_the_page_issues_the_correction_and_shows_the_diff(client_for, arbitro, jurado):
-    old = sheet_services.homologated_version(jurado)
+    old = homologated_version(jurado)
     url = reverse("sheet-correct", args=[jurado.code])
     client = client_for(arbitro)
     assert client.get(url).status_code == 200
@@ -129,14 +132,14 @@ def test_a_correction_waits_for_a_submitted_version(arbitro, hoplita, submitted)
         console_services.sheet_correct(
             character=hoplita, user=arbitro, reason="x", notes="nota nova"
         )
-    assert refused.value.message == sheet_services.PENDING_BLOCKS_CORRECTION
+    assert refused.value.message == PENDING_BLOCKS_CORRECTION
     assert hoplita.versions.count() == 2
 
 
 def test_a_correction_that_changes_nothing_is_refused_and_saves_nothing(arbitro, jurado):
     with pytest.raises(services.ServiceError) as refused:
         console_services.sheet_correct(character=jurado, user=arbitro, reason="nada")
-    assert refused.value.message == sheet_services.NOTHING_CHANGED
+    assert refused.value.message == NOTHING_CHANGED
     assert jurado.versions.count() == 1
     assert not Correction.objects.filter(character=jurado).exists()
 
@@ -149,7 +152,7 @@ def test_a_correction_needs_a_reason(arbitro, jurado):
 
 
 def test_an_open_draft_moves_after_the_correction(arbitro, jogador, jurado):
-    draft = sheet_services.sheet_draft_create(character=jurado, user=jogador)
+    draft = sheet_draft_create(character=jurado, user=jogador)
     assert draft.number == 2
     correction = console_services.sheet_correct(
         character=jurado, user=arbitro, reason="nota do Árbitro", notes="Corrigida."
@@ -157,9 +160,9 @@ def test_an_open_draft_moves_after_the_correction(arbitro, jogador, jurado):
     draft.refresh_from_db()
     assert (correction.version_after.number, draft.number, draft.status) == (2, 3, "draft")
     # Homologating the draft later still makes it the newest version.
-    sheet_services.sheet_submit(version=draft, user=jogador)
-    sheet_services.sheet_homologate(version=draft, user=arbitro)
-    assert sheet_services.homologated_version(jurado).number == 3
+    sheet_submit(version=draft, user=jogador)
+    sheet_homologate(version=draft, user=arbitro)
+    assert homologated_version(jurado).number == 3
 
 
 def test_the_form_shows_points_as_the_sheet_writes_them(client_for, arbitro, jurado):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from canon import checks
 from gurps.audit import NO_ACCURACY, FindingCode, Severity
+from sheets.homologation import version_audit
 from sheets.models import SheetVersion
 from tests.sheets.pages import content
 from tests.sheets.proposals import submit_three_problems
@@ -14,7 +14,7 @@ from tests.sheets.proposals import submit_three_problems
 
 def test_the_rastreadors_bow_without_prec_is_noted_in_the_audit(demo, rastreador):
     version = SheetVersion.objects.get(character=rastreador, number=1)
-    found = [f for f in checks.version_audit(version).findings if f.code == FindingCode.NO_ACCURACY]
+    found = [f for f in version_audit(version).findings if f.code == FindingCode.NO_ACCURACY]
     assert [(f.what, f.severity, f.message) for f in found] == [
         ("Arco curto", Severity.NOTE, NO_ACCURACY)
     ]
@@ -24,7 +24,7 @@ def test_a_bow_with_prec_and_a_hand_weapon_are_not_noted(demo, jurado, rastreado
     version = SheetVersion.objects.get(character=rastreador, number=1)
     version.items.filter(name="Arco curto").update(ranged_accuracy=1)
     for v in (version, SheetVersion.objects.get(character=jurado, number=1)):
-        codes = {f.code for f in checks.version_audit(v).findings}
+        codes = {f.code for f in version_audit(v).findings}
         assert FindingCode.NO_ACCURACY not in codes
 
 

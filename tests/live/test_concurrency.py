@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.utils.html import escape
 
-from sheets.services import NOT_SUBMITTED
+from sheets.homologation import NOT_SUBMITTED
 from tests.live.helpers import (
     assert_chain_intact,
     assert_gapless,

@@ -7,12 +7,11 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from campaigns.models import Membership
-from canon import checks as canon_checks
 from garganta_site.founding import campaign_create
 from rulesets.registry import ruleset_register, ruleset_unregister
 from sessions.weeks import services as weeks_services
 from sheets import ruleset_data
-from sheets import services as sheet_services
+from sheets.homologation import sheet_homologate, sheet_submit
 from sheets.models import Character
 from tests.rulesets.minimal import KEY, MINIMAL
 
@@ -53,8 +52,8 @@ def heroine(minimal_campaign, people):
     draft = ruleset_data.data_draft_create(
         character=ana, user=people["jogador"], data={"skills": {"Furtividade": 2, "Luta": 1}}
     )
-    sheet_services.sheet_submit(version=draft, user=people["jogador"])
-    canon_checks.version_homologate(version=draft, user=people["arbitro"])
+    sheet_submit(version=draft, user=people["jogador"])
+    sheet_homologate(version=draft, user=people["arbitro"])
     return ana
 
 

@@ -10,13 +10,13 @@ import random
 import pytest
 
 from campaigns.errors import ServiceError
-from canon import checks as canon_checks
 from sessions.log import chain
 from sessions.log import services as log_services
 from sessions.models import Roll
 from sheets import ruleset_data
-from sheets import services as sheet_services
+from sheets.homologation import sheet_homologate, sheet_submit, version_warnings
 from sheets.models import SheetVersion
+from sheets.reads import homologated_version
 from tests.api.conftest import post_json
 from tests.rulesets.minimal import BONUS_ABOVE_3, KEY
 from tests.sessions.conftest import homologate_week
@@ -42,7 +42,7 @@ def minimal_scene(minimal_week, heroine, people):
 
 
 def test_the_sheet_is_homologated_as_json_with_no_gurps_columns(heroine):
-    version = sheet_services.homologated_version(heroine)
+    version = homologated_version(heroine)
     assert version.ruleset == KEY
     assert version.data == {"skills": {"Furtividade": 2, "Luta": 1}, "notes": ""}
     assert (version.st, version.dx, version.iq, version.ht) == (None, None, None, None)
@@ -66,12 +66,12 @@ def test_the_arbitro_homologates_past_the_rulesets_own_warnings_with_a_note(hero
     draft = ruleset_data.data_draft_create(
         character=heroine, user=people["jogador"], data={"skills": {"Luta": 4}}
     )
-    sheet_services.sheet_submit(version=draft, user=people["jogador"])
-    warnings, digest = canon_checks.data_version_warnings(draft)
+    sheet_submit(version=draft, user=people["jogador"])
+    warnings, digest = version_warnings(draft)
     assert warnings == [f"skills.Luta: {BONUS_ABOVE_3}"]
     with pytest.raises(ServiceError):
-        canon_checks.version_homologate(version=draft, user=people["arbitro"])
-    canon_checks.version_homologate(
+        sheet_homologate(version=draft, user=people["arbitro"])
+    sheet_homologate(
         version=draft, user=people["arbitro"], seen_digest=digest, note="Veterana da ponte."
     )
     draft.refresh_from_db()

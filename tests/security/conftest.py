@@ -44,7 +44,7 @@ from sessions.log import services as log_services
 from sessions.models import Combat, Declaration, Exploration, RandomTable, WorldAction
 from sessions.weeks import services as weeks_services
 from sheets.models import Character, Possession, SheetVersion
-from sheets.services import loot_add
+from sheets.possessions import loot_add
 
 ACTORS = ("anon", "owner", "other", "mestre", "arbitro", "outsider")
 ACTOR_USERS = {

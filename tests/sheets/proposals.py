@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from sheets import services
+from sheets.drafts import sheet_draft_create, sheet_draft_update
+from sheets.homologation import sheet_submit
 from sheets.models import SheetVersion
 
 # The issue: "a player proposed DX 30 and «Arco Longo DX/Difícil 40 (0,5)»", and the demo's
@@ -21,11 +22,11 @@ THREE_PROBLEMS = {
 
 def submit_three_problems(character, user) -> SheetVersion:
     """A draft of ``character`` with DX 30, Arco Longo 40 (½) and Escudo 14 (8), submitted."""
-    draft = services.sheet_draft_create(character=character, user=user)
-    services.sheet_draft_update(
+    draft = sheet_draft_create(character=character, user=user)
+    sheet_draft_update(
         version=draft,
         attributes=THREE_PROBLEMS["attributes"],
         notes="Treinei muito na descida.",
         skills=THREE_PROBLEMS["skills"],
     )
-    return services.sheet_submit(version=draft, user=user)
+    return sheet_submit(version=draft, user=user)

@@ -54,7 +54,7 @@ from sessions.models import Combatant, Roll, Scene, Week
 from sessions.procedure.services import procedure_tables_seed_all, random_table_row_edit
 from sessions.weeks import services as weeks_services
 from sheets.models import Character, Possession
-from sheets.services import loot_add
+from sheets.possessions import loot_add
 from tests.gurps.helpers import ScriptedSource
 from tests.sessions.combat.helpers import HOPLITA_FELLS_A
 

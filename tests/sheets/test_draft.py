@@ -13,10 +13,16 @@ from django.urls import reverse
 
 from campaigns.confirm import CONFIRMED
 from campaigns.errors import ServiceError
-from sheets import services
+from sheets.drafts import (
+    DRAFT_EXISTS,
+    NOT_A_DRAFT,
+    PENDING_EXISTS,
+    sheet_draft_create,
+    sheet_draft_update,
+)
 from sheets.forms import ATTRIBUTE_ERRORS
+from sheets.homologation import NOT_SUBMITTED, sheet_homologate, sheet_return, sheet_submit
 from sheets.models import SheetVersion
-from sheets.services import DRAFT_EXISTS, NOT_A_DRAFT, NOT_SUBMITTED, PENDING_EXISTS
 from tests.sheets.pages import content
 
 
@@ -66,7 +72,7 @@ def _form_data(version: SheetVersion, **changes) -> dict:
 
 @pytest.fixture
 def draft(jogador, jurado) -> SheetVersion:
-    return services.sheet_draft_create(character=jurado, user=jogador)
+    return sheet_draft_create(character=jurado, user=jogador)
 
 
 # --- draft_edit -------------------------------------------------------------------------------
@@ -111,7 +117,7 @@ def test_it_refuses_a_second_draft(client_for, jogador, jurado, draft):
     client.post(_url(jurado))  # a draft exists: this shows it, does not create another
     assert SheetVersion.objects.filter(character=jurado).count() == 2
     with pytest.raises(ServiceError) as refused:
-        services.sheet_draft_create(character=jurado, user=jogador)
+        sheet_draft_create(character=jurado, user=jogador)
     assert refused.value.message == DRAFT_EXISTS
 
 
@@ -233,10 +239,10 @@ def test_a_submitted_version_is_not_edited_through_the_page(client_for, jogador,
 
 
 def test_editing_a_submitted_version_is_refused(jogador, jurado, draft):
-    services.sheet_submit(version=draft, user=jogador)
+    sheet_submit(version=draft, user=jogador)
     before = _snapshot(draft)
     with pytest.raises(ServiceError) as refused:
-        services.sheet_draft_update(
+        sheet_draft_update(
             version=draft, attributes={**draft.attributes(), "st": 18}, notes="", skills=[]
         )
     assert refused.value.message == NOT_A_DRAFT
@@ -250,19 +256,19 @@ def test_a_homologated_version_cannot_be_edited_submitted_homologated_or_returne
     before = _snapshot(homologated)
 
     with pytest.raises(ServiceError, match=re.escape(NOT_A_DRAFT)):
-        services.sheet_draft_update(
+        sheet_draft_update(
             version=homologated,
             attributes={**homologated.attributes(), "st": 18},
             notes="",
             skills=[],
         )
     with pytest.raises(ServiceError, match=re.escape(NOT_A_DRAFT)):
-        services.sheet_submit(version=homologated, user=jogador)
+        sheet_submit(version=homologated, user=jogador)
     with pytest.raises(ServiceError) as refused:
-        services.sheet_homologate(version=homologated, user=arbitro)
+        sheet_homologate(version=homologated, user=arbitro)
     assert refused.value.message == NOT_SUBMITTED
     with pytest.raises(ServiceError) as refused:
-        services.sheet_return(version=homologated, user=arbitro, reason="Não.")
+        sheet_return(version=homologated, user=arbitro, reason="Não.")
     assert refused.value.message == NOT_SUBMITTED
 
     assert _snapshot(homologated) == before

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from sheets import services
+from sheets.drafts import sheet_draft_create
 from sheets.models import SheetVersion
 
 
 def test_the_blank_row_as_a_browser_posts_it_does_not_block_the_draft(client_for, jogador, jurado):
-    draft = services.sheet_draft_create(character=jurado, user=jogador)
+    draft = sheet_draft_create(character=jurado, user=jogador)
     skills = list(draft.skills.all())
     data = {
         **draft.attributes(),

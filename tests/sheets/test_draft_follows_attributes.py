@@ -10,10 +10,10 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from canon import checks
 from gurps.audit import FindingCode
-from sheets import services
 from sheets.drafting import follow_attributes
+from sheets.drafts import sheet_draft_create
+from sheets.homologation import version_audit
 from tests.gurps.test_skill_costs import TABLE
 from tests.sheets.pages import content
 from tests.sheets.test_draft import _form_data
@@ -21,7 +21,7 @@ from tests.sheets.test_draft import _form_data
 
 @pytest.fixture
 def draft(jogador, jurado):
-    return services.sheet_draft_create(character=jurado, user=jogador)
+    return sheet_draft_create(character=jurado, user=jogador)
 
 
 def test_dx_12_to_13_moves_every_dx_skill_and_keeps_the_points(client_for, jogador, jurado, draft):
@@ -38,7 +38,7 @@ def test_dx_12_to_13_moves_every_dx_skill_and_keeps_the_points(client_for, jogad
     }
     html = content(response)
     assert "Escudo: NH 14 → 15" in html and "DX foi de 12 para 13" in html
-    codes = {f.code for f in checks.version_audit(draft).findings}
+    codes = {f.code for f in version_audit(draft).findings}
     assert FindingCode.LEVEL_NOT_BOUGHT not in codes
 
 

@@ -16,8 +16,8 @@ from gurps.errors import (
     PHYSICAL_HAS_NO_VERY_HARD,
     SKILL_POINTS_NOT_IN_HALVES,
 )
-from sheets import services
 from sheets.drafting import NEEDS_POINTS_OR_LEVEL, ZERO_POINTS_NEEDS_A_DEFAULT
+from sheets.drafts import sheet_draft_create
 from sheets.forms import ATTRIBUTE_ERRORS
 from sheets.models import SheetVersion
 from tests.sheets.pages import content, text
@@ -25,7 +25,7 @@ from tests.sheets.pages import content, text
 
 @pytest.fixture
 def draft(jogador, jurado) -> SheetVersion:
-    return services.sheet_draft_create(character=jurado, user=jogador)
+    return sheet_draft_create(character=jurado, user=jogador)
 
 
 def _url(character) -> str:
@@ -94,7 +94,7 @@ def test_half_a_point_is_read_as_the_sheet_writes_it(client_for, jogador, jurado
 
 
 def test_zero_points_take_the_default(client_for, jogador, rastreadora, rastreador):
-    draft = services.sheet_draft_create(character=rastreador, user=rastreadora)
+    draft = sheet_draft_create(character=rastreador, user=rastreadora)
     attributes = {"st": 11, "dx": 14, "iq": 12, "ht": 11}
     response = _post(
         client_for(rastreadora),

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from sheets import services
+from sheets.drafts import sheet_draft_create
 from tests.sheets.pages import content
 from tests.sheets.test_draft import _form_data
 
@@ -17,7 +17,7 @@ from tests.sheets.test_draft import _form_data
     ("part", "testid"), [("skills", "skill-row"), ("traits", "trait"), ("items", "item")]
 )
 def test_each_press_adds_one_blank_row_and_saves_nothing(client_for, jogador, jurado, part, testid):
-    draft = services.sheet_draft_create(character=jurado, user=jogador)
+    draft = sheet_draft_create(character=jurado, user=jogador)
     client = client_for(jogador)
     url = reverse("draft", kwargs={"code": jurado.code})
     page = content(client.get(url))

@@ -10,9 +10,11 @@ from django.urls import reverse
 
 from campaigns.confirm import CONFIRMED
 from gurps.audit import FindingCode
-from sheets import importing, services
+from sheets import importing
+from sheets.drafts import PENDING_EXISTS, sheet_draft_create
 from sheets.forms import IMPORT_MAX_CHARS, IMPORT_TOO_LONG
 from sheets.models import SheetVersion
+from sheets.reads import homologated_version
 from tests.sheets.pages import content, text
 
 FULL_SHEET = """Hoplita de Ônfalos
@@ -74,7 +76,7 @@ def test_importing_never_homologates_nor_submits(client_for, jogador, jurado):
     before = list(jurado.versions.values_list("number", "status"))
     client_for(jogador).post(_url(jurado), {"text": FULL_SHEET, **CONFIRMED})
     assert list(jurado.versions.values_list("number", "status")) == [*before, (2, "draft")]
-    assert services.homologated_version(jurado).number == 1
+    assert homologated_version(jurado).number == 1
 
 
 def test_a_garbled_sheet_keeps_what_it_read_and_lists_the_rest(client_for, jogador, jurado):
@@ -120,7 +122,7 @@ def test_text_that_holds_no_sheet_changes_nothing(client_for, jogador, jurado, p
 
 
 def test_a_1_mb_paste_is_refused_and_the_draft_stays(client_for, jogador, jurado):
-    draft = services.sheet_draft_create(character=jurado, user=jogador)
+    draft = sheet_draft_create(character=jurado, user=jogador)
     before = sorted((s.name, s.level) for s in draft.skills.all())
     pasted = "Lança 17 (16)\n" * (1024 * 1024 // 14)
     response = client_for(jogador).post(_url(jurado), {"text": pasted})
@@ -134,16 +136,16 @@ def test_a_1_mb_paste_is_refused_and_the_draft_stays(client_for, jogador, jurado
 def test_import_into_a_character_waiting_for_the_arbitro_is_refused(client_for, jogadora, hoplita):
     response = client_for(jogadora).post(_url(hoplita), {"text": FULL_SHEET})
     assert response.status_code == 422
-    assert services.PENDING_EXISTS in content(response)
+    assert PENDING_EXISTS in content(response)
 
 
 def test_the_import_shows_on_the_audit_until_the_list_is_cleared(client_for, jogador, jurado):
     client = client_for(jogador)
     client.post(_url(jurado), {"text": "ST 13 DX 12 IQ 10 HT 12\nAlgo estranho\n"})
-    from canon import checks
+    from sheets.homologation import version_audit
 
     draft = _draft(jurado)
-    codes = [f.code for f in checks.version_audit(draft).warnings]
+    codes = [f.code for f in version_audit(draft).warnings]
     assert FindingCode.UNREAD_LINES in codes
 
 

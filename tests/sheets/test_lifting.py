@@ -14,21 +14,23 @@ import pytest
 from django.urls import reverse
 
 from campaigns.errors import ServiceError
-from sheets import services
+from sheets.computed import sheet_view
 from sheets.models import Possession
+from sheets.possessions import CANNOT_LIFT, loot_add
+from sheets.reads import homologated_version
 from tests.sheets.pages import content, stat
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def _refusal(total: str) -> str:
-    return services.CANNOT_LIFT.format(total=total, limit="195")
+    return CANNOT_LIFT.format(total=total, limit="195")
 
 
 @pytest.fixture
 def jurado(jurado):
-    assert services.homologated_version(jurado).st == 13
-    assert services.sheet_view(jurado).carried_kg == Decimal("23")
+    assert homologated_version(jurado).st == 13
+    assert sheet_view(jurado).carried_kg == Decimal("23")
     return jurado
 
 
@@ -38,13 +40,13 @@ def _carry_url(possession) -> str:
 
 
 def test_exactly_15_times_st_is_lifted(jogador, jurado):
-    services.loot_add(character=jurado, user=jogador, name="a grade", weight_kg="172")
-    assert services.sheet_view(jurado).carried_kg == Decimal("195")
+    loot_add(character=jurado, user=jogador, name="a grade", weight_kg="172")
+    assert sheet_view(jurado).carried_kg == Decimal("195")
 
 
 def test_one_gram_more_is_refused_and_nothing_is_stored(jogador, jurado):
     with pytest.raises(ServiceError) as refused:
-        services.loot_add(character=jurado, user=jogador, name="a grade", weight_kg="172.001")
+        loot_add(character=jurado, user=jogador, name="a grade", weight_kg="172.001")
     assert refused.value.field == "weight_kg"
     assert refused.value.message == _refusal("195,001")
     assert not Possession.objects.filter(loot_name="a grade").exists()
@@ -52,9 +54,7 @@ def test_one_gram_more_is_refused_and_nothing_is_stored(jogador, jurado):
 
 def test_the_quantity_counts(jogador, jurado):
     with pytest.raises(ServiceError) as refused:
-        services.loot_add(
-            character=jurado, user=jogador, name="lingote", weight_kg="35", quantity=5
-        )
+        loot_add(character=jurado, user=jogador, name="lingote", weight_kg="35", quantity=5)
     assert refused.value.message == _refusal("198")  # 23 + 5 × 35
     assert not Possession.objects.filter(loot_name="lingote").exists()
 

@@ -1,4 +1,4 @@
-"""Loot picked up in play (sheets.views.loot_add and sheets.services.loot_add).
+"""Loot picked up in play (sheets.views.loot_add and sheets.possessions.loot_add).
 
 Bad input gets its message next to the field and stores nothing (DESIGN.md invariant 9).
 """
@@ -12,15 +12,16 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from campaigns.errors import ServiceError
-from sheets import services
+from sheets.computed import sheet_view
 from sheets.forms import LootForm
 from sheets.models import Possession
-from sheets.services import (
+from sheets.possessions import (
     LOOT_NEEDS_NAME,
     QUANTITY_AT_LEAST_1,
     QUANTITY_TOO_LARGE,
     WEIGHT_NOT_NEGATIVE,
     WEIGHT_TOO_LARGE,
+    loot_add,
 )
 from tests.sheets.pages import content, stat
 
@@ -169,7 +170,7 @@ def test_it_accepts_a_decimal_comma(client_for, jogador, jurado):
 def test_the_service_refuses_bad_loot_and_stores_nothing(jogador, jurado, kwargs, field, message):
     before = _loot_names(jurado)
     with pytest.raises(ServiceError) as refused:
-        services.loot_add(character=jurado, user=jogador, **kwargs)
+        loot_add(character=jurado, user=jogador, **kwargs)
     assert (refused.value.field, refused.value.message) == (field, message)
     assert _loot_names(jurado) == before
 
@@ -177,18 +178,18 @@ def test_the_service_refuses_bad_loot_and_stores_nothing(jogador, jurado, kwargs
 @pytest.mark.parametrize("weight", ["abc", "NaN", "Infinity", None])
 def test_the_service_refuses_a_weight_that_is_not_a_number(jogador, jurado, weight):
     with pytest.raises(ServiceError) as refused:
-        services.loot_add(character=jurado, user=jogador, name="Pedra", weight_kg=weight)
+        loot_add(character=jurado, user=jogador, name="Pedra", weight_kg=weight)
     assert refused.value.field == "weight_kg"
     assert "Pedra" not in _loot_names(jurado)
 
 
 def test_the_service_accepts_the_bounds(jogador, jurado, hoplita):
-    services.loot_add(character=jurado, user=jogador, name="Pena", weight_kg="0")
+    loot_add(character=jurado, user=jogador, name="Pena", weight_kg="0")
     assert _loot_names(jurado)[-1] == "Pena"
     # 10.000 kg is a weight the form takes; no one lifts it (15 × ST, §2.2): test_lifting.py.
     Possession.objects.filter(character=hoplita).update(carried=False)
     with pytest.raises(ServiceError) as refused:
-        services.loot_add(character=hoplita, user=jogador, name="Rocha", weight_kg="10000")
+        loot_add(character=hoplita, user=jogador, name="Rocha", weight_kg="10000")
     assert refused.value.code == "cannot_lift"
 
 
@@ -196,13 +197,13 @@ def test_the_same_loot_form_posted_twice_adds_the_loot_once(client_for, jogador,
     client = client_for(jogador)
     page = client.get(reverse("sheet", kwargs={"code": jurado.code})).content.decode()
     key = page.split('name="request_key" value="')[1].split('"')[0]
-    before = services.sheet_view(jurado).carried_kg
+    before = sheet_view(jurado).carried_kg
     body = {"name": "presas", "weight_kg": "2,5", "quantity": "1", "request_key": key}
     client.post(_url(jurado), body, **HTMX)
     again = client.post(_url(jurado), body, **HTMX)
     assert again.status_code == 200
     assert _loot_names(jurado).count("presas") == 1
-    assert services.sheet_view(jurado).carried_kg == before + Decimal("2.5")
+    assert sheet_view(jurado).carried_kg == before + Decimal("2.5")
     # The page after the add carries a new key, so the next loot is added.
     fresh = again.content.decode().split('name="request_key" value="')[1].split('"')[0]
     assert fresh != key

@@ -1,5 +1,5 @@
 """The history of a sheet (sheets.views.sheet_history): every version with its state and who
-moved it, and the differences between any two versions (sheets.services.version_changes)."""
+moved it, and the differences between any two versions (sheets.diff.version_changes)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,12 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from sheets import services
+from sheets.diff import version_changes
+from sheets.drafts import version_lines_copy
+from sheets.history import HISTORY_PICK_TWO, HISTORY_PICK_VERSION
+from sheets.homologation import sheet_return
 from sheets.models import Item, SheetVersion, Skill, Trait
+from sheets.reads import homologated_version
 from tests.sheets.pages import content, row, text
 
 
@@ -68,9 +72,9 @@ def test_two_versions_are_picked_by_number(client_for, arbitro, hoplita, submitt
 
 def test_a_bad_pick_is_said_next_to_the_field(client_for, arbitro, hoplita, submitted):
     html = content(client_for(arbitro).get(_url(hoplita), {"de": 1, "para": 1}))
-    assert services.HISTORY_PICK_TWO in html
+    assert HISTORY_PICK_TWO in html
     html = content(client_for(arbitro).get(_url(hoplita), {"de": "x", "para": 9}))
-    assert html.count(services.HISTORY_PICK_VERSION) == 2
+    assert html.count(HISTORY_PICK_VERSION) == 2
 
 
 def test_the_sheet_page_links_to_the_history(client_for, jogador, jurado):
@@ -81,7 +85,7 @@ def test_the_sheet_page_links_to_the_history(client_for, jogador, jurado):
 def test_a_returned_version_shows_who_returned_it_and_why(
     client_for, arbitro, jogadora, hoplita, submitted
 ):
-    services.sheet_return(version=submitted, user=arbitro, reason="Faltou pagar o ponto.")
+    sheet_return(version=submitted, user=arbitro, reason="Faltou pagar o ponto.")
     html = text(content(client_for(jogadora).get(_url(hoplita))))
     assert "Versão 2: Devolvida ao jogador por arbitro “Faltou pagar o ponto.”" in html
 
@@ -93,7 +97,7 @@ def _copy(version: SheetVersion, number: int) -> SheetVersion:
     copy = SheetVersion.objects.create(
         character=version.character, number=number, status="draft", **version.attributes()
     )
-    services._copy_lines(version, copy)
+    version_lines_copy(version, copy)
     return copy
 
 
@@ -102,7 +106,7 @@ def _fresh(version):
 
 
 def test_the_diff_covers_attributes_traits_skills_and_items(jurado):
-    old = services.homologated_version(jurado)
+    old = homologated_version(jurado)
     new = _copy(old, 2)
     SheetVersion.objects.filter(pk=new.pk).update(st=14, notes="Treinou.")
     Trait.objects.create(version=new, name="Reflexos em Combate", kind="advantage", points=15)
@@ -112,8 +116,7 @@ def test_the_diff_covers_attributes_traits_skills_and_items(jurado):
     Item.objects.filter(version=new, name="Cota de malha").update(damage_resistance=5)
     Item.objects.filter(version=new, name="Gládio").delete()
     changes = {
-        (c.group, c.what): (c.before, c.after)
-        for c in services.version_changes(_fresh(old), _fresh(new))
+        (c.group, c.what): (c.before, c.after) for c in version_changes(_fresh(old), _fresh(new))
     }
     assert changes == {
         ("Atributos", "ST"): ("13", "14"),
@@ -131,5 +134,5 @@ def test_the_diff_covers_attributes_traits_skills_and_items(jurado):
 
 
 def test_the_diff_of_a_version_with_itself_is_empty(jurado):
-    version = services.homologated_version(jurado)
-    assert services.version_changes(version, version) == []
+    version = homologated_version(jurado)
+    assert version_changes(version, version) == []

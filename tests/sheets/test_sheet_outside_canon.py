@@ -8,12 +8,12 @@ from urllib.parse import parse_qs, urlparse
 from django.urls import reverse
 
 from gurps.errors import ST_ABOVE_DAMAGE_TABLE
-from sheets import services
 from sheets.models import SheetVersion
+from sheets.reads import homologated_version
 
 
 def _st_21(character):
-    version = services.homologated_version(character)
+    version = homologated_version(character)
     # Straight to the row: a homologated version never changes through the site.
     SheetVersion.objects.filter(pk=version.pk).update(st=21)
 

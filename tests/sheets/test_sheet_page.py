@@ -104,7 +104,7 @@ def test_its_query_count_is_pinned(client_for, jogador, jurado, django_assert_nu
     client.get(_url(jurado))  # sets the CSRF cookie, which the kept page's forms carry
     client.get(_url(jurado))
     # Warm: session, user, the character (with the reader's membership and the state), the
-    # fingerprint of its versions and possessions (sheets.services.sheet_revision), and the
+    # fingerprint of its versions and possessions (sheets.reads.sheet_revision), and the
     # running fights it is in, for the live region and an attack waiting for its defence
     # (sheets.live.sheet_fight, §4.6).
     with django_assert_num_queries(5):
@@ -146,7 +146,7 @@ def test_its_query_count_does_not_grow_with_the_items(
 
 
 # The page reuses its drawn blocks while nothing they are computed from changed
-# (sheets.services.sheet_revision). Each change below goes around the services, straight to
+# (sheets.reads.sheet_revision). Each change below goes around the services, straight to
 # the table, so the test would catch a block kept by a key that forgot a column.
 
 

@@ -22,7 +22,7 @@ from sessions.combat import state as combat_state
 from sessions.combat import turns as combat_turns
 from sessions.log import chain
 from sessions.models import Combat, Combatant, CombatEvent, Roll
-from sheets.services import state_of
+from sheets.reads import state_of
 from tests.sessions.combat.helpers import B_WOUNDS_JURADO, HOPLITA_FELLS_A, cavador
 
 MOVE = combat_specs.ManeuverSpec(maneuver="move")

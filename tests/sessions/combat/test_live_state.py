@@ -9,8 +9,8 @@ import pytest
 from campaigns.errors import ServiceError
 from sessions.combat import services as combat_services
 from sessions.models import Combatant
-from sheets import services as sheet_services
-from sheets.services import state_of
+from sheets.drafts import DEAD_NO_PROPOSAL, sheet_draft_create
+from sheets.reads import state_of
 
 
 @pytest.fixture
@@ -49,8 +49,8 @@ def test_a_dead_characters_sheet_says_so_and_takes_no_proposal(
     assert 'data-testid="condition-dead"' in page and "Morto" in page
     assert "Propor alteração da ficha" not in page
     with pytest.raises(ServiceError) as refused:
-        sheet_services.sheet_draft_create(character=jurado, user=jogador)
-    assert refused.value.message == sheet_services.DEAD_NO_PROPOSAL
+        sheet_draft_create(character=jurado, user=jogador)
+    assert refused.value.message == DEAD_NO_PROPOSAL
 
 
 def test_a_death_in_the_fight_stays_when_the_fight_ends(in_a_fight, mestre, jurado):

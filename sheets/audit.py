@@ -1,26 +1,20 @@
-"""The audit of sheet versions against the Árbitro's tables, and the homologation that reads it.
+"""The GURPS audit of a sheet's lines against the Árbitro's tables: what does not add up.
 
 The queue shows, for every submitted version, line by line what does not add up (with the
 computation); the draft page shows the player the same before he submits; "e sem a perícia?"
 answers from the catalogue. The rules are ``gurps.audit``'s; this module reads a campaign's
 cost table and catalogue (``canon.skills``) and a version's lines, and hands them over as
-plain data.
-
-A warning is not a refusal: the Árbitro homologates anyway by saying why, and the version keeps
-the warnings he read and his words (``SheetVersion.decision_warnings``, ``decision_note``).
+plain data. The homologation envelope reaches it through ``sheets.homologation.version_audit``
+only; the draft page, a GURPS page, reads the lines being typed here directly.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db import transaction
-
-from campaigns.errors import ServiceError
 from campaigns.models import Campaign
-from canon import services, skills
+from canon import skills
 from canon.models import SkillCatalogueEntry
 from gurps.audit import (
     Audit,
@@ -34,23 +28,8 @@ from gurps.audit import (
 )
 from gurps.ranged import is_ranged_weapon
 from gurps.skill_costs import CostRow
-from rulesets.registry import GURPS3E, ruleset_for
-from sheets import services as sheet_services
 from sheets.models import Character, SheetVersion
-
-WARNINGS_NOT_READ = (
-    "Esta versão tem {count} aviso(s): leia-os na fila e diga por que homologa mesmo assim."
-)
-WARNINGS_CHANGED = (
-    "Os avisos mudaram desde que a fila foi aberta (a tabela ou o catálogo mudou): leia-os de "
-    "novo antes de homologar."
-)
-NOTE_REQUIRED = (
-    "Diga por que homologa apesar dos avisos: a decisão fica na versão, com os avisos que ela "
-    "tinha."
-)
-NOTE_TOO_LONG = "A nota tem no máximo 2.000 caracteres."
-ONLY_THE_ARBITRO_HOMOLOGATES = "Só o Árbitro homologa ou devolve."
+from sheets.reads import homologated_version
 
 
 @dataclass(frozen=True)
@@ -137,7 +116,7 @@ ITEM_AUDIT_FIELDS = (
 )
 
 
-def version_audit(
+def gurps_version_audit(
     version: SheetVersion,
     *,
     data: SkillData | None = None,
@@ -147,7 +126,7 @@ def version_audit(
     change); by default the character's newest homologated version, when it is another one."""
     data = data or skill_data(version.character.campaign)
     if current is None and version.status != SheetVersion.Status.HOMOLOGATED:
-        current = sheet_services.homologated_version(version.character)
+        current = homologated_version(version.character)
     if current is not None and current.pk == version.pk:
         current = None
     return lines_audit(
@@ -216,40 +195,3 @@ def character_defaults(
         catalogue=data.catalogue,
     )
     return DefaultsView(version, answers)
-
-
-@transaction.atomic
-def version_homologate(
-    *, version: SheetVersion, user, seen_digest: str = "", note: str = ""
-) -> SheetVersion:
-    """The Árbitro homologates a submitted version. With warnings, he must have read them
-    (``seen_digest`` is ``Audit.digest`` as the queue showed it) and say why (``note``); the
-    version keeps the warnings and his words. Without warnings, the note is optional."""
-    membership = services.membership_for(user, version.character.campaign)
-    if not services.may_write(membership):
-        raise ServiceError(ONLY_THE_ARBITRO_HOMOLOGATES, code="forbidden")
-    note = (note or "").strip()
-    if len(note) > 2000:
-        raise ServiceError(NOTE_TOO_LONG, field="note")
-    if version.ruleset == GURPS3E:
-        audit = version_audit(version)
-        digest = audit.digest
-        warnings = [f"{w.group} · {w.what}: {w.message}" for w in audit.warnings]
-    else:
-        # Another ruleset's sheet: its data, checked by its own SheetsPart.
-        warnings, digest = data_version_warnings(version)
-    if warnings and not seen_digest:
-        raise ServiceError(WARNINGS_NOT_READ.format(count=len(warnings)), field="note")
-    if warnings and seen_digest != digest:
-        raise ServiceError(WARNINGS_CHANGED, field="note", code="warnings_changed")
-    if warnings and not note:
-        raise ServiceError(NOTE_REQUIRED, field="note")
-    return sheet_services.sheet_homologate(version=version, user=user, warnings=warnings, note=note)
-
-
-def data_version_warnings(version: SheetVersion) -> tuple[list[str], str]:
-    """The Árbitro's checks of a non-GURPS version (``SheetsPart.audit`` of its ``data``), one
-    line each, and their digest (SHA-256 of the lines, as ``Audit.digest`` for GURPS)."""
-    found = ruleset_for(version.ruleset).part("sheets").audit(version.data)
-    lines = [f"{check.field}: {check.message}" if check.field else check.message for check in found]
-    return lines, hashlib.sha256("\n".join(lines).encode()).hexdigest()
