@@ -259,20 +259,31 @@ def build_server() -> GargantaMCP:
 
 
 def _instructions_per_caller(server: GargantaMCP) -> None:
-    """The initialize answer's instructions are the caller's (``SiteAccessToken``): which
-    system each of their campaigns uses. The SDK reads them from its low-level server's options,
-    so that one method is wrapped."""
+    """The instructions the server answers (on initialize and on discover) are the caller's
+    (``SiteAccessToken``): which system each of their campaigns uses. The SDK reads them from
+    its low-level server's ``instructions``, made here a property of the caller's token."""
     lowlevel = server._lowlevel_server  # noqa: SLF001  (the SDK offers no per-caller hook)
-    options_of = lowlevel.create_initialization_options
+    plain = lowlevel.instructions
+    lowlevel.__class__ = _per_caller_class(type(lowlevel))
+    lowlevel.__dict__.pop("instructions", None)
+    lowlevel.site_instructions = plain
 
-    def per_caller(*args, **kwargs):
-        options = options_of(*args, **kwargs)
+
+def _per_caller_class(base: type) -> type:
+    def instructions(self) -> str | None:
         token = get_access_token()
         if isinstance(token, SiteAccessToken):
-            return options.model_copy(update={"instructions": token.instructions})
-        return options
+            return token.instructions
+        return self.site_instructions
 
-    lowlevel.create_initialization_options = per_caller
+    def set_instructions(self, value: str | None) -> None:
+        self.site_instructions = value
+
+    return type(
+        f"PerCaller{base.__name__}",
+        (base,),
+        {"instructions": property(instructions, set_instructions)},
+    )
 
 
 server = build_server()

@@ -49,8 +49,8 @@ def test_another_ruleset_publishes_its_own_sets_and_the_procedures(client, beare
 
 
 def test_an_unknown_ruleset_is_refused_in_portuguese_naming_the_known(client, bearer, mestre):
-    for url in ("/api/v1/rules/vocabularies", "/api/v1/rules/odds?level=10"):
-        answer = client.get(url, {"ruleset": "dnd9"}, **bearer(mestre))
+    for url, query in (("vocabularies", {}), ("odds", {"level": 10})):
+        answer = client.get(f"/api/v1/rules/{url}", {**query, "ruleset": "dnd9"}, **bearer(mestre))
         assert answer.status_code == 422, url
         body = answer.json()
         assert body["field"] == "ruleset"
