@@ -36,8 +36,8 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from garganta_site.auth import api_token_create  # noqa: E402
-from sheets.demo import demo_seed  # noqa: E402
+from campaigns.auth import api_token_create  # noqa: E402
+from garganta_site.demo import demo_seed  # noqa: E402
 
 REQUESTS = 200
 PATH, QUERY = "/api/v1/rules/odds", "level=12"

@@ -46,11 +46,11 @@ from django.db import connection  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from garganta_site.auth import api_token_create  # noqa: E402
+from campaigns.auth import api_token_create  # noqa: E402
+from garganta_site.demo import demo_seed  # noqa: E402
 from gurps import checks, combat, derived, rulebook  # noqa: E402
 from sessions.log.services import narration_create, roll_create, scene_create  # noqa: E402
 from sessions.models import Scene, Week  # noqa: E402
-from sheets.demo import demo_seed  # noqa: E402
 from sheets.models import Character, Item, Possession, SheetVersion, Skill  # noqa: E402
 
 ROWS: list[tuple[str, str]] = []

@@ -9,8 +9,8 @@ from uuid import UUID
 
 from ninja import Field, Query, Router, Schema
 
-from garganta_site.api_errors import errors
-from garganta_site.errors import ServiceError
+from campaigns.api_errors import errors
+from campaigns.errors import ServiceError
 from gurps import checks, damage, derived
 from gurps.readings import READINGS
 from rulesets.base import Ruleset, RulesetError

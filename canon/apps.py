@@ -8,10 +8,10 @@ class CanonConfig(AppConfig):
 
     def ready(self) -> None:
         # After each migrate, every campaign gets the canon items and procedure tables that a
-        # new release brings (garganta_site.campaigns); a new campaign gets them from
+        # new release brings (garganta_site.founding); a new campaign gets them from
         # campaign_create. Connected here once: canon is the last of the project's apps.
         from django.db.models.signals import post_migrate
 
-        from garganta_site.campaigns import seed_after_migrate
+        from garganta_site.founding import seed_after_migrate
 
         post_migrate.connect(seed_after_migrate, sender=self)

@@ -17,9 +17,10 @@ from fractions import Fraction
 
 from django.db import transaction
 
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from canon import services, skills
 from canon.models import SkillCatalogueEntry
-from garganta_site.errors import ServiceError
 from gurps.audit import (
     Audit,
     CatalogueSkill,
@@ -33,7 +34,7 @@ from gurps.audit import (
 from gurps.ranged import is_ranged_weapon
 from gurps.skill_costs import CostRow
 from sheets import services as sheet_services
-from sheets.models import Campaign, Character, SheetVersion
+from sheets.models import Character, SheetVersion
 
 WARNINGS_NOT_READ = (
     "Esta versão tem {count} aviso(s): leia-os na fila e diga por que homologa mesmo assim."

@@ -18,13 +18,14 @@ from uuid import UUID
 from django.shortcuts import get_object_or_404
 from ninja import Field, Header, Query, Router, Schema, Status
 
+from campaigns.api_errors import errors
+from campaigns.auth import arbitrates, gated, runs_a_table
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from canon import services
 from canon.models import Decision, Divergence
-from garganta_site.api_errors import errors
-from garganta_site.auth import arbitrates, gated, runs_a_table
-from garganta_site.errors import ServiceError
 from sheets import services as sheet_services
-from sheets.models import Campaign, Character, SheetVersion
+from sheets.models import Character, SheetVersion
 
 # Permission first (issue 27): every write's access is checked in its authentication,
 # before its body is validated or its Idempotency-Key replayed.

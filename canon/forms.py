@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from django import forms
 
+from campaigns.forms import request_key_field
 from canon import services
 from canon.models import Decision, Divergence
-from garganta_site.forms import request_key_field
 from gurps.house import HOUSE_SETTINGS
 from sheets.forms import DraftForm
 

@@ -19,10 +19,11 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.functional import cached_property
 
+from campaigns.models import Campaign
+from campaigns.records import AppendOnly
 from canon.seed import CANON
-from garganta_site.records import AppendOnly
 from gurps.house import HOUSE_SETTINGS
-from sheets.models import Campaign, Character, SheetVersion
+from sheets.models import Character, SheetVersion
 
 
 class Corrected:

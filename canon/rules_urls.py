@@ -2,8 +2,6 @@
 
 from django.urls import path
 
-from canon import rules_views
-
 urlpatterns = [
     path("", rules_views.rules_index, name="rules"),
     path("casa/", rules_views.house_rules, name="rules-house"),

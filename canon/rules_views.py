@@ -19,12 +19,12 @@ from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from canon.forms_rules import CALCULATORS
-from garganta_site.http import HtmxHttpRequest
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import Membership
 from gurps.tabular import CanonTable
+from rules.forms import CALCULATORS
 from rulesets.base import PagesPart
 from rulesets.registry import GURPS3E, ruleset_for
-from sheets.models import Membership
 from sheets.templatetags.rules import section_anchor
 
 NOT_YOUR_CAMPAIGN = "Campanha não encontrada entre as suas."

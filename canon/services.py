@@ -22,12 +22,13 @@ from django.db.models import QuerySet
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from canon import seed
 from canon.models import Correction, Decision, Divergence
-from garganta_site.errors import ServiceError
 from gurps.house import HOUSE_SETTINGS
 from sheets import services as sheet_services
-from sheets.models import Campaign, Character, Membership, SheetVersion
+from sheets.models import Character, SheetVersion
 
 # Messages are constants so tests import them instead of repeating them.
 ONLY_TABLE_OPENS = (

@@ -1,7 +1,7 @@
 """The Árbitro's two skill tables, per campaign: the skill cost table (§3.2, MB pp. 43–44) and
 the skill catalogue (names, attributes, difficulties and defaults, §3.3).
 
-Seeded from ``canon.skill_data`` in every campaign (``garganta_site.campaigns.campaign_seed``)
+Seeded from ``canon.skill_data`` in every campaign (``garganta_site.founding.campaign_seed``)
 and maintained by the Árbitro from then on, with changes that keep what a row said (the same
 pattern as the procedure's tables). Reads hand the engine plain rows (``cost_table``,
 ``engine_catalogue``); the engine never reads the database.
@@ -14,6 +14,8 @@ from django.db.models import Prefetch
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from canon import services, skill_data
 from canon.models import (
     SkillCatalogueChange,
@@ -22,13 +24,11 @@ from canon.models import (
     SkillCostRowChange,
     SkillCostTable,
 )
-from garganta_site.errors import ServiceError
 from gurps import skill_costs
 from gurps.audit import CatalogueSkill
 from gurps.errors import UNKNOWN_ATTRIBUTE, UNKNOWN_DIFFICULTY, InvalidValue
 from gurps.skill_costs import CostRow
 from gurps.skills import Difficulty, read_default, split_defaults
-from sheets.models import Campaign
 
 ONLY_THE_ARBITRO = "Só o Árbitro mantém a tabela de custo e o catálogo de perícias."
 REASON_REQUIRED = "Diga por que muda: a razão fica no histórico."

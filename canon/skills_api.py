@@ -12,14 +12,15 @@ from uuid import UUID
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema
 
+from campaigns.api_errors import errors
+from campaigns.auth import AUTH
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from canon import checks, services, skills
 from canon.models import SkillCatalogueEntry, SkillCostTable
-from garganta_site.api_errors import errors
-from garganta_site.auth import AUTH
-from garganta_site.errors import ServiceError
 from gurps.audit import FindingCode
 from sheets import services as sheet_services
-from sheets.models import Campaign, Character
+from sheets.models import Character
 
 router = Router(auth=AUTH)
 

@@ -12,6 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
 from canon import services, skills
 from canon.models import (
     SkillCatalogueChange,
@@ -19,9 +21,7 @@ from canon.models import (
     SkillCostRowChange,
     SkillCostTable,
 )
-from canon.skills_forms import CatalogueEntryForm, CostRowForm
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
+from console.skills_forms import CatalogueEntryForm, CostRowForm
 
 
 def _chosen_membership(request):

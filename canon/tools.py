@@ -1,6 +1,6 @@
 """The rules' MCP tools: look a rule up (every closed vocabulary, the odds of a level, basic
 damage by ST, the derived numbers of a set of attributes); the registers: list, read and open
-pendências (open one for the Árbitro where the canon has no number) and decisions. Each calls the API in-process (garganta_site.mcp_api)."""
+pendências (open one for the Árbitro where the canon has no number) and decisions. Each calls the API in-process (campaigns.mcp_api)."""
 
 from typing import Annotated, Any, Literal
 from uuid import UUID
@@ -9,9 +9,9 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from canon.api import DerivedIn, RulesetKey
-from canon.console_api import DecisionIn, DivergenceIn
-from garganta_site.mcp_api import IdempotencyKey, api_call, payload, tool
+from campaigns.mcp_api import IdempotencyKey, api_call, payload, tool
+from console.api import DecisionIn, DivergenceIn
+from rules.api import DerivedIn, RulesetKey
 from rulesets.registry import GURPS3E
 
 TOPIC_NEEDS = {

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from canon import skills_views, views
+from console import skills_views, views
 
 urlpatterns = [
     path("homologacao/", views.queue, name="queue"),

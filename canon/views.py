@@ -17,8 +17,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaigns.confirm import confirmation_step
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import Membership
 from canon import checks, services
-from canon.forms import (
+from canon.models import Correction, Decision, Divergence
+from console.forms import (
     CorrectionForm,
     DecisionForm,
     DivergenceForm,
@@ -26,12 +30,9 @@ from canon.forms import (
     ResolveForm,
     SheetCorrectionForm,
 )
-from canon.models import Correction, Decision, Divergence
-from garganta_site.confirm import confirmation_step
-from garganta_site.http import HtmxHttpRequest
 from sheets import services as sheet_services
 from sheets.forms import ReturnForm, SkillFormSet
-from sheets.models import Character, Membership, SheetVersion
+from sheets.models import Character, SheetVersion
 
 # --- helpers ----------------------------------------------------------------------------------
 

@@ -21,14 +21,9 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
-from garganta_site.api_errors import (
-    BODY_NOT_JSON,
-    ErrorOut,
-    errors,
-    validation_message,
-)
-from garganta_site.auth import AUTH
-from garganta_site.errors import ServiceError
+from campaigns.api_errors import BODY_NOT_JSON, ErrorOut, errors, validation_message
+from campaigns.auth import AUTH
+from campaigns.errors import ServiceError
 from gurps.errors import GurpsError, InvalidValue, NoRollAtThreeOrLess, OutsideCanon
 
 NUL_REFUSED = "Caracteres nulos não são permitidos."
@@ -270,7 +265,7 @@ def on_http_error(request, exc: HttpError):
 
 
 def _register_routers() -> None:
-    from canon.api import router as rules_router
+    from rules.api import router as rules_router
     from sessions.log.api import rolls_router
     from sessions.log.api import router as scenes_router
     from sessions.weeks.api import router as weeks_router
@@ -284,8 +279,8 @@ def _register_routers() -> None:
     api.add_router("/scenes", "sessions.log.scene_api.router", tags=["cenas"])
     api.add_router("/weeks", weeks_router, tags=["semanas"])
     api.add_router("/rolls", rolls_router, tags=["rolagens"])
-    api.add_router("/console", "canon.console_api.router", tags=["console do Árbitro"])
-    api.add_router("/console", "canon.skills_api.router", tags=["console do Árbitro"])
+    api.add_router("/console", "console.api.router", tags=["console do Árbitro"])
+    api.add_router("/console", "console.skills_api.router", tags=["console do Árbitro"])
     api.add_router("/combats", "sessions.combat.api.router", tags=["combate"])
     api.add_router("/explorations", "sessions.exploration.api.router", tags=["exploração"])
 

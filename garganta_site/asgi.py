@@ -20,8 +20,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "garganta_site.settings")
 django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
 get_resolver().url_patterns  # noqa: B018 - imports every urls module, views and API included
 
+from campaigns.django_asgi import DjangoByViewMode  # noqa: E402
 from garganta_site import static_files  # noqa: E402 - after Django is set up
-from garganta_site.django_asgi import DjangoByViewMode  # noqa: E402
 
 # Each request in its view's one mode: sync views whole in a thread, async ones on the loop.
 django_application = DjangoByViewMode()

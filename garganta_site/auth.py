@@ -20,8 +20,8 @@ from ninja.errors import HttpError
 from ninja.security import HttpBearer, SessionAuth
 from ninja.throttling import SimpleRateThrottle
 
-from garganta_site.errors import ServiceError
-from sheets.models import ApiToken, IdempotencyKey, Membership
+from campaigns.errors import ServiceError
+from campaigns.models import ApiToken, IdempotencyKey, Membership
 
 # Messages are constants so tests import them instead of repeating them.
 IDEMPOTENCY_KEY_REUSED = (

@@ -14,10 +14,10 @@ from __future__ import annotations
 from django.db import connections, transaction
 from django.db.migrations.executor import MigrationExecutor
 
+from campaigns.models import Campaign
 from canon.services import registers_seed
 from canon.skills import skill_tables_seed
 from sessions.procedure.services import procedure_tables_seed
-from sheets.models import Campaign
 
 
 def campaign_seed(*, campaign: Campaign) -> None:

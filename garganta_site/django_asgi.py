@@ -15,7 +15,7 @@ WSGI. Here:
   response's ``close()`` (which returns the database connection) — and hands back the whole
   answer, which the loop sends;
 - **async view**: Django's ASGI handler, its middleware chain in async mode (the project's
-  middlewares are both: garganta_site.http, garganta_site.auth, garganta_site.api_errors).
+  middlewares are both: campaigns.http, campaigns.auth, campaigns.api_errors).
 
 A streamed answer of a sync view (an export) is read whole in its thread, so its database
 queries stay on the thread and connection that began them.

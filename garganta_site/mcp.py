@@ -6,10 +6,10 @@
 - **What**: about twenty tools, grouped by what a Mestre does, each described in Portuguese;
   each capability keeps its tools next to its API (``sessions/log/tools.py`` …) and lists them
   in ``TOOLS``. A tool calls the API in-process with the caller's token
-  (garganta_site.mcp_api), so a jogador's token does only what a jogador may.
+  (campaigns.mcp_api), so a jogador's token does only what a jogador may.
 - **Refusals**: MCP tool errors (``is_error``) carrying the API's Portuguese message; arguments
   that do not fit a tool's schema are said in Portuguese too, with the same messages
-  (garganta_site.api_errors).
+  (campaigns.api_errors).
 - **Stateless**: every request stands alone (no MCP session held in a worker's memory), so any
   worker of any app server answers any call, and answers are plain JSON.
 """
@@ -31,16 +31,16 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import ValidationError
 from starlette.responses import JSONResponse
 
-from canon import tools as canon_tools
-from garganta_site.api_errors import validation_message
-from garganta_site.auth import BearerFailures, user_for_token
+from campaigns.api_errors import validation_message
+from campaigns.auth import BearerFailures, user_for_token
+from campaigns.models import Membership
+from console import tools as canon_tools
 from rulesets.registry import GURPS3E
 from sessions.combat import tools as combat_tools
 from sessions.exploration import tools as exploration_tools
 from sessions.log import tools as log_tools
 from sessions.weeks import tools as weeks_tools
 from sheets import tools as sheets_tools
-from sheets.models import Membership
 
 INSTRUCTIONS = """\
 Garganta: o site da campanha A Garganta (GURPS Classic, Módulo Básico, com as regras da casa).
@@ -147,7 +147,7 @@ def _count_failure(request) -> None:
 
 class throttled_bearers:  # noqa: N801 - used as a wrapping function: throttled_bearers(app)
     """The MCP endpoint with the API's count of failed bearer tokens per address
-    (garganta_site.auth.BearerFailures): a token the SDK answers 401 counts one, and past the
+    (campaigns.auth.BearerFailures): a token the SDK answers 401 counts one, and past the
     limit every call from that address is a 429 in Portuguese, with Retry-After, before its
     token is checked — as on /api/v1/ (issue 27). A class, not a closure: Starlette's Route
     takes a plain function for a request handler, an object for an ASGI application."""
@@ -182,7 +182,7 @@ class throttled_bearers:  # noqa: N801 - used as a wrapping function: throttled_
 
 
 class SiteTokens:
-    """The SDK's TokenVerifier over the site's API tokens (garganta_site.auth): an active
+    """The SDK's TokenVerifier over the site's API tokens (campaigns.auth): an active
     token of an active user, or None (the SDK then answers 401)."""
 
     async def verify_token(self, token: str) -> AccessToken | None:

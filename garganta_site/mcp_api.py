@@ -22,7 +22,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
-from garganta_site.http import DRY_RUN_HEADER
+from campaigns.http import DRY_RUN_HEADER
 
 API = "/api/v1"
 
@@ -55,8 +55,8 @@ _django_app = None
 def _django():
     global _django_app
     if _django_app is None:
-        # Each API call in its view's one mode, as the site serves it (garganta_site.django_asgi).
-        from garganta_site.django_asgi import DjangoByViewMode
+        # Each API call in its view's one mode, as the site serves it (campaigns.django_asgi).
+        from campaigns.django_asgi import DjangoByViewMode
 
         _django_app = DjangoByViewMode()
     return _django_app
@@ -91,7 +91,7 @@ async def api_call(
     """Send one API operation as the MCP caller: ``method`` and ``path`` under ``/api/v1``
     (``"/scenes/<uuid>/rolls"``), a JSON ``body``, ``query`` parameters (None values left
     out) and the ``Idempotency-Key``. Returns the answer's JSON (a dict or a list). With
-    ``dry_run``, the API runs it and keeps nothing (``garganta_site.http.dry_run_requests``):
+    ``dry_run``, the API runs it and keeps nothing (``campaigns.http.dry_run_requests``):
     a tool of several calls tries them first, so a refusal leaves nothing half-written.
 
     Raises ToolError with the API's Portuguese refusal (``refusal_text``) for any answer of 400

@@ -56,7 +56,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     # ServeStatic's checks of its settings. Its files are served in front of Django, not by its
     # async-only middleware (garganta_site.static_files), so no request of the chain below
-    # crosses between sync and async: each runs in its view's mode (garganta_site.django_asgi).
+    # crosses between sync and async: each runs in its view's mode (campaigns.django_asgi).
     "servestatic",
     "django.contrib.staticfiles",
     "django_htmx",
@@ -71,7 +71,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Every refusal under /api/ in the API's JSON body (a 404 page, a 405 …).
-    "garganta_site.api_errors.api_error_bodies",
+    "campaigns.api_errors.api_error_bodies",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -80,11 +80,11 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # A lapsed session answers htmx with a whole-page redirect to the login, not a panel.
-    "garganta_site.http.lapsed_session_redirect",
+    "campaigns.http.lapsed_session_redirect",
     # An API request sent as a trial (X-Dry-Run: 1) is rolled back whole, its key with it.
-    "garganta_site.http.dry_run_requests",
+    "campaigns.http.dry_run_requests",
     # An API request that was refused leaves its Idempotency-Key free for the corrected one.
-    "garganta_site.auth.release_refused_keys",
+    "campaigns.auth.release_refused_keys",
     # Last, as django-axes asks: it turns a locked-out login into its lockout response.
     "axes.middleware.AxesMiddleware",
 ]
@@ -105,7 +105,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "garganta_site.context_processors.nav",
-                "garganta_site.confirm.confirmations",
+                "campaigns.confirm.confirmations",
             ],
         },
     },
@@ -138,7 +138,7 @@ DATABASES = {
 # requests that were in flight, not every request of every worker until CONN_MAX_AGE ends.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Requests of sync views a worker process runs at once, each in a thread of its own
-# (garganta_site.django_asgi): each holds one database connection while it runs. A request's
+# (campaigns.django_asgi): each holds one database connection while it runs. A request's
 # work is mostly Python, one thread at a time in a process: the workers use the cores, and a
 # second thread runs while the first waits on the database (measured: 2 served writes on
 # PostgreSQL at least as fast as WSGI; 4 fell to 0.83 of it).
@@ -204,7 +204,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 # The lockout answer is a page of the site (pt-BR, status 429), not axes' English line.
 AXES_LOCKOUT_TEMPLATE = "lockout.html"
-# Failed bearer tokens, per client address (garganta_site.auth.BearerFailures, with
+# Failed bearer tokens, per client address (campaigns.auth.BearerFailures, with
 # django-ninja's throttling): past this many in the window, 429 until the oldest ages out.
 GARGANTA_BEARER_FAILURES = "20/10m"
 # The client address ninja's throttling reads: REMOTE_ADDR (0 proxies) unless behind the
@@ -278,7 +278,7 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
-    # An MCP tool's in-process API calls (garganta_site.mcp_api) would log a line each; the
+    # An MCP tool's in-process API calls (campaigns.mcp_api) would log a line each; the
     # server's access log already has the /mcp request.
     "loggers": {"httpx2": {"level": "WARNING"}},
 }

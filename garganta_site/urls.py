@@ -10,8 +10,8 @@ from garganta_site.api import api, page_not_found, server_error
 urlpatterns = [
     path("", include("sheets.urls")),
     path("", include("sessions.urls")),
-    path("", include("canon.urls")),
-    path("regras/", include("canon.rules_urls")),
+    path("", include("console.urls")),
+    path("regras/", include("rules.urls")),
     path(
         "entrar/",
         auth_views.LoginView.as_view(template_name="login.html", redirect_authenticated_user=True),

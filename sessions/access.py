@@ -9,9 +9,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from campaigns.access import membership_for
+from campaigns.models import Campaign, Membership
 from sessions.models import Scene, Week
-from sheets.models import Campaign, Membership
-from sheets.services import membership_for
 
 # --- access -----------------------------------------------------------------------------------
 

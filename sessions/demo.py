@@ -1,6 +1,6 @@
 """The demo week: week 1 of the demo campaign dated, and, on demand, played.
 
-``demo_week_seed`` is called by ``sheets.demo.demo_seed`` and only dates week 1 (it adds no
+``demo_week_seed`` is called by ``garganta_site.demo.demo_seed`` and only dates week 1 (it adds no
 entry: the tests' fixed cast starts from an empty log). ``demo_week_play`` plays a short week
 through the same services as the pages (``python manage.py demo_week``): a declaration, its
 modifiers, the roll, a hidden roll, damage, a contest, narration, a world action, and with
@@ -13,10 +13,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from campaigns.models import Campaign
 from sessions.log import services as log_services
 from sessions.models import Declaration, Scene, Week
 from sessions.weeks import services as weeks_services
-from sheets.models import Campaign, Character
+from sheets.models import Character
 
 DECLARATION = "Procuro marcas de mordida na rocha da galeria, com a tocha baixa."
 REPORT = (

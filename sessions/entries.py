@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import secrets
 
-from garganta_site.errors import ServiceError
+from campaigns.access import membership_for
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from gurps.dice import RandomSource
 from sessions.models import (
     Scene,
     Week,
 )
-from sheets.models import Campaign, Membership
-from sheets.services import membership_for
 
 # Messages are constants so tests import them instead of repeating them.
 SCENE_CLOSED = "A cena está encerrada; nada mais entra no registro."

@@ -16,12 +16,13 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from garganta_site.records import AppendOnly
+from campaigns.models import Campaign
+from campaigns.records import AppendOnly
 from gurps.hit_locations import limb_label
 from gurps.house import CombatantKind
+from procedure import tables as procedure_data
 from sessions.combat.weapons import weapons_of
-from sessions.procedure import data as procedure_data
-from sheets.models import Campaign, Character
+from sheets.models import Character
 
 
 class Week(models.Model):

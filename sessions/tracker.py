@@ -16,10 +16,10 @@ from typing import Any
 
 from django.db import models
 
-from garganta_site import doorbell
-from garganta_site.errors import ServiceError
+from campaigns import doorbell
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from sessions import entries
-from sheets.models import Campaign
 
 
 def tracker_lock(tracker: models.Model, *related: str) -> Any:

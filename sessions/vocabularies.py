@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from garganta_site.vocabulary import Term, Vocabulary
+from campaigns.vocabulary import Term, Vocabulary
 from rulesets.registry import GURPS3E, ruleset_for
 from sessions.models import Combatant, Exploration, ExplorationTimer, Roll
 

@@ -8,8 +8,9 @@ from django.db.models import F, FilteredRelation, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from garganta_site.http import HtmxHttpRequest
-from sheets.models import Character, Membership
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import Membership
+from sheets.models import Character
 
 
 def character_for_member(request: HtmxHttpRequest, code) -> tuple[Character, Membership]:

@@ -1,17 +1,8 @@
 from django.contrib import admin
 
-from garganta_site.campaigns import campaign_seed
-from sheets.models import (
-    Campaign,
-    Character,
-    CharacterState,
-    Item,
-    Membership,
-    Possession,
-    SheetVersion,
-    Skill,
-    Trait,
-)
+from campaigns.models import Campaign, Membership
+from garganta_site.founding import campaign_seed
+from sheets.models import Character, CharacterState, Item, Possession, SheetVersion, Skill, Trait
 
 
 class VersionLineInline(admin.TabularInline):

@@ -11,14 +11,15 @@ from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 
+from campaigns.api_errors import errors
+from campaigns.auth import AUTH
+from campaigns.models import Membership
 from canon import checks
-from canon.api import DerivedOut, ReadingOut, derived_out, reading_pairs, readings_out
 from canon.models import Divergence
 from canon.seed import READING_KEY_PREFIX
-from garganta_site.api_errors import errors
-from garganta_site.auth import AUTH
 from sheets import services
-from sheets.models import Character, Membership
+from sheets.models import Character
+from sheets.schemas import DerivedOut, ReadingOut, derived_out, reading_pairs, readings_out
 
 router = Router(auth=AUTH)
 

@@ -7,7 +7,7 @@ milliseconds). Every model of ``sheets``, ``mesa`` and ``canon`` that hangs from
 non-null foreign keys (found by walking the models, not listed by hand) is exported with its
 primary keys as they are: the roll chain hashes a declaration's id, so ids must survive. The
 canon's registers (divergences, decisions, corrections) and the procedure's tables are per
-campaign too (``garganta_site.campaigns.campaign_create`` makes them for each campaign), so
+campaign too (``garganta_site.founding.campaign_create`` makes them for each campaign), so
 they travel with it; the import saves the rows as they are, without seeding, and a later
 ``migrate`` finds the seeded items again by their ``source_key``.
 

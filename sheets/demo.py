@@ -14,20 +14,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from garganta_site.campaigns import campaign_create
+from campaigns.models import Campaign, Membership
+from garganta_site.founding import campaign_create
 from sessions.demo import demo_week_seed
 from sessions.models import Scene
 from sheets import services
-from sheets.models import (
-    Campaign,
-    Character,
-    Item,
-    Membership,
-    Possession,
-    SheetVersion,
-    Skill,
-    Trait,
-)
+from sheets.models import Character, Item, Possession, SheetVersion, Skill, Trait
 
 DEMO_PASSWORD = "garganta"
 

@@ -20,10 +20,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaigns.confirm import Confirmation, confirmation_step
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
 from canon import checks
-from garganta_site.confirm import Confirmation, confirmation_step
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
 from gurps.skill_costs import format_points
 from sheets import access, importing, services
 from sheets.drafting import follow_attributes, resolve_skill_lines

@@ -24,7 +24,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps import damage
 from gurps.audit import CatalogueSkill
 from gurps.errors import InvalidValue

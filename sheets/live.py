@@ -19,7 +19,7 @@ from django.core.handlers.wsgi import WSGIRequest
 from django.db import connection
 from django.http import HttpResponse, StreamingHttpResponse
 
-from garganta_site import doorbell
+from campaigns import doorbell
 from sessions.models import Combatant
 
 WSGI_RETRY_MS = 60_000

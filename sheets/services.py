@@ -15,23 +15,14 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from gurps import checks, damage, derived, encumbrance
 from gurps.audit import NO_ACCURACY
 from gurps.conditions import conditions_now
 from gurps.errors import InvalidValue, OutsideCanon
 from gurps.ranged import is_ranged_weapon
-from sheets.models import (
-    Campaign,
-    Character,
-    CharacterState,
-    Item,
-    Membership,
-    Possession,
-    SheetVersion,
-    Skill,
-    Trait,
-)
+from sheets.models import Character, CharacterState, Item, Possession, SheetVersion, Skill, Trait
 
 # Messages are constants so tests import them instead of repeating them.
 NOT_A_DRAFT = "Só um rascunho pode ser alterado; versão enviada ou homologada não muda."

@@ -1,5 +1,5 @@
 """The sheets' MCP tools: the campaign at a glance, and one homologated sheet with its state in
-play. Each calls the API in-process with the caller's token (garganta_site.mcp_api)."""
+play. Each calls the API in-process with the caller's token (campaigns.mcp_api)."""
 
 from typing import Annotated, Any
 from uuid import UUID
@@ -7,7 +7,7 @@ from uuid import UUID
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from garganta_site.mcp_api import api_call, tool
+from campaigns.mcp_api import api_call, tool
 
 # How many of a campaign's weeks the overview lists (the newest); the rest are in the weeks API.
 OVERVIEW_WEEKS = 3

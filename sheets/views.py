@@ -19,13 +19,14 @@ from django.utils.functional import SimpleLazyObject
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from garganta_site import auth
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
+from campaigns import auth
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import ApiToken, Membership
 from sessions.models import Scene, Week
 from sheets import access, live, services
 from sheets.forms import LootForm, QuantityForm
-from sheets.models import ApiToken, Character, Membership, Possession, SheetVersion
+from sheets.models import Character, Possession, SheetVersion
 
 _get_character = access.character_for_member
 

@@ -12,16 +12,17 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from garganta_site.campaigns import campaign_create
+from campaigns.models import Campaign, Membership
+from garganta_site.demo import DEMO_PASSWORD, demo_seed
+from garganta_site.founding import campaign_create
 from sessions.models import Scene
-from sheets.demo import DEMO_PASSWORD, demo_seed
-from sheets.models import Campaign, Character, Membership
+from sheets.models import Character
 
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """Each test starts with an empty cache: the count of failed bearer tokens per address
-    (garganta_site.auth.BearerFailures) of one test is not another's."""
+    (campaigns.auth.BearerFailures) of one test is not another's."""
     from django.core.cache import cache
 
     cache.clear()

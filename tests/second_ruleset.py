@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from garganta_site.campaigns import campaign_create
+from campaigns.models import Campaign, Membership
+from garganta_site.founding import campaign_create
 from rulesets.base import Ruleset
 from rulesets.registry import ruleset_register
 from rulesets.vocabulary import ClosedSet, Term, closed_set
-from sheets.models import Campaign, Membership
 
 D20 = "teste_d20"
 D20_LABEL = "Sistema de teste (d20)"

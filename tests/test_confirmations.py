@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMATIONS, CONFIRMED
 from canon.models import Decision, Divergence
-from garganta_site.confirm import CONFIRMATIONS, CONFIRMED
 from sessions.combat import services as combat_services
 from sessions.exploration import services as exploration_services
 from sessions.models import Combat, Exploration, WeeklyReport

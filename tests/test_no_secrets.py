@@ -4,7 +4,7 @@ Tries every file git tracks (skipped outside a git checkout) with Yelp's detect-
 (private keys, the token formats of the big services, JWTs, ``password = "…"``-style
 assignments, high-entropy quoted strings such as a pasted API token of this site), plus two
 things it does not know: Portuguese ``senha = "…"`` and a bearer token written out. Allowed: the
-demo password (``sheets.demo.DEMO_PASSWORD``) and the development SECRET_KEY, in settings.py only,
+demo password (``garganta_site.demo.DEMO_PASSWORD``) and the development SECRET_KEY, in settings.py only,
 which settings use only with DEBUG on (checked here: with DJANGO_DEBUG=0 and no key they refuse
 to load). A deliberate fake elsewhere must say so on its line with detect-secrets' own marker,
 ``# pragma: allowlist secret``. The scanner is first shown to catch one of each kind.
@@ -24,7 +24,7 @@ import pytest
 from detect_secrets import SecretsCollection
 from detect_secrets.settings import transient_settings
 
-from sheets.demo import DEMO_PASSWORD
+from garganta_site.demo import DEMO_PASSWORD
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = "garganta_site/settings.py"

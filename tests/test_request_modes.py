@@ -1,4 +1,4 @@
-"""Each request runs in one mode (garganta_site.django_asgi, garganta_site.static_files): every
+"""Each request runs in one mode (campaigns.django_asgi, garganta_site.static_files): every
 middleware serves a sync chain and an async one without an adapter, a sync view's request
 under ASGI starts no thread once its worker's pool is warm, and the PostgreSQL connections of
 a worker come from a pool sized from its threads (settings.py)."""
@@ -21,8 +21,8 @@ from django.http import HttpResponse
 from django.test import RequestFactory
 from django.utils.module_loading import import_string
 
-from garganta_site.django_asgi import DjangoByViewMode
-from garganta_site.http import DRY_RUN_HEADER, dry_run_requests
+from campaigns.django_asgi import DjangoByViewMode
+from campaigns.http import DRY_RUN_HEADER, dry_run_requests
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT_MIDDLEWARE = [name for name in settings.MIDDLEWARE if name.startswith("garganta_site.")]

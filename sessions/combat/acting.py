@@ -25,11 +25,12 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps import checks, injury
 from gurps import combat as engine
 from sessions import entries
 from sessions.combat.attack import AttackPlan, attack_plan, attack_run
+from sessions.combat.begin import combat_begin
 from sessions.combat.defending import DefenceOption, defence_options
 from sessions.combat.maneuvers import (
     DeclaredManeuver,
@@ -54,7 +55,7 @@ from sessions.combat.messages import (
     TURN_SKIPS_THE_ORDER,
 )
 from sessions.combat.specs import AttackSpec, DefenceSpec, ManeuverSpec
-from sessions.combat.state import combat_begin, current, why_not_acting
+from sessions.combat.state import current, why_not_acting
 from sessions.combat.turns import (
     turn_advance,
     turn_pass,

@@ -16,9 +16,10 @@ from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import StrictBool
 
-from garganta_site.api_errors import errors
-from garganta_site.auth import gated, idempotency_release, runs_a_table
-from garganta_site.errors import ServiceError
+from campaigns.access import membership_for
+from campaigns.api_errors import errors
+from campaigns.auth import gated, idempotency_release, runs_a_table
+from campaigns.errors import ServiceError
 from sessions import vocabularies as vocab
 from sessions.combat import acting as combat_acting
 from sessions.combat import attack as combat_attack
@@ -48,7 +49,6 @@ from sessions.combat.schemas import (
 from sessions.log import services as log_services
 from sessions.log.api import ModifierIn
 from sessions.models import Combat, Combatant, Scene
-from sheets.services import membership_for
 
 # Permission first (issue 27): every write's access is checked in its authentication,
 # before its body is validated or its Idempotency-Key replayed.
@@ -72,7 +72,7 @@ OptionalDefenceKey = vocab.DEFENCE.annotated(blank=True)
 
 ONLY_THE_TABLE_RUNS_COMBAT = "Só o Mestre de Cena ou o Árbitro conduzem o combate."
 Key = Header("", alias="Idempotency-Key")
-# What a write of the tracker may answer besides its success (garganta_site.api_errors).
+# What a write of the tracker may answer besides its success (campaigns.api_errors).
 TABLE_WRITE = errors(401, 403, 404, 409, 422)
 TABLE_WRITE_WITH_BODY = errors(400, 401, 403, 404, 409, 422)  # 400: a body that is not JSON
 

@@ -15,8 +15,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from garganta_site import doorbell
-from garganta_site.errors import ServiceError
+from campaigns import doorbell
+from campaigns.errors import ServiceError
 from gurps import combat as engine
 from gurps import damage, defence, injury
 from gurps.attributes import will as will_of
@@ -26,6 +26,7 @@ from gurps.hit_locations import Limb, limb_hit
 from gurps.house import CombatantKind
 from gurps.ranged import range_modifier, target_posture_modifier
 from gurps.rolling import Modifier
+from sessions.combat.begin import combat_begin
 from sessions.combat.defending import defence_for_attack, defence_options, waits_for_the_player
 from sessions.combat.effects import (
     ExtraRolls,
@@ -66,7 +67,6 @@ from sessions.combat.rolls import check_every_die, combat_source, write_steps
 from sessions.combat.specs import AttackSpec, DefenceSpec
 from sessions.combat.state import (
     between,
-    combat_begin,
     combat_event,
     combatant_save,
     current,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps import combat as engine
 from gurps import defence
 from gurps.errors import InvalidValue

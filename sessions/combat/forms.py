@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from garganta_site.forms import request_key_field
+from campaigns.forms import request_key_field
 from gurps import combat as engine
 from gurps.hit_locations import HitLocation, Limb
 from sessions.combat.messages import MANEUVER_NAMES, OPTION_WITHOUT_MANEUVER, TERRAIN_NAMES

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Max
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps import checks
 from gurps import combat as engine
+from sessions.combat.begin import combat_begin
 from sessions.combat.messages import (
     AIM_NEEDS_RANGED,
     CHANGED_BEFORE_FIRST_DIE,
@@ -46,7 +47,6 @@ from sessions.combat.rolls import (
 from sessions.combat.specs import ManeuverSpec
 from sessions.combat.state import (
     clear_weapon,
-    combat_begin,
     combat_event,
     combatant_save,
     ensure_turn_of,

@@ -18,7 +18,7 @@ from gurps import defence, derived
 from gurps.errors import OutsideCanon
 from sessions.combat.weapons import CombatWeapon, weapons_of
 from sessions.models import Combatant
-from sheets.services import SheetView, sheet_view
+from sheets.computed import SheetView, sheet_view
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps import defence as rules
 from gurps.checks import percent_truncated
 from gurps.hit_locations import HitLocation
-from sessions.combat.attack import pending_resolve
+from sessions.combat.answer import pending_resolve
 from sessions.combat.defending import defence_options, has_a_player
 from sessions.combat.messages import (
     ANSWERED,

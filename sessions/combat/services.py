@@ -18,12 +18,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from gurps import combat as engine
 from gurps import fatigue as fatigue_rules
 from gurps.errors import GurpsError
 from gurps.hit_locations import limb_label
 from sessions import entries
+from sessions.combat.begin import combat_begin
 from sessions.combat.messages import (
     ADD_BEFORE_FIRST_TURN,
     ADJUST_REASON_NEEDED,
@@ -44,7 +46,7 @@ from sessions.combat.messages import (
 )
 from sessions.combat.numbers import combatant_numbers
 from sessions.combat.specs import CreatureSpec
-from sessions.combat.state import between, combat_begin, combat_event, combatant_save
+from sessions.combat.state import between, combat_event, combatant_save
 from sessions.combat.weapons import (
     RANGED_SKILLS,
     CombatWeapon,
@@ -53,8 +55,9 @@ from sessions.combat.weapons import (
 )
 from sessions.log import services as log_services
 from sessions.models import Combat, Combatant, CombatEvent, Roll, Scene
-from sheets.models import Campaign, Character, Item
-from sheets.services import sheet_view, state_of, version_facts
+from sheets.computed import sheet_view, version_facts
+from sheets.models import Character, Item
+from sheets.reads import state_of
 
 KIND_FROM_CHARACTER = {
     Character.Kind.PLAYER_CHARACTER: Combatant.Kind.PLAYER_CHARACTER,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from garganta_site import doorbell
-from garganta_site.errors import ServiceError
+from campaigns import doorbell
+from campaigns.errors import ServiceError
 from sessions.combat.messages import (
     ARM_STRAINED,
     COMBAT_ENDED,
@@ -27,7 +27,7 @@ from sessions.combat.messages import (
 from sessions.combat.weapons import lines_of_weapon
 from sessions.models import Combat, Combatant
 from sessions.tracker import tracker_begin, tracker_event
-from sheets.services import state_of
+from sheets.reads import state_of
 
 # --- helpers ----------------------------------------------------------------------------------
 

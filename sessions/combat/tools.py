@@ -1,7 +1,7 @@
 """The combat's MCP tools: start a fight with everyone in it, add a combatant, act (a turn, a
 maneuver, an attack, a defence, an adjustment), read the tracker, end the fight. Each is one or
 a few operations of sessions/combat/api.py, called in-process with the caller's token
-(garganta_site.mcp_api)."""
+(campaigns.mcp_api)."""
 
 from typing import Annotated, Any, Literal
 from uuid import UUID
@@ -10,7 +10,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ConfigDict, Field
 
-from garganta_site.mcp_api import IdempotencyKey, api_call, payload, step_key, tool
+from campaigns.mcp_api import IdempotencyKey, api_call, payload, step_key, tool
 from sessions.combat.api import (
     AdjustIn,
     AttackIn,

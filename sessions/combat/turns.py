@@ -13,10 +13,11 @@ import uuid
 
 from django.db import transaction
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps import combat as engine
 from gurps import injury
 from gurps.errors import GurpsError
+from sessions.combat.begin import combat_begin
 from sessions.combat.messages import (
     NO_COMBATANTS,
     NOBODY_FIGHTING,
@@ -26,13 +27,7 @@ from sessions.combat.messages import (
 )
 from sessions.combat.numbers import CombatantNumbers, combatant_numbers
 from sessions.combat.rolls import attribute_roll, combat_source, log_success
-from sessions.combat.state import (
-    combat_begin,
-    combat_event,
-    combatant_save,
-    current,
-    why_not_acting,
-)
+from sessions.combat.state import combat_event, combatant_save, current, why_not_acting
 from sessions.models import Combat, Combatant, CombatEvent
 
 # What passing a turn may change on a combatant that is not the one whose turn begins.

@@ -19,9 +19,9 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from garganta_site.confirm import confirmation_step
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest, region_response
+from campaigns.confirm import confirmation_step
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest, region_response
 from gurps.errors import GurpsError
 from sessions.access import get_scene
 from sessions.combat import acting as combat_acting

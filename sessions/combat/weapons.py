@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from decimal import Decimal
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps import combat as engine
 from gurps import damage
 from gurps.errors import GurpsError, InvalidValue, OutsideCanon

@@ -25,13 +25,13 @@ from typing import Any
 
 from gurps.dice import RandomSource
 from gurps.tabular import signed as signed_text
+from procedure import tables as procedure_data
+from procedure.tables import Region
 from sessions.exploration.steps import roll_ref
 from sessions.exploration.supplies import Kind as SupplyKind
 from sessions.exploration.supplies import Ledger
 from sessions.models import Exploration, ExplorationTest, RandomTable, Roll
-from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
-from sessions.procedure.data import Region
 
 # The pendências of canon.seed.PROCEDURE_DIVERGENCES the journey's steps name.
 P_CHANCE = "procedure:chance-notation"

@@ -16,9 +16,10 @@ from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import StrictBool
 
-from garganta_site.api_errors import errors
-from garganta_site.auth import gated, runs_a_table
-from garganta_site.errors import ServiceError
+from campaigns.access import membership_for
+from campaigns.api_errors import errors
+from campaigns.auth import gated, runs_a_table
+from campaigns.errors import ServiceError
 from sessions.exploration import journey, services, supplies
 from sessions.exploration.schemas import (
     ACTIVITY_LABELS,
@@ -42,7 +43,6 @@ from sessions.exploration.schemas import (
     pendencies_data,
 )
 from sessions.models import Exploration, Scene
-from sheets.services import membership_for
 
 # Permission first (issue 27): every write's access is checked in its authentication,
 # before its body is validated or its Idempotency-Key replayed.
@@ -50,7 +50,7 @@ router = Router(auth=gated(lambda request, user: _table_first(request, user)))
 
 ONLY_THE_TABLE_RUNS_IT = "Só o Mestre de Cena ou o Árbitro conduzem a exploração."
 Key = Header("", alias="Idempotency-Key")
-# What a write of the tracker may answer besides its success (garganta_site.api_errors).
+# What a write of the tracker may answer besides its success (campaigns.api_errors).
 TABLE_WRITE = errors(401, 403, 404, 409, 422)
 TABLE_WRITE_WITH_BODY = errors(400, 401, 403, 404, 409, 422)  # 400: a body that is not JSON
 DANGER = "Nível de perigo (Tabela A), declarado pelo Mestre: " + DANGER_LABELS

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django import forms
 
-from garganta_site.forms import request_key_field
+from campaigns.forms import request_key_field
+from procedure import tables as procedure_data
 from sessions.models import Exploration, ExplorationTimer, SupplyChange
-from sessions.procedure import data as procedure_data
 
 DANGER_CHOICES = [("", "— declare —")] + list(Exploration.Danger.choices)
 SEASON_CHOICES = [("", "— diga —")] + [(c.key, c.label) for c in procedure_data.SEASONS]

@@ -31,8 +31,9 @@ from fractions import Fraction
 
 from django.db import transaction
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps.tabular import signed as signed_text
+from procedure import tables as procedure_data
 from sessions.exploration import activities, supplies
 from sessions.exploration.activities import Round
 from sessions.exploration.steps import (
@@ -47,7 +48,6 @@ from sessions.exploration.steps import (
     timers_tick,
 )
 from sessions.models import Exploration, ExplorationEvent, ExplorationTest, RandomTable, Roll
-from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
 
 TRAVEL_ROUND_TURNS = procedure_data.ROUND_HOURS * 6  # turns of 10 minutes

@@ -9,6 +9,7 @@ from uuid import UUID
 
 from ninja import Field, Schema
 
+from procedure import tables as procedure_data
 from sessions.exploration.journey import JourneyView
 from sessions.exploration.services import ExplorationView
 from sessions.models import (
@@ -18,7 +19,6 @@ from sessions.models import (
     ExplorationTimer,
     SupplyChange,
 )
-from sessions.procedure import data as procedure_data
 
 
 def _enum(choices) -> tuple[type, str]:

@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
+from procedure import tables as procedure_data
 from sessions import entries
 from sessions.exploration import activities, supplies
 from sessions.exploration.journey import (
@@ -64,9 +66,7 @@ from sessions.models import (
     Roll,
     Scene,
 )
-from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
-from sheets.models import Campaign
 
 Danger = Exploration.Danger
 

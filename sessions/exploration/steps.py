@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from campaigns.models import Campaign
 from canon.models import Divergence
 from gurps.dice import RandomSource
 from sessions import entries
 from sessions.models import Exploration, ExplorationEvent, ExplorationTimer, Roll
 from sessions.tracker import tracker_begin, tracker_event
-from sheets.models import Campaign
 
 EXPLORATION_ENDED = "Esta exploração já terminou; o que está aqui fica como está."
 PENDENCY_MISSING = "não está no registro desta campanha"

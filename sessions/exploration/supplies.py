@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Sum
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sessions.exploration.steps import action_begin, action_event
 from sessions.models import Exploration, ExplorationEvent, SupplyChange
 

@@ -1,7 +1,7 @@
 """The exploration's MCP tools: start a descent (and its journey), run a turn of the dungeon, a
 round of travel, the tracker's other acts, read it. Each is one or two operations of
 sessions/exploration/api.py, called in-process with the caller's token
-(garganta_site.mcp_api)."""
+(campaigns.mcp_api)."""
 
 from typing import Annotated, Any, Literal
 from uuid import UUID
@@ -10,7 +10,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ConfigDict, Field
 
-from garganta_site.mcp_api import IdempotencyKey, api_call, payload, step_key, tool
+from campaigns.mcp_api import IdempotencyKey, api_call, payload, step_key, tool
 from sessions.exploration.api import (
     ConsequenceIn,
     ExplorationDeclareIn,

@@ -17,10 +17,10 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from garganta_site.confirm import confirmation_step
-from garganta_site.errors import ServiceError
-from garganta_site.forms import one_time_key
-from garganta_site.http import HtmxHttpRequest, region_response
+from campaigns.confirm import confirmation_step
+from campaigns.errors import ServiceError
+from campaigns.forms import one_time_key
+from campaigns.http import HtmxHttpRequest, region_response
 from sessions.access import get_scene
 from sessions.exploration import journey, services, supplies
 from sessions.exploration.forms import (
@@ -91,7 +91,7 @@ def _context(request, scene: Scene, membership, *, forms=None) -> dict:
         "view": services.exploration_view(exploration) if exploration else None,
         "membership": membership,
         "can_run": membership.runs_the_table and open_for_entries,
-        # with a test's id, each test's form gets a key of its own (garganta_site.forms)
+        # with a test's id, each test's form gets a key of its own (campaigns.forms)
         "render_key": one_time_key(),
     }
     if context["can_run"]:

@@ -16,16 +16,17 @@ from ninja import Field, Header, Query, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import StrictBool, field_validator
 
-from garganta_site.api_errors import errors
-from garganta_site.auth import AUTH, gated
-from garganta_site.errors import ServiceError
+from campaigns.access import membership_for
+from campaigns.api_errors import errors
+from campaigns.auth import AUTH, gated
+from campaigns.errors import ServiceError
+from campaigns.models import Membership
 from gurps.dice import parse_dice
 from gurps.errors import GurpsError
 from sessions import vocabularies as vocab
 from sessions.log import chain, services, timeline
 from sessions.models import Declaration, Scene
-from sheets.models import Character, Membership
-from sheets.services import membership_for
+from sheets.models import Character
 
 # Permission first (issue 27): every write's access is checked in its authentication,
 # before its body is validated or its Idempotency-Key replayed.

@@ -17,14 +17,15 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from garganta_site import doorbell
-from garganta_site.errors import ServiceError
+from campaigns import doorbell
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from sessions.entries import ensure_week_accepts_entries
 from sessions.models import (
     Roll,
     Scene,
 )
-from sheets.models import Campaign, Character, Membership
+from sheets.models import Character
 
 GENESIS_HASH = "0" * 64
 CAMPAIGN_REQUIRED = "Você participa de mais de uma campanha: diga qual (campaign)."

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django import forms
 
-from garganta_site.forms import request_key_field
+from campaigns.forms import request_key_field
 from gurps.damage import DAMAGE_TYPE_NAMES
 from gurps.dice import parse_dice
 from gurps.errors import GurpsError

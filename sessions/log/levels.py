@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from campaigns.errors import ServiceError
 from canon import skills as catalogue_data
-from garganta_site.errors import ServiceError
 from gurps import checks, levels
 from gurps.errors import InvalidValue
 from sheets.models import Character
-from sheets.services import homologated_version, state_of
+from sheets.reads import homologated_version, state_of
 
 NAME_THE_LINE = (
     "{name} tem ficha homologada: diga a perícia (skill) ou o atributo (attribute), e o nível "

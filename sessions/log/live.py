@@ -1,5 +1,5 @@
 """The scene page's live updates: each viewer's change token, and the stream that says when it
-moved. What rings the bell (garganta_site.doorbell.ring_scene, inside the writing transaction):
+moved. What rings the bell (campaigns.doorbell.ring_scene, inside the writing transaction):
 an entry of the log, a roll, a combat or exploration event, the homologation that reveals the
 week's hidden rolls, closing the scene.
 
@@ -22,7 +22,7 @@ from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Sum, Va
 from django.db.models.functions import Coalesce
 from django.http import HttpResponse, StreamingHttpResponse
 
-from garganta_site import doorbell
+from campaigns import doorbell
 from sessions.access import get_scene
 from sessions.models import (
     Combat,

@@ -12,14 +12,14 @@ from uuid import UUID
 from ninja import Field, Header, Router, Schema, Status
 from pydantic import StrictInt
 
-from garganta_site.api_errors import errors
-from garganta_site.auth import gated
-from garganta_site.errors import ServiceError
+from campaigns.api_errors import errors
+from campaigns.auth import gated
+from campaigns.errors import ServiceError
 from sessions.access import get_scene
 from sessions.log import scene_ops, timeline
 from sessions.log.api import CharacterRef, SceneOut
 from sessions.models import Roll
-from sheets.services import state_of
+from sheets.reads import state_of
 
 # Permission first (issue 27): every write's access is checked in its authentication,
 # before its body is validated or its Idempotency-Key replayed.

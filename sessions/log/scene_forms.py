@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
-from garganta_site.forms import request_key_field
+from campaigns.forms import request_key_field
 from sessions.log import scene_ops
 
 _POINTS = {

@@ -10,14 +10,15 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 
-from garganta_site import doorbell
-from garganta_site.errors import ServiceError
+from campaigns import doorbell
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from gurps import fatigue as fatigue_rules
 from gurps import injury
 from sessions import entries
 from sessions.models import Combat, Combatant, Exploration, Roll, Scene, StateChange
-from sheets.models import Campaign, Character
-from sheets.services import homologated_version, state_of
+from sheets.models import Character
+from sheets.reads import homologated_version, state_of
 
 # Messages are constants so tests import them instead of repeating them.
 COMBAT_RUNNING = (

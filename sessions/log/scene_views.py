@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from garganta_site.confirm import confirmation_step
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
+from campaigns.confirm import confirmation_step
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
 from gurps.errors import GurpsError
 from sessions.access import get_scene_for_table
 from sessions.log import scene_ops

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
-from garganta_site import doorbell
-from garganta_site.errors import ServiceError
+from campaigns import doorbell
+from campaigns.errors import ServiceError
 from gurps import checks, tables
 from gurps.dice import RandomSource, parse_dice
 from sessions import entries

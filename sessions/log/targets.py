@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sessions.log.levels import chance_percent, level_choices
+from sheets.computed import sheet_view
 from sheets.models import Character
-from sheets.services import sheet_view
 
 # --- what the Mestre can roll against, from the homologated sheet ----------------------------
 

@@ -12,7 +12,8 @@ from datetime import UTC, datetime, timedelta
 
 from django.db.models import Q
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
+from campaigns.models import Membership
 from sessions.log.chain import roll_canonical_content, roll_hash
 from sessions.models import (
     Combat,
@@ -24,7 +25,6 @@ from sessions.models import (
     Scene,
     StateChange,
 )
-from sheets.models import Membership
 
 FULL, MASKED, ABSENT = "full", "masked", "absent"
 

@@ -1,6 +1,6 @@
 """The scene log's MCP tools: read the log, declare, announce modifiers, roll (success, damage,
 table, contest) and narrate. Each is one operation of sessions/log/api.py, called in-process
-with the caller's token (garganta_site.mcp_api); the docstrings are the tools' descriptions,
+with the caller's token (campaigns.mcp_api); the docstrings are the tools' descriptions,
 in Portuguese, for the AI Mestre."""
 
 from typing import Annotated, Any
@@ -10,7 +10,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from garganta_site.mcp_api import IdempotencyKey, api_call, payload, step_key, tool
+from campaigns.mcp_api import IdempotencyKey, api_call, payload, step_key, tool
 from sessions.log.api import (
     AnnouncementIn,
     ContestIn,

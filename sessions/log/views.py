@@ -23,8 +23,9 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, retarget
 
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest, region_response
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest, region_response
+from campaigns.models import Membership
 from gurps.errors import GurpsError
 from sessions.access import get_scene, get_scene_for_table
 from sessions.exports import json_with_list, stream_download, tidy_markdown_stream
@@ -42,7 +43,7 @@ from sessions.log.scene_forms import StateChangeForm
 from sessions.log.targets import UNKNOWN_TARGET, roll_target, roll_targets
 from sessions.models import Declaration, ModifierAnnouncement, Roll, Scene
 from sessions.procedure.forms import procedure_form
-from sheets.models import Character, Membership
+from sheets.models import Character
 
 # --- the scene page ---------------------------------------------------------------------------
 

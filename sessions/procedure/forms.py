@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from django import forms
 
-from garganta_site.forms import request_key_field
+from campaigns.forms import request_key_field
+from procedure import tables as procedure_data
 from sessions.models import RandomTable
-from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
 
 CHOICE_UNKNOWN = "Escolha uma tabela da lista."

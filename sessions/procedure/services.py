@@ -18,17 +18,17 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign
 from gurps.dice import RandomSource
 from gurps.tabular import signed as signed_text
+from procedure import tables as procedure_data
 from sessions import entries
 from sessions.entries import ensure_scene_accepts_entries as _ensure_scene_accepts_entries
 from sessions.entries import require_arbitro as _require_arbitro
 from sessions.entries import require_table as _require_table
 from sessions.log.chain import append_with_retries as _append_with_retries
 from sessions.models import RandomTable, RandomTableRow, RandomTableRowChange, Roll, Scene
-from sessions.procedure import data as procedure_data
-from sheets.models import Campaign
 
 UNKNOWN_PROCEDURE_TABLE = "Tabela do procedimento desconhecida: {key}."
 NOT_ROLLED = "A {name} não se rola: o texto não dá um dado para ela (é de consulta)."

@@ -9,16 +9,16 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
+from campaigns.access import membership_for
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import Membership
+from procedure import tables as procedure_data
 from sessions.access import get_scene_for_table
 from sessions.log.views import scene_respond
 from sessions.models import RandomTable, RandomTableRowChange
-from sessions.procedure import data as procedure_data
 from sessions.procedure import services
 from sessions.procedure.forms import RowAddForm, RowEditForm, TableAddForm, procedure_form
-from sheets.models import Membership
-from sheets.services import membership_for
 
 
 @require_POST

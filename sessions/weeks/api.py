@@ -12,16 +12,17 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Field, Header, Router, Schema, Status
 
-from garganta_site.api_errors import errors
-from garganta_site.auth import gated
-from garganta_site.errors import ServiceError
+from campaigns.access import membership_for
+from campaigns.api_errors import errors
+from campaigns.auth import gated
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from sessions import entries
 from sessions.log import services as log_services
 from sessions.log.api import CharacterRef, SceneOut
 from sessions.models import Week, WorldAction
 from sessions.weeks import services
-from sheets.models import Campaign, Character, Membership
-from sheets.services import membership_for
+from sheets.models import Character
 
 # Permission first (issue 27): every write's access is checked in its authentication,
 # before its body is validated or its Idempotency-Key replayed.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django import forms
 
-from garganta_site.forms import request_key_field
+from campaigns.forms import request_key_field
 from gurps.errors import FLOOR_TOO_LOW
 from sessions.log import services as log_services
 from sessions.weeks import services

@@ -12,8 +12,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from garganta_site import doorbell
-from garganta_site.errors import ServiceError
+from campaigns import doorbell
+from campaigns.errors import ServiceError
+from campaigns.models import Campaign, Membership
 from gurps import house
 from sessions import entries
 from sessions.entries import (
@@ -33,7 +34,7 @@ from sessions.models import (
     WeeklyReport,
     WorldAction,
 )
-from sheets.models import Campaign, Character, Membership
+from sheets.models import Character
 
 WORLD_ACTION_EMPTY = "Diga o que a personagem faz no mundo com esta ação."
 NOT_YOUR_CHARACTER_WORLD = "Você só gasta ações de mundo das suas próprias personagens."

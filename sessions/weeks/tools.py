@@ -2,7 +2,7 @@
 actions, read, draft and send the weekly report, and the Árbitro's part (homologate or return
 the report, publish the Boletim). Each is one or
 two operations of sessions/weeks/api.py, called in-process with the caller's token
-(garganta_site.mcp_api)."""
+(campaigns.mcp_api)."""
 
 from typing import Annotated, Any, Literal
 from uuid import UUID
@@ -10,7 +10,7 @@ from uuid import UUID
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from garganta_site.mcp_api import IdempotencyKey, api_call, payload, tool
+from campaigns.mcp_api import IdempotencyKey, api_call, payload, tool
 from sessions.weeks.api import SceneIn
 
 Campaign = Annotated[str, Field(min_length=1, max_length=100, description="O slug da campanha")]

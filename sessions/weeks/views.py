@@ -18,9 +18,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from garganta_site.confirm import confirmation_step
-from garganta_site.errors import ServiceError
-from garganta_site.http import HtmxHttpRequest
+from campaigns.access import membership_for
+from campaigns.confirm import confirmation_step
+from campaigns.errors import ServiceError
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import Membership
 from sessions.access import deny_unless_arbitro, deny_unless_table, get_campaign, get_week
 from sessions.exports import as_json, download, tidy_markdown
 from sessions.log import services as log_services
@@ -34,8 +36,7 @@ from sessions.weeks.forms import (
     SceneForm,
     WorldActionForm,
 )
-from sheets.models import Character, Membership
-from sheets.services import membership_for
+from sheets.models import Character
 
 
 def _week_filename(week: Week, ext: str) -> str:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from garganta_site.auth import api_token_create
+from campaigns.auth import api_token_create
 
 
 @pytest.fixture

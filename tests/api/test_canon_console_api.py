@@ -1,4 +1,4 @@
-"""The Árbitro's console through the API (canon.console_api), under /api/v1/console/.
+"""The Árbitro's console through the API (console.api), under /api/v1/console/.
 
 Every member reads; the Mestre also opens divergences; the Árbitro writes; 403
 {"code": "forbidden"} for others; 404 for objects of another campaign."""

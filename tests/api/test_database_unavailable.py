@@ -14,8 +14,8 @@ from unittest.mock import patch
 import pytest
 from django.db import InterfaceError, OperationalError
 
+from campaigns.auth import TokenAuth
 from garganta_site.api import DATABASE_UNAVAILABLE
-from garganta_site.auth import TokenAuth
 from sessions.models import Roll
 from tests.api.conftest import post_json
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
-from garganta_site.api_errors import STATUS_MESSAGES, VALIDATION_MESSAGES
+from campaigns.api_errors import STATUS_MESSAGES, VALIDATION_MESSAGES
 from tests.api.conftest import post_json
 
 pytestmark = pytest.mark.django_db

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from procedure.tables import ACTIVITIES, REGIONS
 from sessions import entries
 from sessions.exploration import journey as journey_services
 from sessions.exploration import services as exploration_services
 from sessions.log import chain
 from sessions.models import Roll
-from sessions.procedure.data import ACTIVITIES, REGIONS
 from tests.api.conftest import post_json
 from tests.gurps.helpers import ScriptedSource
 

@@ -92,7 +92,7 @@ def test_a_refused_request_leaves_its_key_free(client, bearer, mestre, scene):
 
 
 def test_a_dry_run_answers_as_the_request_would_and_keeps_nothing(client, bearer, mestre, scene):
-    """X-Dry-Run: 1 (garganta_site.http.dry_run_requests): the same answer, no roll stored, no
+    """X-Dry-Run: 1 (campaigns.http.dry_run_requests): the same answer, no roll stored, no
     die in the chain, and the key still free for the real request."""
     headers = bearer(mestre)
     count = Roll.objects.count()

@@ -10,11 +10,12 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from campaigns.models import ApiToken
 from gurps.errors import NO_ROLL_AT_THREE_OR_LESS
 from sessions.log.chain import GENESIS_HASH
 from sessions.log.services import CHARACTER_NOT_IN_SCENE, LABEL_EMPTY
 from sessions.models import Roll
-from sheets.models import ApiToken, Character
+from sheets.models import Character
 from tests.api.conftest import post_json
 
 ROLL_KEYS = {

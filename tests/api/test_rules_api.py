@@ -1,4 +1,4 @@
-"""The canon's rules as API operations (canon.api): odds, damage by ST, the derived block.
+"""The canon's rules as API operations (rules.api): odds, damage by ST, the derived block.
 No login needed: these are the rules, not the campaign."""
 
 from __future__ import annotations
@@ -221,7 +221,7 @@ def test_derived_gives_the_readings_of_fatigue_and_halving_below_0_hp(client):
 def test_derived_and_the_sheets_api_give_the_same_readings_for_the_same_case(
     client, client_for, mestre, jurado
 ):
-    from sheets.services import state_of
+    from sheets.reads import state_of
 
     state = state_of(jurado)
     state.fatigue_lost, state.hp_lost = 2, 14

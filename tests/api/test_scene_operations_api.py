@@ -8,7 +8,7 @@ import pytest
 from sessions import entries
 from sessions.log import scene_api, scene_ops
 from sessions.models import Scene, StateChange
-from sheets.services import state_of
+from sheets.reads import state_of
 from tests.api.conftest import post_json
 
 

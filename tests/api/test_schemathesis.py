@@ -48,8 +48,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from campaigns.auth import api_token_create
 from canon.models import Correction, Decision, Divergence
-from garganta_site.auth import api_token_create
 from sessions import demo as demo_play
 from sessions.combat import services as combat_services
 from sessions.combat import specs as combat_specs

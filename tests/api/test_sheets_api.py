@@ -156,7 +156,7 @@ def test_the_sheet_lists_the_readings_its_numbers_rest_on_as_the_page_does(
     from canon.models import Divergence
     from canon.seed import READING_KEY_PREFIX
     from gurps.readings import READINGS
-    from sheets.services import state_of
+    from sheets.reads import state_of
 
     state = state_of(jurado)
     state.fatigue_lost = 2  # Carga with fatigue uses the sheet's ST: a reading (§6.2)

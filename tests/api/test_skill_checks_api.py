@@ -1,11 +1,11 @@
 """The API of the audit and the defaults: "e sem a perícia?" of a sheet (sheets.api), the checks
-of a version and the Árbitro's two skill tables (canon.console_api)."""
+of a version and the Árbitro's two skill tables (console.api)."""
 
 from __future__ import annotations
 
 import typing
 
-from canon.skills_api import FindingCodeLiteral
+from console.skills_api import FindingCodeLiteral
 from gurps.audit import FindingCode
 from tests.sheets.proposals import submit_three_problems
 

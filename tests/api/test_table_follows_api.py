@@ -137,8 +137,8 @@ def test_a_contest_applies_the_announced_modifiers_to_side_a_once(
 
 
 def test_a_refused_modifier_is_named_by_number_and_label(as_mestre, scene):
+    from campaigns.api_errors import VALIDATION_MESSAGES
     from garganta_site.api import LIST_ITEM, LIST_ITEM_NAMED
-    from garganta_site.api_errors import VALIDATION_MESSAGES
 
     body = {
         "label": "Saltar o fosso",

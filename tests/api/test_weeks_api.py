@@ -332,7 +332,7 @@ def test_verify_answers_ok_count_and_first_broken(api, jogador, mestre, scene):
 
 
 def test_verify_names_the_campaign_when_the_user_has_several(api, mestre, scene, outsider):
-    from sheets.models import Campaign, Membership
+    from campaigns.models import Campaign, Membership
 
     Membership.objects.create(
         user=mestre, campaign=Campaign.objects.get(slug="outra"), role="mestre"

@@ -79,7 +79,7 @@ def _fallback_poll_every_2_s(settings):
 @pytest.fixture
 def site(live_server, transactional_db):
     """The live server with the demo campaign committed to its database."""
-    from sheets.demo import demo_seed
+    from garganta_site.demo import demo_seed
 
     demo_seed()
     return live_server

@@ -57,13 +57,14 @@ def layout_world() -> dict[str, str]:
     """Play the demo campaign far enough that every page has something on it; the path ids."""
     from django.contrib.auth import get_user_model
 
+    from campaigns.models import Campaign
+    from garganta_site.demo import demo_seed
     from sessions.demo import demo_combat_start, demo_week_play
     from sessions.exploration import services as exploration_services
     from sessions.log import services as log_services
     from sessions.models import Scene
-    from sheets.demo import demo_seed
-    from sheets.models import Campaign, Character
-    from sheets.services import loot_add
+    from sheets.models import Character
+    from sheets.possessions import loot_add
 
     demo_seed()
     campaign = Campaign.objects.get(slug="a-garganta")

@@ -9,10 +9,10 @@ import re
 
 from playwright.sync_api import expect
 
+from campaigns.models import Campaign
 from sessions import entries
 from sessions.log import chain
 from sessions.models import Combat, Combatant, Roll
-from sheets.models import Campaign
 from tests.browser.conftest import HANG_MS, login, screenshot
 from tests.gurps.helpers import ScriptedSource
 from tests.sessions.combat.helpers import B_WOUNDS_JURADO, CAVADOR, HOPLITA_FELLS_A

@@ -9,7 +9,7 @@ import re
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from garganta_site.confirm import CONFIRMATIONS
+from campaigns.confirm import CONFIRMATIONS
 from sessions.combat import services as combat_services
 from sessions.models import Combat, Declaration, Scene
 from sheets.models import Character, SheetVersion

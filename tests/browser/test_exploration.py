@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from campaigns.models import Campaign
 from sessions import entries
 from sessions.log import chain
 from sessions.models import Exploration, Roll
-from sheets.models import Campaign
 from tests.browser.conftest import HANG_MS, login, screenshot
 from tests.gurps.helpers import ScriptedSource
 

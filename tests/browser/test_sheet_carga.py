@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from sheets.models import Character, Possession
-from sheets.services import WEIGHT_NOT_NEGATIVE
+from sheets.possessions import WEIGHT_NOT_NEGATIVE
 from tests.browser.conftest import assert_not_reloaded, login, screenshot, set_marker
 
 LOOT = (

@@ -1,4 +1,4 @@
-"""The console's home (canon.views.console): what waits for the Árbitro, with counts."""
+"""The console's home (console.views.console): what waits for the Árbitro, with counts."""
 
 from __future__ import annotations
 

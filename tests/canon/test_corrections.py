@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from canon import services
 from canon.models import Correction, Decision
-from garganta_site.confirm import CONFIRMED
 from tests.sheets.pages import content, text
 
 

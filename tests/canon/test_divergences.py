@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
+from campaigns.errors import ServiceError
 from canon import services
 from canon.models import Divergence
-from garganta_site.confirm import CONFIRMED
-from garganta_site.errors import ServiceError
 from tests.sheets.pages import content, text
 
 NEW = "/console/pendencias/nova/"

@@ -1,4 +1,4 @@
-"""The Árbitro homologates a submitted version (canon.views.homologate): from then on the
+"""The Árbitro homologates a submitted version (console.views.homologate): from then on the
 sheet page shows it. A decided version is not decided again."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from garganta_site.confirm import CONFIRMED
+from campaigns.confirm import CONFIRMED
+from sheets.homologation import NOT_SUBMITTED
 from sheets.models import Possession, SheetVersion
-from sheets.services import NOT_SUBMITTED
 from tests.sheets.pages import content, row, section
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from campaigns.models import Campaign
 from canon import seed
 from canon.models import Correction, Divergence
 from canon.services import registers_seed
-from garganta_site.campaigns import campaign_create
-from sheets.models import Campaign
+from garganta_site.founding import campaign_create
 from tests.gurps.helpers import PROCEDURE_PATH
 
 TEXT = PROCEDURE_PATH.read_text(encoding="utf-8")

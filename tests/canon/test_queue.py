@@ -1,4 +1,4 @@
-"""The Árbitro's homologation queue (canon.views.queue)."""
+"""The Árbitro's homologation queue (console.views.queue)."""
 
 from __future__ import annotations
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from canon import checks
-from canon.forms import HomologateForm
-from garganta_site.confirm import CONFIRMED
+from console.forms import HomologateForm
 from gurps.audit import ATTRIBUTE_ABOVE_20, FindingCode
 from sheets.models import SheetVersion
 from tests.sheets.pages import content, text
@@ -126,7 +126,7 @@ def test_the_queue_form_carries_the_fingerprint_of_the_warnings(client_for, arbi
 
 @pytest.mark.parametrize("username", ["mestre", "jogador"])
 def test_only_the_arbitro_homologates_through_the_service(django_user_model, troubled, username):
-    from garganta_site.errors import ServiceError
+    from campaigns.errors import ServiceError
 
     with pytest.raises(ServiceError) as refused:
         checks.version_homologate(

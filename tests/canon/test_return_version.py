@@ -1,4 +1,4 @@
-"""The Árbitro returns a submitted version with a reason (canon.views.return_version)."""
+"""The Árbitro returns a submitted version with a reason (console.views.return_version)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from garganta_site.confirm import CONFIRMED
+from campaigns.confirm import CONFIRMED
+from sheets.homologation import RETURN_NEEDS_REASON
 from sheets.models import SheetVersion
-from sheets.services import RETURN_NEEDS_REASON
 from tests.sheets.pages import content
 
 REASON = "Espada Curta 15 pede 4 pontos: mostre de onde vêm os 2 novos."

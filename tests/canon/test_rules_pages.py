@@ -1,4 +1,4 @@
-"""The rules pages (canon.rules_views): /regras/, /regras/casa/, /regras/leituras/ and the
+"""The rules pages (rules.views): /regras/, /regras/casa/, /regras/leituras/ and the
 calculator at /regras/calculadora/.
 
 The tables are read back from the rendered HTML with the standard library's parser and

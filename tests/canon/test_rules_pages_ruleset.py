@@ -9,7 +9,7 @@ import pytest
 from django.http import Http404
 from django.test import RequestFactory
 
-from canon.rules_views import pages_for
+from rules.views import pages_for
 from tests.canon.test_rules_pages import PageReader
 from tests.second_ruleset import D20, DICE_ONLY, DICE_ONLY_LABEL, campaign_on, register
 

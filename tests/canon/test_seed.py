@@ -8,13 +8,13 @@ import datetime as dt
 import pytest
 from django.apps import apps
 
+from campaigns.models import Campaign
 from canon import seed
 from canon.models import Correction, Decision, Divergence
 from canon.services import registers_seed
-from garganta_site.campaigns import campaign_create, seed_after_migrate
+from garganta_site.founding import campaign_create, seed_after_migrate
 from gurps import readings
 from gurps.house import HOUSE_SETTINGS
-from sheets.models import Campaign
 
 
 def _decision(campaign, key) -> Decision:

@@ -8,9 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from canon import services
 from canon.models import Correction
-from garganta_site.confirm import CONFIRMED
 from sheets import services as sheet_services
 from sheets.models import SheetVersion
 from tests.sheets.pages import content, row, section

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from campaigns.errors import ServiceError
 from canon import seed, skill_data, skills
 from canon.models import SkillCatalogueChange, SkillCostRowChange
-from garganta_site.campaigns import campaign_create
-from garganta_site.errors import ServiceError
+from garganta_site.founding import campaign_create
 from gurps.errors import COST_TABLE_DASH_AFTER_NUMBER, PHYSICAL_HAS_NO_VERY_HARD
 from tests.gurps.helpers import skill_cost_tables
 from tests.sheets.pages import content

@@ -431,7 +431,7 @@ class Site:
             f"{setup}\n"
             "import json\n"
             "from django.contrib.auth import get_user_model\n"
-            "from garganta_site.auth import api_token_create\n"
+            "from campaigns.auth import api_token_create\n"
             f"names = {names!r}\n"
             "U = get_user_model()\n"
             "tokens = {n: api_token_create(user=U.objects.get(username=n)) for n in names}\n"

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.utils.html import escape
 
-from sheets.services import NOT_SUBMITTED
+from sheets.homologation import NOT_SUBMITTED
 from tests.live.helpers import (
     assert_chain_intact,
     assert_gapless,
@@ -37,7 +37,7 @@ VERSIONS = 8
 
 SECOND_ARBITRO = """
 from django.contrib.auth import get_user_model
-from sheets.demo import DEMO_PASSWORD
+from garganta_site.demo import DEMO_PASSWORD
 from sheets.models import Campaign, Membership
 user = get_user_model().objects.create_user("arbitra", password=DEMO_PASSWORD)
 Membership.objects.create(

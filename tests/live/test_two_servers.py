@@ -1,5 +1,5 @@
 """Two app servers on one PostgreSQL, as on two machines behind one proxy (gunicorn with uvicorn
-workers, each on its own port; garganta_site.doorbell carries live updates between them):
+workers, each on its own port; campaigns.doorbell carries live updates between them):
 
 - rolls sent to both at once interleave into one gapless chain;
 - a roll on one rings the doorbell of a scene page held open on the other, within a second;

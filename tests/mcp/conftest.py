@@ -16,9 +16,9 @@ from django.db import connection
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from campaigns.auth import api_token_create
 from garganta_site import mcp
 from garganta_site.asgi import build_application
-from garganta_site.auth import api_token_create
 
 BASE = "http://127.0.0.1:8000"
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from campaigns.models import Campaign
 from sessions.log import chain
 from sessions.models import Roll, Week
-from sheets.models import Campaign
 from tests.mcp.conftest import orm
 from tests.mcp.week import ROUNDS, McpTable, play_week
 

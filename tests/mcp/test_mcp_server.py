@@ -8,10 +8,10 @@ import uuid
 
 import pytest
 
+from campaigns.models import Campaign
 from garganta_site.mcp import TOOL_MODULES
 from sessions.log import chain
 from sessions.models import Roll, Scene
-from sheets.models import Campaign
 from tests.api.test_vocabularies import FREE_TEXT
 from tests.mcp.conftest import connect, data, error_text, http_client, orm
 
@@ -67,7 +67,7 @@ async def test_guessed_tokens_at_mcp_are_throttled_per_address_as_on_the_api(tok
     """Issue 27: 20 failed tokens from one address in 10 minutes; then that address gets a 429
     in Portuguese with Retry-After at /mcp, even with a right token; another address does not.
     Calls without a token (a client finding the metadata) do not count."""
-    from garganta_site.auth import TOO_MANY_BAD_TOKENS, BearerFailures
+    from campaigns.auth import TOO_MANY_BAD_TOKENS, BearerFailures
 
     ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
     accept = {"accept": "application/json, text/event-stream"}
@@ -184,7 +184,7 @@ async def test_a_jogador_may_declare_for_his_own_character_only(tokens, scene, j
 
 
 async def test_an_outsider_does_not_learn_the_scene_exists(tokens, scene, outsider):
-    from garganta_site.auth import api_token_create
+    from campaigns.auth import api_token_create
 
     outsider_token = await orm(api_token_create)(user=outsider)
     async with connect(outsider_token) as client:

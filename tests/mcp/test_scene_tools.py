@@ -9,7 +9,7 @@ from sessions.combat import services as combat_services
 from sessions.log import scene_ops
 from sessions.models import Scene
 from sheets.models import Character
-from sheets.services import state_of
+from sheets.reads import state_of
 from tests.mcp.conftest import connect, data, error_text, orm
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio]

@@ -21,10 +21,13 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from campaigns.auth import api_token_create
+from campaigns.models import ApiToken, Campaign, Membership
 from canon import services as canon_services
 from canon.models import Decision, Divergence, SkillCatalogueEntry, SkillCostTable
-from garganta_site.auth import api_token_create
-from garganta_site.campaigns import campaign_create
+from garganta_site import demo as sheet_demo
+from garganta_site.demo import DEMO_PASSWORD
+from garganta_site.founding import campaign_create
 from sessions.combat import services as combat_services
 from sessions.combat import specs as combat_specs
 from sessions.combat import state as combat_state
@@ -40,10 +43,8 @@ from sessions.exploration import services as exploration_services
 from sessions.log import services as log_services
 from sessions.models import Combat, Declaration, Exploration, RandomTable, WorldAction
 from sessions.weeks import services as weeks_services
-from sheets import demo as sheet_demo
-from sheets.demo import DEMO_PASSWORD
-from sheets.models import ApiToken, Campaign, Character, Membership, Possession, SheetVersion
-from sheets.services import loot_add
+from sheets.models import Character, Possession, SheetVersion
+from sheets.possessions import loot_add
 
 ACTORS = ("anon", "owner", "other", "mestre", "arbitro", "outsider")
 ACTOR_USERS = {

@@ -21,7 +21,7 @@ from html.parser import HTMLParser
 
 from django.test import Client
 
-from garganta_site.confirm import CONFIRMED
+from campaigns.confirm import CONFIRMED
 from tests.security.conftest import ACTORS, World, send
 from tests.security.test_permission_matrix import (
     BODIES,

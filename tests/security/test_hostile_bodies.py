@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
+from campaigns.auth import IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_TOO_LONG, api_token_create
 from garganta_site.api import BODY_TOO_DEEP, BODY_TOO_LARGE
-from garganta_site.auth import IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_TOO_LONG, api_token_create
 from sessions.models import Narration, Roll, Scene
 
 pytestmark = pytest.mark.django_db
@@ -82,7 +82,7 @@ def test_guessed_bearer_tokens_are_throttled_per_address(client, bearer, mestre)
     """20 failures in 10 minutes from one address; the 21st request from it is a 429 with
     Retry-After — even with a right token, so guessing right is no faster. Another address is
     not slowed."""
-    from garganta_site.auth import TOO_MANY_BAD_TOKENS, BearerFailures
+    from campaigns.auth import TOO_MANY_BAD_TOKENS, BearerFailures
 
     limit = BearerFailures()
     for attempt in range(limit.num_requests):

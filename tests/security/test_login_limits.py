@@ -26,7 +26,7 @@ from django.core.management import call_command
 from django.test import override_settings
 from django.utils import timezone
 
-from sheets.demo import DEMO_PASSWORD
+from garganta_site.demo import DEMO_PASSWORD
 
 LOCKED = "Muitas tentativas de entrada erradas com este usuário. Tente de novo em 15 minutos."
 WRONG = "Usuário ou senha não conferem."  # templates/login.html

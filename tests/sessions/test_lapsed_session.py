@@ -1,7 +1,7 @@
 """A session that lapsed (logged out in another tab) answers each htmx request with
 ``HX-Redirect`` to the login, ``?next=`` the page the user was on (``HX-Current-URL``): the
 whole page goes to the login and comes back, instead of a login form swapped into a panel
-(garganta_site.http.lapsed_session_redirect). The browser's side: tests/browser/test_confirmations.py."""
+(campaigns.http.lapsed_session_redirect). The browser's side: tests/browser/test_confirmations.py."""
 
 from __future__ import annotations
 

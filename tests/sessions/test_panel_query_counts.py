@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from garganta_site.auth import api_token_create
+from campaigns.auth import api_token_create
 from sessions.combat import services as combat_services
 from sessions.combat import turns as combat_turns
 from sessions.exploration import services as exploration_services

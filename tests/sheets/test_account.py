@@ -18,9 +18,9 @@ from django.db.models import QuerySet
 from django.test import Client
 from django.urls import reverse
 
-from garganta_site.auth import TOKEN_ALREADY_CREATED, api_token_create
-from garganta_site.errors import ServiceError
-from sheets.models import ApiToken
+from campaigns.auth import TOKEN_ALREADY_CREATED, api_token_create
+from campaigns.errors import ServiceError
+from campaigns.models import ApiToken
 
 ACCOUNT = "/conta/"
 CREATE = "/conta/tokens/"

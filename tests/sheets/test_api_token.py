@@ -1,4 +1,4 @@
-"""``manage.py api_token USERNAME`` and garganta_site.auth.api_token_create."""
+"""``manage.py api_token USERNAME`` and campaigns.auth.api_token_create."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from sheets.models import ApiToken
+from campaigns.models import ApiToken
 
 
 def _api_token(username: str) -> str:

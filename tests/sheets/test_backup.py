@@ -1,4 +1,4 @@
-"""Campaign backups that round-trip (sheets.backup, ``export_campaign`` / ``import_campaign``).
+"""Campaign backups that round-trip (garganta_site.backup, ``export_campaign`` / ``import_campaign``).
 
 What it tries: every model of sheets, mesa and canon is either exported or named as not a
 campaign's; the demo campaign, played (week 1 with its hidden roll revealed, a fight with an
@@ -30,11 +30,14 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from campaigns.auth import api_token_create
+from campaigns.models import ApiToken, Campaign, Membership
 from canon.models import Decision
 from canon.services import correction_create, divergence_create, registers_seed_all
 from canon.skills import skill_catalogue_entry_edit, skill_cost_row_edit
-from garganta_site.auth import api_token_create
-from garganta_site.campaigns import campaign_create
+from garganta_site import backup
+from garganta_site.demo import DEMO_PASSWORD, demo_seed
+from garganta_site.founding import campaign_create
 from sessions import entries
 from sessions.combat import attack as combat_attack
 from sessions.combat import maneuvers as combat_maneuvers
@@ -50,10 +53,8 @@ from sessions.log import services as log_services
 from sessions.models import Combatant, Roll, Scene, Week
 from sessions.procedure.services import procedure_tables_seed_all, random_table_row_edit
 from sessions.weeks import services as weeks_services
-from sheets import backup
-from sheets.demo import DEMO_PASSWORD, demo_seed
-from sheets.models import ApiToken, Campaign, Character, Membership, Possession
-from sheets.services import loot_add
+from sheets.models import Character, Possession
+from sheets.possessions import loot_add
 from tests.gurps.helpers import ScriptedSource
 from tests.sessions.combat.helpers import HOPLITA_FELLS_A
 

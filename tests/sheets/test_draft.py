@@ -11,12 +11,13 @@ import re
 import pytest
 from django.urls import reverse
 
-from garganta_site.confirm import CONFIRMED
-from garganta_site.errors import ServiceError
+from campaigns.confirm import CONFIRMED
+from campaigns.errors import ServiceError
 from sheets import services
+from sheets.drafts import DRAFT_EXISTS, NOT_A_DRAFT, PENDING_EXISTS
 from sheets.forms import ATTRIBUTE_ERRORS
+from sheets.homologation import NOT_SUBMITTED
 from sheets.models import SheetVersion
-from sheets.services import DRAFT_EXISTS, NOT_A_DRAFT, NOT_SUBMITTED, PENDING_EXISTS
 from tests.sheets.pages import content
 
 

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from garganta_site.confirm import CONFIRMED
+from campaigns.confirm import CONFIRMED
 from gurps.errors import (
     NEGATIVE_SKILL_POINTS,
     PHYSICAL_HAS_NO_VERY_HARD,

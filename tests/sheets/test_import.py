@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from garganta_site.confirm import CONFIRMED
+from campaigns.confirm import CONFIRMED
 from gurps.audit import FindingCode
 from sheets import importing, services
 from sheets.forms import IMPORT_MAX_CHARS, IMPORT_TOO_LONG

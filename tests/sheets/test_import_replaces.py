@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from garganta_site.confirm import CONFIRMED
+from campaigns.confirm import CONFIRMED
 from sheets import importing
 from sheets.models import SheetVersion
 from tests.sheets.pages import content

@@ -13,7 +13,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sheets import services
 from sheets.models import Possession
 from tests.sheets.pages import content, stat

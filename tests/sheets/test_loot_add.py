@@ -11,11 +11,11 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sheets import services
 from sheets.forms import LootForm
 from sheets.models import Possession
-from sheets.services import (
+from sheets.possessions import (
     LOOT_NEEDS_NAME,
     QUANTITY_AT_LEAST_1,
     QUANTITY_TOO_LARGE,

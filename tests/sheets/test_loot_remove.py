@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from sheets.models import Possession
-from sheets.services import LOOT_ONLY
+from sheets.possessions import LOOT_ONLY
 from tests.sheets.pages import content, stat
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

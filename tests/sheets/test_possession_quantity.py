@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from sheets.models import Possession
-from sheets.services import QUANTITY_AT_LEAST_1, QUANTITY_TOO_LARGE
+from sheets.possessions import QUANTITY_AT_LEAST_1, QUANTITY_TOO_LARGE
 from tests.sheets.pages import content, stat
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

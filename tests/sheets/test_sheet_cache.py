@@ -18,7 +18,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from garganta_site.auth import api_token_create
+from campaigns.auth import api_token_create
 from sheets.models import CharacterState, Possession
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
+from campaigns.models import Campaign
 from sessions.demo import demo_combat_start
-from sheets.models import Campaign
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from campaigns.models import Campaign
 from sessions.log.chain import rolls_verify
-from sheets.models import Campaign
 
 
 class Command(BaseCommand):

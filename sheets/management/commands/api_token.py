@@ -1,7 +1,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from garganta_site.auth import api_token_create, api_tokens_revoke
+from campaigns.auth import api_token_create, api_tokens_revoke
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from sheets import backup
+from garganta_site import backup
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from sheets import backup
+from garganta_site import backup
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from sheets.demo import DEMO_PASSWORD, demo_seed
+from garganta_site.demo import DEMO_PASSWORD, demo_seed
 
 
 class Command(BaseCommand):

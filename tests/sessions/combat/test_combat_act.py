@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from garganta_site.errors import ServiceError
+from campaigns.access import membership_for
+from campaigns.errors import ServiceError
 from gurps.errors import InvalidValue
 from sessions.combat import acting
 from sessions.combat import cards as combat_cards
@@ -21,7 +22,7 @@ from sessions.combat import state as combat_state
 from sessions.combat import turns as combat_turns
 from sessions.log import chain
 from sessions.models import Combat, Combatant, CombatEvent, Roll
-from sheets.services import membership_for, state_of
+from sheets.reads import state_of
 from tests.sessions.combat.helpers import B_WOUNDS_JURADO, HOPLITA_FELLS_A, cavador
 
 MOVE = combat_specs.ManeuverSpec(maneuver="move")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps.errors import InvalidValue
 from sessions.combat import attack as combat_attack
 from sessions.combat import cards as combat_cards
@@ -18,7 +18,7 @@ from sessions.combat import state as combat_state
 from sessions.combat import turns as combat_turns
 from sessions.log import chain
 from sessions.models import Combatant, CombatEvent, Roll
-from sheets.services import state_of
+from sheets.reads import state_of
 from tests.sessions.combat.helpers import B_WOUNDS_JURADO, HOPLITA_FELLS_A, cavador
 
 

@@ -22,8 +22,9 @@ from sessions.combat import state as combat_state
 from sessions.combat import turns as combat_turns
 from sessions.combat.numbers import combatant_numbers, round_defences
 from sessions.models import Combatant, Roll
+from sheets.computed import sheet_view
 from sheets.models import Possession, SheetVersion
-from sheets.services import sheet_view, state_of
+from sheets.reads import state_of
 from tests.sessions.combat.helpers import cavador
 
 

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 import pytest
 from django.urls import reverse
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sessions.combat import attack as combat_attack
 from sessions.combat import maneuvers as combat_maneuvers
 from sessions.combat import pending as combat_pending
@@ -232,7 +232,7 @@ def _answer(client, hunt, headers, key="", **body):
 
 
 def _bearer(user):
-    from garganta_site.auth import api_token_create
+    from campaigns.auth import api_token_create
 
     return {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user)}"}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sessions.combat import attack as combat_attack
 from sessions.combat import defending as combat_defending
 from sessions.combat import maneuvers as combat_maneuvers

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from campaigns.access import membership_for
 from gurps.errors import LIMB_SIDE_REQUIRED, InvalidValue
 from sessions.combat import attack as combat_attack
 from sessions.combat import cards as combat_cards
 from sessions.combat import specs as combat_specs
 from sessions.combat.schemas import combat_data
 from sessions.models import Combatant, CombatEvent
-from sheets.services import membership_for
 from tests.sessions.combat.test_combat_effects import creature, duel, get, maneuver  # noqa: F401
 
 CLUB = combat_specs.WeaponSpec(name="Clava", skill=12, damage="2d cont")

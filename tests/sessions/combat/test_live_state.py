@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sessions.combat import services as combat_services
 from sessions.models import Combatant
 from sheets import services as sheet_services
-from sheets.services import state_of
+from sheets.reads import state_of
 
 
 @pytest.fixture

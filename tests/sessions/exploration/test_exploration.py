@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sessions.combat import services as combat_services
 from sessions.exploration import services as exploration_services
 from sessions.log import chain

@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
+from procedure.tables import ACTIVITIES, BY_KEY, REGION_BY_KEY
 from sessions.exploration import journey
 from sessions.exploration import services as exploration_services
 from sessions.log import chain
 from sessions.log import services as log_services
 from sessions.models import Exploration, ExplorationTest, Roll
-from sessions.procedure.data import ACTIVITIES, BY_KEY, REGION_BY_KEY
 from tests.gurps.helpers import ScriptedSource
 
 JURADO, HOPLITA, RASTREADOR = "Jurado de Gapheim", "Hoplita de Ônfalos", "Rastreador de Uruk-Kalam"

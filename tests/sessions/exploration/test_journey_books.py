@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sessions.exploration import journey, supplies
 from sessions.exploration import services as exploration_services
 from sessions.exploration.steps import DARKNESS_FELL, DARKNESS_LIFTED

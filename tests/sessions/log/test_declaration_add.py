@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sessions.entries import SCENE_CLOSED
 from sessions.log import services as log_services
 from sessions.log.services import CHARACTER_NOT_IN_SCENE, DECLARATION_EMPTY, NOT_YOUR_CHARACTER

@@ -1,4 +1,4 @@
-"""The scene's doorbell (sessions.log.live, garganta_site.doorbell): each viewer's change token
+"""The scene's doorbell (sessions.log.live, campaigns.doorbell): each viewer's change token
 counts only what he may see, and the stream says which part of the page moved."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import asyncio
 import pytest
 from django.test import AsyncClient
 
+from garganta_site.demo import DEMO_PASSWORD
 from sessions.log import live, services
 from sessions.models import Scene
-from sheets.demo import DEMO_PASSWORD
 from tests.mcp.conftest import orm
 
 
@@ -71,7 +71,7 @@ async def test_the_stream_rings_when_the_mestre_narrates(scene, mestre, jogador)
     stream = response.streaming_content.__aiter__()
     assert (await asyncio.wait_for(stream.__anext__(), 5)).decode().startswith("retry:")
     # No pause before writing: the stream took its token before it answered, and the doorbell
-    # looks once more after its LISTEN (garganta_site.doorbell.watch).
+    # looks once more after its LISTEN (campaigns.doorbell.watch).
     waiting = asyncio.ensure_future(_next_event(stream))
     await orm(services.narration_create)(scene=scene, user=mestre, text="Um estalo.")
     event = await waiting

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps.errors import NoRollAtThreeOrLess
 from sessions.entries import SCENE_CLOSED
 from sessions.log import chain

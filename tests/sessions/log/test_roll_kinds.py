@@ -9,7 +9,7 @@ from django.db import connection
 from django.urls import reverse
 from django.utils.html import escape
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps import checks, tables
 from gurps.errors import FRIGHT_MARGIN_REQUIRED, INVALID_DICE_EXPRESSION
 from sessions.log import chain

@@ -10,7 +10,7 @@ from django.db import connection
 from django.urls import reverse
 from django.utils.html import escape
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from sessions.log import chain, timeline
 from sessions.log import services as log_services
 from sessions.log.services import (

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sessions.procedure import data as procedure_data
-from sessions.procedure.data import ACTIVITIES, BY_KEY, MODES, REGIONS, SEASONS
+from procedure import tables as procedure_data
+from procedure.tables import ACTIVITIES, BY_KEY, MODES, REGIONS, SEASONS
 from tests.gurps.helpers import PROCEDURE_PATH
 
 TEXT = PROCEDURE_PATH.read_text(encoding="utf-8")

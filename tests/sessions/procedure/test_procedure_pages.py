@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from procedure.tables import TABLES
 from sessions.models import RandomTableRowChange, Roll
 from sessions.procedure import services as procedure_services
-from sessions.procedure.data import TABLES
 
 
 def _roll_url(scene):

@@ -7,14 +7,14 @@ import re
 
 import pytest
 
-from garganta_site.campaigns import campaign_create
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
+from garganta_site.founding import campaign_create
+from procedure import tables as procedure_data
+from procedure.tables import TABLES
 from sessions.log import chain
 from sessions.log import services as log_services
 from sessions.models import RandomTable, RandomTableRow, RandomTableRowChange, Roll
-from sessions.procedure import data as procedure_data
 from sessions.procedure import services as procedure_services
-from sessions.procedure.data import TABLES
 from tests.gurps.helpers import PROCEDURE_PATH, ScriptedSource
 
 TEXT = PROCEDURE_PATH.read_text(encoding="utf-8")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from garganta_site.confirm import CONFIRMED
-from garganta_site.errors import ServiceError
+from campaigns.confirm import CONFIRMED
+from campaigns.errors import ServiceError
 from sessions.combat import services as combat_services
 from sessions.exploration import services as exploration_services
 from sessions.models import WeeklyReport

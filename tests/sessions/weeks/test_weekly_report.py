@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from garganta_site.confirm import CONFIRMED
-from garganta_site.errors import ServiceError
+from campaigns.confirm import CONFIRMED
+from campaigns.errors import ServiceError
 from sessions.entries import WEEK_CLOSED_FOR_ENTRIES
 from sessions.log import services as log_services
 from sessions.models import ReportCorrection, Roll, WeeklyReport

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from garganta_site.errors import ServiceError
+from campaigns.errors import ServiceError
 from gurps.house import WORLD_ACTIONS_PER_WEEK
 from sessions.entries import WEEK_CLOSED_FOR_ENTRIES
 from sessions.log import services as log_services
