@@ -3,35 +3,27 @@ takes one of a fixed set is an enum of keys in the published schema, with each k
 label (and its canon section) in the description; a Portuguese label is accepted in place of
 its key, whatever its case and accents, and anything else is refused listing the keys.
 
-The vocabularies themselves are the game's (``sessions.vocabularies``); this module only makes
-types of them and keeps the list the vocabulary operation publishes.
+The vocabularies themselves are the campaign's ruleset's (``sessions.vocabularies`` asks it);
+this module only makes types of them.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
+
+from rulesets.vocabulary import Term
+
+__all__ = ["Term", "Vocabulary", "normalized"]
 
 
 def normalized(text: str) -> str:
     """Casefolded, without accents and spaces at the ends: "Ataque Total" → "ataque total"."""
     decomposed = unicodedata.normalize("NFKD", str(text).strip().casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
-@dataclass(frozen=True)
-class Term:
-    """One word of a vocabulary: the ``key`` the API takes, its Portuguese ``label``, and
-    whatever else a client needs to choose it (``details``: a maneuver's defences, a location's
-    NH penalty …)."""
-
-    key: str
-    label: str
-    details: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -69,13 +61,3 @@ class Vocabulary:
             BeforeValidator(self.key_of),
             Field(description=self.description()),
         ]
-
-
-REGISTRY: dict[str, Vocabulary] = {}
-
-
-def vocabulary(name: str, title: str, section: str, terms: Iterable[Term]) -> Vocabulary:
-    """Make and register a vocabulary (once per name)."""
-    found = Vocabulary(name, title, section, tuple(terms))
-    REGISTRY[name] = found
-    return found

@@ -22,6 +22,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection
+from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
@@ -32,8 +33,10 @@ from starlette.responses import JSONResponse
 
 from campaigns.api_errors import validation_message
 from campaigns.auth import BearerFailures, user_for_token
+from campaigns.models import Membership
 from console import tools as console_tools
 from rules import tools as rules_tools
+from rulesets.registry import GURPS3E
 from sessions.combat import tools as combat_tools
 from sessions.exploration import tools as exploration_tools
 from sessions.log import tools as log_tools
@@ -47,6 +50,18 @@ Quem rola é sempre o servidor: nenhuma ferramenta aceita um dado. Comece por ca
 Os níveis vêm da ficha homologada; os vocabulários fechados (manobras, terrenos, locais, tabelas)
 estão nos esquemas das ferramentas e em rules_lookup. Rolagem escondida: hidden=true.
 Toda escrita aceita idempotency_key: repita-a ao repetir um pedido que não teve resposta."""
+
+# When the caller has a campaign of another system, the instructions name none (each campaign
+# says its own below them), and rules_lookup needs the campaign's key.
+INSTRUCTIONS_ANY_SYSTEM = INSTRUCTIONS.replace(
+    " (GURPS Classic, Módulo Básico, com as regras da casa).",
+    ": cada campanha joga o seu sistema de regras.",
+).replace(" (manobras, terrenos, locais, tabelas)", "")
+YOUR_CAMPAIGNS = "Suas campanhas e o sistema de regras de cada uma: {campaigns}."
+OTHER_SYSTEMS = (
+    "Os vocabulários de cada sistema: rules_lookup com topic=vocabularies e o ruleset da "
+    "campanha; as ferramentas de combate e as tabelas (3d) são as do GURPS."
+)
 
 UNEXPECTED = "Erro inesperado em {tool}: nada foi confirmado; tente de novo com a mesma chave."
 UNKNOWN_TOOL = "Ferramenta desconhecida: {tool}. A lista está em tools/list."
@@ -62,14 +77,49 @@ TOOL_MODULES = (
 )
 
 
+def instructions_for(campaigns: list[tuple[str, str, str, str]]) -> str:
+    """The server's instructions for someone in ``campaigns`` (``(name, slug, ruleset key,
+    ruleset label)`` each): the canon's text when every one is GURPS (or there is none), the
+    same without naming a system otherwise; then which system each campaign uses."""
+    if not campaigns:
+        return INSTRUCTIONS
+    systems = {key for _, _, key, _ in campaigns}
+    said = "; ".join(f"«{name}» ({slug}): {label} [{key}]" for name, slug, key, label in campaigns)
+    lines = [INSTRUCTIONS if systems == {GURPS3E} else INSTRUCTIONS_ANY_SYSTEM]
+    lines.append(YOUR_CAMPAIGNS.format(campaigns=said))
+    if systems != {GURPS3E}:
+        lines.append(OTHER_SYSTEMS)
+    return "\n".join(lines)
+
+
+class SiteAccessToken(AccessToken):
+    """The SDK's token, with the instructions for its holder (made with the token check, in a
+    worker thread: the server's initialize answer runs where the ORM may not)."""
+
+    instructions: str = INSTRUCTIONS
+
+
+def _user_instructions(user) -> str:
+    memberships = (
+        Membership.objects.filter(user=user).select_related("campaign").order_by("campaign__slug")
+    )
+    return instructions_for(
+        [
+            (m.campaign.name, m.campaign.slug, m.campaign.ruleset, m.campaign.get_ruleset_display())
+            for m in memberships
+        ]
+    )
+
+
 def _access_token(token: str) -> AccessToken | None:
     try:
         user = user_for_token(token)
+        said = _user_instructions(user) if user is not None else ""
     finally:
         connection.close()  # a worker thread of the SDK's: it keeps no connection open
     if user is None:
         return None
-    return AccessToken(token=token, client_id=str(user.pk), scopes=[])
+    return SiteAccessToken(token=token, client_id=str(user.pk), scopes=[], instructions=said)
 
 
 def _client_meta(scope) -> SimpleNamespace:
@@ -206,7 +256,36 @@ def build_server() -> GargantaMCP:
     for module in TOOL_MODULES:
         for tool in module.TOOLS:
             server.add_tool(tool, annotations=getattr(tool, "annotations", None))
+    _instructions_per_caller(server)
     return server
+
+
+def _instructions_per_caller(server: GargantaMCP) -> None:
+    """The instructions the server answers (on initialize and on discover) are the caller's
+    (``SiteAccessToken``): which system each of their campaigns uses. The SDK reads them from
+    its low-level server's ``instructions``, made here a property of the caller's token."""
+    lowlevel = server._lowlevel_server  # noqa: SLF001  (the SDK offers no per-caller hook)
+    plain = lowlevel.instructions
+    lowlevel.__class__ = _per_caller_class(type(lowlevel))
+    lowlevel.__dict__.pop("instructions", None)
+    lowlevel.site_instructions = plain
+
+
+def _per_caller_class(base: type) -> type:
+    def instructions(self) -> str | None:
+        token = get_access_token()
+        if isinstance(token, SiteAccessToken):
+            return token.instructions
+        return self.site_instructions
+
+    def set_instructions(self, value: str | None) -> None:
+        self.site_instructions = value
+
+    return type(
+        f"PerCaller{base.__name__}",
+        (base,),
+        {"instructions": property(instructions, set_instructions)},
+    )
 
 
 server = build_server()

@@ -9,7 +9,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from campaigns.mcp_api import api_call, payload, tool
-from rules.api import DerivedIn
+from rules.api import DerivedIn, RulesetKey
+from rulesets.registry import GURPS3E
 
 TOPIC_NEEDS = {
     "odds": "level",
@@ -39,20 +40,27 @@ async def rules_lookup(
     attributes: Annotated[
         DerivedIn | None, Field(description="Para derived: atributos, carga, armadura…")
     ] = None,
+    ruleset: Annotated[
+        RulesetKey,
+        Field(description="O sistema de regras da campanha (`ruleset` de campaign_overview)"),
+    ] = GURPS3E,
 ) -> Any:
     """Consulta as regras do motor, sem rolar nada: os vocabulários que as ferramentas aceitam,
     a chance de sucesso de um NH, o dano básico de uma ST, ou os derivados de uma ficha
-    hipotética. Cada resposta cita a seção do cânone."""
+    hipotética. Cada resposta cita a seção do cânone. `ruleset`: o sistema da campanha."""
     needed = TOPIC_NEEDS.get(topic)
     if needed and {"level": level, "st": st, "attributes": attributes}[needed] is None:
         raise ToolError(MISSING_ARGUMENT.format(topic=topic, argument=needed))
     if topic == "vocabularies":
-        return {"vocabularies": await api_call(ctx, "GET", "/rules/vocabularies")}
+        found = await api_call(ctx, "GET", "/rules/vocabularies", query={"ruleset": ruleset})
+        return {"vocabularies": found}
     if topic == "odds":
-        return await api_call(ctx, "GET", "/rules/odds", query={"level": level})
+        return await api_call(ctx, "GET", "/rules/odds", query={"level": level, "ruleset": ruleset})
     if topic == "damage":
-        return await api_call(ctx, "GET", "/rules/damage", query={"st": st})
-    return await api_call(ctx, "POST", "/rules/derived", body=payload(attributes))
+        return await api_call(ctx, "GET", "/rules/damage", query={"st": st, "ruleset": ruleset})
+    return await api_call(
+        ctx, "POST", "/rules/derived", body=payload(attributes), query={"ruleset": ruleset}
+    )
 
 
 TOOLS = [rules_lookup]

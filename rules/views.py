@@ -1,9 +1,11 @@
 """The rules pages (/regras/): the canon's tables, the house settings, the open readings and a
 small calculator.
 
-Rules are not campaign data: anyone logged in reads them. Every number shown comes from
-``gurps`` (``gurps.rulebook.all_tables()``, ``gurps.house``, ``gurps.readings`` and the
-calculator's forms); this module only arranges it by the canon's chapters and sections.
+Rules are not campaign data: anyone logged in reads them. The pages show one ruleset's
+(``PagesPart``: its chapters, section titles, tables, house settings and readings): a campaign's
+with ``?campanha=<slug>`` (one of yours), the canon's (``gurps3e``: ``gurps.rulebook``,
+``gurps.house``, ``gurps.readings`` through ``rulesets.gurps3e.pages``) without it. The
+calculator is the canon's. This module only arranges what the part gives by chapter and section.
 """
 
 from __future__ import annotations
@@ -12,82 +14,22 @@ import re
 from dataclasses import dataclass, field
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from campaigns.http import HtmxHttpRequest
-from gurps.house import HOUSE_SETTINGS
-from gurps.readings import READINGS
-from gurps.rulebook import all_tables
+from campaigns.models import Membership
 from gurps.tabular import CanonTable
 from rules.forms import CALCULATORS
+from rulesets.base import PagesPart
+from rulesets.registry import GURPS3E, ruleset_for
 from sheets.templatetags.rules import section_anchor
 
-# The canon's chapters and sections, by their headings in *Como se joga*: the page groups the
-# tables under them and gives every section an anchor, with or without a table.
-CHAPTERS: tuple[tuple[str, str], ...] = (
-    ("1", "A rolagem"),
-    ("2", "Os quatro atributos e o que sai deles"),
-    ("3", "Perícias"),
-    ("4", "Combate"),
-    ("5", "Ferimento, incapacitação e morte"),
-    ("6", "Fadiga"),
-    ("7", "Testes de resistência"),
-    ("8", "O que esta campanha faz diferente do livro"),
-)
-SECTION_TITLES: dict[str, str] = {
-    "1.1": "Como se rola",
-    "1.2": "Sucesso decisivo e falha crítica",
-    "1.3": "Margem",
-    "1.4": "Modificadores, e quando eles são ditos",
-    "1.5": "Disputas",
-    "1.6": "Quando o Mestre rola escondido",
-    "2.1": "Os derivados",
-    "2.2": "Carga",
-    "3.1": "Como se lê uma linha de ficha",
-    "3.2": "Dificuldade",
-    "3.3": "Perícia que você não tem",
-    "4.1": "O turno",
-    "4.2": "Sequência",
-    "4.3": "Manobras",
-    "4.4": "O ataque: três rolagens",
-    "4.5": "Modificadores de ataque",
-    "4.6": "Defesa: passiva mais ativa",
-    "4.7": "As três defesas ativas",
-    "4.8": "Golpe fulminante e erro crítico",
-    "4.9": "Dano",
-    "4.10": "A sequência de combate — tabela do Mestre",
-    "4.11": "Distância: o que o alcance cobra",
-    "4.12": "Quedas",
-    "4.13": "Os tetos de trespassar",
-    "4.14": "Esgrimista com adaga — três aparadas por rodada",
-    "4.15": "Falha crítica em operação mágica",
-    "5.1": "Choque",
-    "5.2": "Prostração e atordoamento",
-    "5.3": "Nocaute",
-    "5.4": "Os limiares de PV",
-    "5.4.1": "Quem morre quando — regra de casa",
-    "5.5": "Lesões incapacitantes",
-    "5.6": "Recuperação",
-    "5b": "Verificação de Pânico",
-    "5c": "Combate de perto",
-    "5d": "Terreno e o que ele cobra",
-    "5e": "Surpresa",
-    "5f": "Atacar coisa que não se defende",
-    "5g": "Fogo, veneno e doença",
-    "5h": "Calor e frio",
-    "6.1": "O que gasta",
-    "6.2": "O que a fadiga cobra",
-    "6.3": "Recuperação",
-    "6.4": "Por que isso é decisivo para o mago",
-    "6.5": "Asfixia e fôlego",
-    "7.1": "Vontade",
-    "7.2": "HT",
-    "7.3": "Resistir a magia",
-    "8": "O que esta campanha faz diferente do livro",
-}
+NOT_YOUR_CAMPAIGN = "Campanha não encontrada entre as suas."
+WITHOUT_PAGES = "O sistema de regras «{label}» desta campanha não tem páginas de regras."
+
 OTHER_CHAPTER = ("", "Outras tabelas")
 
 
@@ -141,10 +83,10 @@ def _chapter_of(section: str) -> str:
     return re.match(r"\d*", parts[0]).group(0) if parts else ""
 
 
-def _section_title(section: str) -> str:
-    """The canon's heading of ``section`` ("4.11" → "Distância: o que o alcance cobra"); ""
-    for a bare chapter number ("2"), whose heading is the chapter's own, already shown."""
-    return " · ".join(filter(None, (SECTION_TITLES.get(part, "") for part in _parts(section))))
+def _section_title(titles: dict[str, str], section: str) -> str:
+    """The heading of ``section`` in ``titles`` ("4.11" → "Distância: o que o alcance cobra");
+    "" for a bare chapter number ("2"), whose heading is the chapter's own, already shown."""
+    return " · ".join(filter(None, (titles.get(part, "") for part in _parts(section))))
 
 
 @dataclass(frozen=True)
@@ -175,25 +117,27 @@ class ShownChapter:
     without_tables: list[ShownSection] = field(default_factory=list)
 
 
-def _house_anchors() -> dict[str, str]:
+def _house_anchors(pages: PagesPart) -> dict[str, str]:
     """Canon section → the anchor of the first house setting that cites it."""
     anchors: dict[str, str] = {}
-    for setting in HOUSE_SETTINGS.values():
+    for setting in pages.house_settings():
         for part in _parts(setting.section):
             anchors.setdefault(part, f"casa-{setting.key}")
     return anchors
 
 
-def rulebook_chapters(tables: tuple[CanonTable, ...]) -> list[ShownChapter]:
-    """The tables grouped by canon chapter, then section, in the canon's order (``tables``
-    is already sorted by section). Every canon section gets an anchor: a section with tables
-    its heading, one without them a line at the end of its chapter."""
+def rulebook_chapters(pages: PagesPart) -> list[ShownChapter]:
+    """The ruleset's tables grouped by chapter, then section, in the text's order (``tables()``
+    is already sorted by section). Every section gets an anchor: a section with tables its
+    heading, one without them a line at the end of its chapter."""
+    titles = dict(pages.section_titles())
     chapters = {
-        number: ShownChapter(number, title, f"capitulo-{number}") for number, title in CHAPTERS
+        number: ShownChapter(number, title, f"capitulo-{number}")
+        for number, title in pages.chapters()
     }
-    house = _house_anchors()
+    house = _house_anchors(pages)
     sections: dict[str, ShownSection] = {}
-    for table in tables:
+    for table in pages.tables():
         number = _chapter_of(table.section)
         if number not in chapters:
             chapters[number] = ShownChapter(
@@ -201,7 +145,9 @@ def rulebook_chapters(tables: tuple[CanonTable, ...]) -> list[ShownChapter]:
             )
         if table.section not in sections:
             shown = ShownSection(
-                table.section, _section_title(table.section), section_anchor(table.section)
+                table.section,
+                _section_title(titles, table.section),
+                section_anchor(table.section),
             )
             sections[table.section] = shown
             chapters[number].sections.append(shown)
@@ -225,19 +171,41 @@ def rulebook_chapters(tables: tuple[CanonTable, ...]) -> list[ShownChapter]:
             if anchor not in anchors:
                 shown.extra_anchors.append(anchor)
                 anchors.add(anchor)
-    for section, title in SECTION_TITLES.items():
+    for section, title in titles.items():
         anchor = section_anchor(section)
         if anchor not in anchors:
-            chapters[_chapter_of(section)].without_tables.append(
-                ShownSection(section, title, anchor)
-            )
+            number = _chapter_of(section)
+            if number not in chapters:
+                chapters[number] = ShownChapter(number, OTHER_CHAPTER[1], f"capitulo-{number}")
+            chapters[number].without_tables.append(ShownSection(section, title, anchor))
     return [chapter for chapter in chapters.values() if chapter.sections or chapter.without_tables]
+
+
+def pages_for(request: HtmxHttpRequest) -> PagesPart:
+    """The pages part of the ruleset asked: ``?campanha=<slug>``, a campaign of the user's
+    (404 otherwise, as for one that does not exist), or the canon's without it. A ruleset
+    without pages: 404, saying so in Portuguese."""
+    slug = request.GET.get("campanha", "")
+    key = GURPS3E
+    if slug:
+        membership = (
+            Membership.objects.filter(user=request.user, campaign__slug=slug)
+            .select_related("campaign")
+            .first()
+        )
+        if membership is None:
+            raise Http404(NOT_YOUR_CAMPAIGN)
+        key = membership.campaign.ruleset
+    ruleset = ruleset_for(key)
+    if ruleset.pages is None:
+        raise Http404(WITHOUT_PAGES.format(label=ruleset.label))
+    return ruleset.pages
 
 
 @login_required
 def rules_index(request: HtmxHttpRequest) -> HttpResponse:
-    tables = all_tables()
-    context = {"chapters": rulebook_chapters(tables), "table_count": len(tables)}
+    pages = pages_for(request)
+    context = {"chapters": rulebook_chapters(pages), "table_count": len(pages.tables())}
     return render(request, "canon/regras/index.html", context)
 
 
@@ -278,6 +246,7 @@ class ShownSetting:
 
 @login_required
 def house_rules(request: HtmxHttpRequest) -> HttpResponse:
+    pages = pages_for(request)
     settings = [
         ShownSetting(
             key=setting.key,
@@ -288,14 +257,16 @@ def house_rules(request: HtmxHttpRequest) -> HttpResponse:
             where=inline_code(setting.where or ""),
             sections=section_links(setting.section),
         )
-        for setting in HOUSE_SETTINGS.values()
+        for setting in pages.house_settings()
     ]
     return render(request, "canon/regras/casa.html", {"settings": settings})
 
 
 @login_required
 def readings(request: HtmxHttpRequest) -> HttpResponse:
-    ordered = sorted(READINGS, key=lambda reading: section_order(reading.section))
+    ordered = sorted(
+        pages_for(request).readings(), key=lambda reading: section_order(reading.section)
+    )
     shown = [(reading, section_links(reading.section)) for reading in ordered]
     return render(request, "canon/regras/leituras.html", {"readings": shown})
 

@@ -18,17 +18,16 @@ Pure Python: no Django import.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from dice import RandomSource
 
 if TYPE_CHECKING:
     from procedure.asks import Ask, Cost, Resolution, Texts
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import field
-from typing import Literal
+    from rulesets.vocabulary import ClosedSet
 
 
 class RulesetError(Exception):
@@ -364,7 +363,43 @@ class ProcedurePart(Protocol):
 
 
 class PagesPart(Protocol):
-    """The rules pages' chapters and tables, the readings and the published vocabularies."""
+    """The rules pages' chapters and tables, the readings and the published vocabularies.
+
+    What the rules pages (/regras/) and the rules API show of a system, as data: nothing here
+    computes a rule. The table and setting shapes are the canon's (``gurps.tabular.CanonTable``,
+    ``gurps.house.HouseSetting``, ``gurps.readings.Reading``): the pages read their attributes.
+    """
+
+    def vocabularies(self, table: Mapping[str, Sequence[tuple[str, str]]]) -> tuple[ClosedSet, ...]:
+        """Every closed set the API and the MCP tools take in this system, in the order they are
+        published (``GET /api/v1/rules/vocabularies``), with Portuguese labels and the canon
+        section of each. ``table``: the site's own sets by name, as ``(key, label)`` choices of
+        its models ("posture", "combatant_kind", "roll_kind"), for the system to publish those
+        it uses under its own title and section."""
+        ...
+
+    def chapters(self) -> Sequence[tuple[str, str]]:
+        """``(number, title)`` of the rules text's chapters, in order ("4", "Combate")."""
+        ...
+
+    def section_titles(self) -> Mapping[str, str]:
+        """Section number → its heading ("4.3" → "Manobras"), every section of the text."""
+        ...
+
+    def tables(self) -> Sequence[Any]:
+        """The text's tables, sorted by section (each with ``key``, ``title``, ``section``,
+        ``decided``, ``columns``, ``rows`` … as ``gurps.tabular.CanonTable``)."""
+        ...
+
+    def house_settings(self) -> Sequence[Any]:
+        """The campaign's house settings (as ``gurps.house.HouseSetting``), in order; () if
+        the system has none."""
+        ...
+
+    def readings(self) -> Sequence[Any]:
+        """The open readings the site uses until the Árbitro decides (as
+        ``gurps.readings.Reading``: ``key``, ``section``, ``question``, ``answer``)."""
+        ...
 
 
 @dataclass(frozen=True)

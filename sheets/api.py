@@ -352,6 +352,8 @@ class PlayedOut(Schema):
 class MembershipOut(Schema):
     campaign: str = Field(description="O slug da campanha")
     campaign_name: str
+    ruleset: str = Field(description="O sistema de regras da campanha (a chave: gurps3e …)")
+    ruleset_label: str = Field(description="O nome do sistema de regras, em português")
     role: Literal["jogador", "mestre", "arbitro"] = Field(
         description="jogador, mestre (Mestre de Cena) ou arbitro (Árbitro)"
     )
@@ -378,6 +380,8 @@ def me(request):
             {
                 "campaign": m.campaign.slug,
                 "campaign_name": m.campaign.name,
+                "ruleset": m.campaign.ruleset,
+                "ruleset_label": m.campaign.get_ruleset_display(),
                 "role": m.role,
                 "plays": [
                     {"id": c.code, "name": c.name} for c in played if c.campaign_id == m.campaign_id

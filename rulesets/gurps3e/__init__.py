@@ -3,27 +3,29 @@
 (``dice``, ``checks``, ``sheets``, ``combat``, ``procedure``, ``pages``); nothing here computes a
 rule — the engine does.
 
-``GURPS3E_RULESET`` is registered under ``gurps3e`` on import.
+``GURPS3E_RULESET`` is built here and registered by ``rulesets.registry``, which imports this
+package (never the reverse: an adapter knows nothing of the registry).
 """
+
+from __future__ import annotations
 
 from gurps.errors import GurpsError
 from rulesets.base import Ruleset
 from rulesets.gurps3e.checks import CHECKS
 from rulesets.gurps3e.combat import COMBAT
 from rulesets.gurps3e.dice import DICE
+from rulesets.gurps3e.pages import PAGES
 from rulesets.gurps3e.procedure import PROCEDURE
 from rulesets.gurps3e.sheets import SHEETS
-from rulesets.registry import GURPS3E, LABELS, ruleset_register
 
-GURPS3E_RULESET = ruleset_register(
-    Ruleset(
-        key=GURPS3E,
-        label=LABELS[GURPS3E],
-        dice=DICE,
-        checks=CHECKS,
-        sheets=SHEETS,
-        combat=COMBAT,
-        procedure=PROCEDURE,
-        errors=(GurpsError,),
-    )
+GURPS3E_RULESET = Ruleset(
+    key="gurps3e",
+    label="GURPS Classic (Módulo Básico), com as regras da casa",
+    dice=DICE,
+    checks=CHECKS,
+    sheets=SHEETS,
+    combat=COMBAT,
+    procedure=PROCEDURE,
+    pages=PAGES,
+    errors=(GurpsError,),
 )

@@ -124,6 +124,8 @@ def test_me_says_the_role_and_the_characters_played(client_for, jogador, mestre,
         {
             "campaign": "a-garganta",
             "campaign_name": "A Garganta",
+            "ruleset": "gurps3e",
+            "ruleset_label": "GURPS Classic (Módulo Básico), com as regras da casa",
             "role": "jogador",
             "plays": [{"id": str(jurado.code), "name": jurado.name}],
         }
