@@ -22,7 +22,7 @@ from django.utils.functional import cached_property
 from campaigns.models import Campaign
 from campaigns.records import AppendOnly
 from canon.seed import CANON
-from gurps.house import HOUSE_SETTINGS
+from rulesets.registry import house_setting
 
 
 class Corrected:
@@ -48,7 +48,7 @@ class Decision(Corrected, AppendOnly):
     """A rule the Árbitro fixed ("Decisão N, aplicada em …", "Fixado em …").
 
     ``number`` only when the canon gives one (never invented); ``decided_on`` only when it
-    gives a date. ``house_key`` names the setting of ``gurps.house.HOUSE_SETTINGS`` it backs.
+    gives a date. ``house_key`` names the house setting (the ruleset's pages) it backs.
     """
 
     CORRECTABLE = {
@@ -112,8 +112,8 @@ class Decision(Corrected, AppendOnly):
 
     @property
     def house_title(self) -> str:
-        """The house setting's title in Portuguese (gurps.house), or "" with no house key."""
-        setting = HOUSE_SETTINGS.get(self.house_key)
+        """The house setting's title in Portuguese (the ruleset's pages), or the key itself."""
+        setting = house_setting(self.house_key) if self.house_key else None
         return setting.title if setting else self.house_key
 
     @property

@@ -30,7 +30,7 @@ from campaigns.errors import ServiceError
 from campaigns.models import Campaign, Membership
 from canon import seed
 from canon.models import Correction, Decision, Divergence
-from gurps.house import HOUSE_SETTINGS
+from rulesets.registry import house_setting, ruleset_for
 
 # Messages are constants so tests import them instead of repeating them.
 ONLY_TABLE_OPENS = (
@@ -377,7 +377,7 @@ def decision_create(
         if Decision.objects.filter(campaign=campaign, number=number).exists():
             raise ServiceError(DECISION_NUMBER_TAKEN.format(number=number), field="number")
     house_key = text_cleaned(house_key)
-    if house_key and house_key not in HOUSE_SETTINGS:
+    if house_key and house_setting(house_key, campaign.ruleset) is None:
         raise ServiceError(UNKNOWN_HOUSE_KEY, field="house_key")
     if replaces is not None and replaces.campaign_id != campaign.pk:
         raise ServiceError(OTHER_CAMPAIGN, field="replaces")
@@ -471,11 +471,12 @@ class SeedCount:
     divergences: int
 
 
-def _reading_seeds() -> list[seed.DivergenceSeed]:
-    from gurps.readings import READINGS  # read at run time: other modules keep adding readings
-
+def _reading_seeds(campaign: Campaign) -> list[seed.DivergenceSeed]:
+    """A pendência for each stated reading of the campaign's ruleset (its pages part), read at
+    run time: the engine's modules keep adding readings as they load."""
+    pages = ruleset_for(campaign.ruleset).pages
     found = []
-    for reading in READINGS:
+    for reading in pages.readings() if pages is not None else ():
         title = reading.question if len(reading.question) <= 200 else reading.question[:199] + "…"
         found.append(
             seed.DivergenceSeed(
@@ -535,7 +536,7 @@ def registers_seed(*, campaign: Campaign) -> SeedCount:
     for item in (
         *seed.CANON_DIVERGENCES,
         *seed.SLIPS,
-        *_reading_seeds(),
+        *_reading_seeds(campaign),
         *seed.PROCEDURE_DIVERGENCES,
         *seed.SKILL_DIVERGENCES,
     ):

@@ -414,6 +414,9 @@ class Ruleset:
     combat: CombatPart | None = None
     procedure: ProcedurePart | None = None
     pages: PagesPart | None = None
+    # The campaign's world actions a character spends each week (the weeks are every ruleset's;
+    # the number is the ruleset's house rule: A Garganta's three, §8 and `02` §11).
+    world_actions_per_week: int = 3
     # The ruleset's own exception classes (besides ``RulesetError``), each with a Portuguese
     # ``.message``: what the agnostic code catches at its edges along with ``ServiceError``.
     errors: tuple[type[Exception], ...] = ()

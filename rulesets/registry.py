@@ -54,6 +54,19 @@ def ruleset_choices() -> list[tuple[str, str]]:
     return list(LABELS.items())
 
 
+def house_setting(key: str, ruleset_key: str | None = None):
+    """The house setting (a departure from the book, with its decision) called ``key`` in the
+    ruleset ``ruleset_key`` — or in any registered ruleset's pages when None — or None."""
+    rulesets = [ruleset_for(ruleset_key)] if ruleset_key else list(_RULESETS.values())
+    for ruleset in rulesets:
+        if ruleset.pages is None:
+            continue
+        for setting in ruleset.pages.house_settings():
+            if setting.key == key:
+                return setting
+    return None
+
+
 def rule_errors() -> tuple[type[Exception], ...]:
     """Every exception class a registered ruleset's parts raise with a Portuguese ``.message``
     (``RulesetError`` first): what a page or the API catches beside ``ServiceError``."""

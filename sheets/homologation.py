@@ -14,6 +14,7 @@ the warnings he read and his words (``SheetVersion.decision_warnings``, ``decisi
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -22,13 +23,15 @@ from campaigns.access import membership_for
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign
 from canon.services import may_write
-from gurps.audit import Audit
 from rulesets.registry import GURPS3E, ruleset_for
 from sheets import audit
 from sheets.drafts import NOT_A_DRAFT
 from sheets.models import SheetVersion
 from sheets.possessions import possessions_sync
 from sheets.reads import state_of
+
+if TYPE_CHECKING:
+    from gurps.audit import Audit
 
 # Messages are constants so tests import them instead of repeating them.
 NOT_SUBMITTED = "Esta versão não está na fila de homologação (já foi decidida?)."

@@ -10,6 +10,7 @@ package (never the reverse: an adapter knows nothing of the registry).
 from __future__ import annotations
 
 from gurps.errors import GurpsError
+from gurps.house import WORLD_ACTIONS_PER_WEEK
 from rulesets.base import Ruleset
 from rulesets.gurps3e.checks import CHECKS
 from rulesets.gurps3e.combat import COMBAT
@@ -28,4 +29,5 @@ GURPS3E_RULESET = Ruleset(
     procedure=PROCEDURE,
     pages=PAGES,
     errors=(GurpsError,),
+    world_actions_per_week=WORLD_ACTIONS_PER_WEEK,
 )

@@ -7,9 +7,11 @@ from __future__ import annotations
 from django import forms
 
 from campaigns.forms import request_key_field
-from gurps.errors import FLOOR_TOO_LOW
 from sessions.log import services as log_services
 from sessions.weeks import services
+
+# The scene's floor is where in the Garganta it happens (the campaign's world, in every ruleset).
+FLOOR_TOO_LOW = "O andar da Garganta é 1 ou mais."
 
 
 class WorldActionForm(forms.Form):

@@ -15,7 +15,7 @@ from django.utils import timezone
 from campaigns import doorbell
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign, Membership
-from gurps import house
+from rulesets.registry import ruleset_for
 from sessions import entries
 from sessions.entries import (
     ensure_week_accepts_entries,
@@ -132,9 +132,15 @@ def week_publish_bulletin(*, week: Week, user, text: str) -> Week:
 # --- world actions ----------------------------------------------------------------------------
 
 
+def world_actions_limit(campaign) -> int:
+    """How many world actions a character spends a week: the campaign's ruleset says
+    (``Ruleset.world_actions_per_week``; A Garganta's house rule, §8)."""
+    return ruleset_for(campaign.ruleset).world_actions_per_week
+
+
 def world_actions_left(week: Week, character: Character) -> int:
     used = WorldAction.objects.filter(week=week, character=character).count()
-    return max(0, house.WORLD_ACTIONS_PER_WEEK - used)
+    return max(0, world_actions_limit(character.campaign) - used)
 
 
 def world_action_create(
@@ -156,7 +162,7 @@ def world_action_create(
     ensure_week_accepts_entries(week)
     if not text:
         raise ServiceError(WORLD_ACTION_EMPTY, field="text")
-    limit = house.WORLD_ACTIONS_PER_WEEK
+    limit = world_actions_limit(character.campaign)
     for attempt in range(3):
         used = WorldAction.objects.filter(week=week, character=character).count()
         if used >= limit:
@@ -391,7 +397,7 @@ class CharacterActions:
 
 def week_world_actions(week: Week) -> list[CharacterActions]:
     """Each player character of the campaign with the world actions spent this week."""
-    limit = house.WORLD_ACTIONS_PER_WEEK
+    limit = world_actions_limit(week.campaign)
     rows = {
         c.pk: CharacterActions(c, limit=limit)
         for c in Character.objects.filter(
