@@ -1,5 +1,6 @@
 """The append-only base of every register row (rolls, announcements, corrections, tracker
-events): written once, never changed, never deleted (DESIGN.md invariants 2 and 6)."""
+events): written once, never changed, never deleted (docs/DESIGN.md,
+invariants 2 (Rolls are append-only) and 6 (A homologated sheet does not change))."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Closed vocabularies for the API and the MCP tools (DESIGN.md invariant 13): every field that
-takes one of a fixed set is an enum of keys in the published schema, with each key's Portuguese
-label (and its canon section) in the description; a Portuguese label is accepted in place of
-its key, whatever its case and accents, and anything else is refused listing the keys.
+"""Closed vocabularies for the API and the MCP tools (docs/DESIGN.md,
+invariant 13 (Closed sets are published)): every field that takes one of a fixed set is an enum of
+keys in the published schema, with each key's Portuguese label (and its canon section) in the
+description; a Portuguese label is accepted in place of its key, whatever its case and accents, and
+anything else is refused listing the keys.
 
 The vocabularies themselves are the campaign's ruleset's (``sessions.vocabularies`` asks it);
 this module only makes types of them.

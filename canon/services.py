@@ -6,7 +6,7 @@ one transaction, and idempotent when given a ``request_key`` (the same form post
 or the same ``Idempotency-Key``, makes one row). Refusals are ``ServiceError`` with a
 Portuguese message and the field at fault; ``code="forbidden"`` when the role may not.
 
-Who may do what (DESIGN.md, "Who sees what"): every member reads; the Mestre de Cena also
+Who may do what (docs/DESIGN.md, «Who sees what»): every member reads; the Mestre de Cena also
 proposes (opens a divergence); only the Árbitro resolves, decides and corrects.
 """
 

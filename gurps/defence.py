@@ -426,7 +426,8 @@ def can_defend(
 
 
 # Reading "best_defence_when_none_chosen": with no choice of the defender's, the best total
-# stands for him (DESIGN.md invariant 11); a tie goes to the defence with the fewest limits.
+# stands for him (docs/DESIGN.md, invariant 11 (The defender chooses)); a tie goes to the defence
+# with the fewest limits.
 BEST_DEFENCE_TIE_ORDER = (ActiveDefence.DODGE, ActiveDefence.BLOCK, ActiveDefence.PARRY)
 
 

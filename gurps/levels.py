@@ -1,8 +1,8 @@
 """The level a test is rolled against, read from a character's sheet and state (canon §1.1,
-§3.3, §6.2, §7.1; DESIGN.md invariant 10): the sheet's NH of a skill, an attribute, or Vontade;
-else the best default of the skill (§3.3), from the Árbitro's catalogue or from the attribute
-and difficulty the caller gives. Each answer says where its number came from, in the words a
-log line uses: "Rastreamento 13 (ficha)", "Escalada 9 por pré-definido DX−5",
+§3.3, §6.2, §7.1; docs/DESIGN.md, invariant 10 (Levels from the sheet)): the sheet's NH of a skill,
+an attribute, or Vontade; else the best default of the skill (§3.3), from the Árbitro's catalogue or
+from the attribute and difficulty the caller gives. Each answer says where its number came from, in
+the words a log line uses: "Rastreamento 13 (ficha)", "Escalada 9 por pré-definido DX−5",
 "ST 11 − 2 por fadiga = 9".
 
 What the state takes: fatigue lowers ST for ST-based skills and tests (§6.2, p. 134), defaults

@@ -1,4 +1,4 @@
-"""The rule systems a campaign may declare (DESIGN.md, «Rulesets»).
+"""The rule systems a campaign may declare (docs/DESIGN.md, «Rulesets»).
 
 A ruleset is an engine package of pure Python (``gurps/`` for the canon) plus a thin adapter
 behind the one ``Ruleset`` interface of ``rulesets.base``, made of parts (dice, checks, sheets,

@@ -1,4 +1,5 @@
-"""The ``Ruleset`` interface: one object per rule system, made of parts (DESIGN.md, «Rulesets»).
+"""The ``Ruleset`` interface: one object per rule system, made of parts (docs/DESIGN.md,
+«Rulesets»).
 
 Each part is a ``Protocol``; a ruleset may lack any part but ``dice`` (the 001 system has combat
 only), and the agnostic code asks ``ruleset.part is not None`` before it offers what the part does,

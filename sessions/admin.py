@@ -14,8 +14,9 @@ from sessions.models import (
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """Read-only: the log is never added to, changed or deleted by hand (DESIGN.md
-    invariants 2 and 3); the site's services are the only way in."""
+    """Read-only: the log is never added to, changed or deleted by hand (docs/DESIGN.md,
+    invariants 2 (Rolls are append-only) and 3 (Modifiers before dice)); the site's services are the
+    only way in."""
 
     def has_add_permission(self, request):
         return False

@@ -1,10 +1,10 @@
 """Weeks, scenes and the scene log: declarations, announced modifiers, the server's rolls,
 narration; world actions; the weekly report and its corrections.
 
-A roll is append-only: numbered per campaign without gaps and chained by SHA-256 (DESIGN.md
-invariant 2). Nothing in the code updates or deletes one; ``save`` and ``delete`` refuse. The
-entries a roll rests on (announced modifiers) and the corrections of a homologated report are
-append-only the same way.
+A roll is append-only: numbered per campaign without gaps and chained by SHA-256 (docs/DESIGN.md,
+invariant 2 (Rolls are append-only)). Nothing in the code updates or deletes one; ``save`` and
+``delete`` refuse. The entries a roll rests on (announced modifiers) and the corrections of a
+homologated report are append-only the same way.
 """
 
 from __future__ import annotations
@@ -298,7 +298,8 @@ class WorldAction(models.Model):
 
 
 class RollQuerySet(models.QuerySet):
-    """Bulk paths refuse too: no ``update`` or ``delete`` of rolls (DESIGN.md invariant 2)."""
+    """Bulk paths refuse too: no ``update`` or ``delete`` of rolls (docs/DESIGN.md,
+    invariant 2 (Rolls are append-only))."""
 
     def update(self, **kwargs):
         raise PermissionError("Uma rolagem nunca é alterada.")
@@ -307,7 +308,7 @@ class RollQuerySet(models.QuerySet):
         raise PermissionError("Uma rolagem nunca é apagada.")
 
 
-class Roll(AppendOnly):  # DESIGN.md invariant 2
+class Roll(AppendOnly):  # docs/DESIGN.md, invariant 2 (Rolls are append-only)
     """A roll made by the server. Never changed, never deleted.
 
     ``hash`` = SHA-256 of ``previous_hash`` plus the canonical JSON of the roll's content
@@ -569,12 +570,13 @@ class ReportCorrection(AppendOnly):
 
 class Combat(models.Model):
     """A fight in a scene. Boss and terrain are declared before its first die and locked once
-    it is rolled (DESIGN.md invariant 8; canon §5.4.1, §5d); ``first_roll`` is that die.
+    it is rolled (docs/DESIGN.md, invariant 8 (Boss and terrain first); canon §5.4.1, §5d);
+    ``first_roll`` is that die.
 
     ``round`` 0 is the fight being set up (combatants added, boss and terrain declared);
     from 1 the turn order is stored on the combatants (``Combatant.position``) and never
-    reshuffles (invariant 7). ``turn`` is the position whose turn it is. ``revision`` grows
-    with every change, so a polling page knows when to redraw.
+    reshuffles (docs/DESIGN.md, invariant 7 (Deterministic turn order)). ``turn`` is the position
+    whose turn it is. ``revision`` grows with every change, so a polling page knows when to redraw.
     """
 
     class Status(models.TextChoices):
@@ -1333,8 +1335,8 @@ class SupplyChange(AppendOnly):
 class StateChange(AppendOnly):
     """PV and fatigue a character loses or recovers in a scene outside a fight: the Pânico's
     −1 PV (§5b), a journey's fatigue (§6.1), a rest (§6.3). What the Mestre said, kept as he
-    said it; its effect is in the character's state when it is written (DESIGN.md invariant 12)
-    and its line is in the scene log.
+    said it; its effect is in the character's state when it is written (docs/DESIGN.md,
+    invariant 12 (The state is live)) and its line is in the scene log.
 
     ``hp`` and ``fatigue`` are signed points: negative lost, positive recovered; never both 0.
     ``roll`` is the roll the change answers, when there is one (the Verificação de Pânico).

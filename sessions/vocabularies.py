@@ -1,8 +1,8 @@
-"""The closed vocabularies the API and the MCP tools take (DESIGN.md invariant 13;
-``campaigns.vocabulary`` makes enums of them), asked of the campaign's ruleset: the system's
-own sets come from its pages part (``PagesPart.vocabularies``), the session procedure's from the
-table's models here. Nothing is written twice. ``GET /api/v1/rules/vocabularies?ruleset=``
-publishes one ruleset's.
+"""The closed vocabularies the API and the MCP tools take (docs/DESIGN.md,
+invariant 13 (Closed sets are published); ``campaigns.vocabulary`` makes enums of them), asked of
+the campaign's ruleset: the system's own sets come from its pages part (``PagesPart.vocabularies``),
+the session procedure's from the table's models here. Nothing is written twice.
+``GET /api/v1/rules/vocabularies?ruleset=`` publishes one ruleset's.
 
 The API's schema is one for the site: its fields take the default ruleset's sets, read as this
 module's attributes in capitals (``vocabularies.MANEUVER`` is the "maneuver" set of ``gurps3e``).

@@ -43,7 +43,8 @@ class SheetVersionAdmin(admin.ModelAdmin):
         return obj is None or obj.is_editable
 
     def get_readonly_fields(self, request, obj=None):
-        # A submitted or homologated version never changes (DESIGN.md invariant 6).
+        # A submitted or homologated version never changes (docs/DESIGN.md,
+        # invariant 6 (A homologated sheet does not change)).
         if obj is not None and not obj.is_editable:
             return [f.name for f in obj._meta.fields]
         return []

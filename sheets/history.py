@@ -89,7 +89,7 @@ def sheet_correction_issue(
 
 def versions_visible(character: Character, user, membership: Membership) -> list[SheetVersion]:
     """The versions of a sheet a member may read: all of them for the owner, the Mestre and
-    the Árbitro; only the homologated ones for another jogador (DESIGN.md, who sees what)."""
+    the Árbitro; only the homologated ones for another jogador (docs/DESIGN.md, «Who sees what»)."""
     versions = (
         SheetVersion.objects.filter(character=character)
         .select_related("created_by", "decided_by", "issued_by_correction__created_by")

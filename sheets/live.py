@@ -1,7 +1,7 @@
-"""The sheet page lives during a fight (issue 24; DESIGN.md invariant 12): its live region —
-the head (PV, fatigue, conditions), Carga and the defences, and an attack that waits for this
-character's defence (§4.6) — follows the character's state as the scene page follows its
-scene, through the same doorbell (``campaigns.doorbell``, the character's bell).
+"""The sheet page lives during a fight (issue 24; docs/DESIGN.md, invariant 12 (The state is live)):
+its live region — the head (PV, fatigue, conditions), Carga and the defences, and an attack that
+waits for this character's defence (§4.6) — follows the character's state as the scene page follows
+its scene, through the same doorbell (``campaigns.doorbell``, the character's bell).
 
 - ``sheet_fight(character)``: the character in the running fights (given by the table, sheets.table) (crippled limbs, shock, an
   attack that waits for his defence), in one query (more only when one waits).

@@ -1,5 +1,6 @@
-"""Terrain and what it costs (canon §5d), and invariant 8: a terrain, like an encounter boss
-(§5.4.1), counts only if declared before the first die of the combat. Move is in levels.
+"""Terrain and what it costs (canon §5d), and docs/DESIGN.md, invariant 8 (Boss and terrain first):
+a terrain, like an encounter boss (§5.4.1), counts only if declared before the first die of the
+combat. Move is in levels.
 """
 
 from __future__ import annotations
@@ -146,11 +147,11 @@ def terrain_effects(move: int, terrains: Iterable[Terrain | str]) -> TerrainEffe
 
 
 def declared_in_time(declared_at: int, first_roll_at: int | None) -> bool:
-    """Whether a terrain or an encounter boss counts (invariant 8; §5d, §5.4.1): only if
-    declared before the first die of the combat. ``declared_at`` and ``first_roll_at`` are
-    positions in the scene's log (any ints, one sequence); ``first_roll_at`` None: no die
-    rolled yet, so a declaration now is in time. Raises InvalidValue("declared_at" /
-    "first_roll_at") for a non-int."""
+    """Whether a terrain or an encounter boss counts (docs/DESIGN.md,
+    invariant 8 (Boss and terrain first); §5d, §5.4.1): only if declared before the first die of the
+    combat. ``declared_at`` and ``first_roll_at`` are positions in the scene's log (any ints, one
+    sequence); ``first_roll_at`` None: no die rolled yet, so a declaration now is in time. Raises
+    InvalidValue("declared_at" / "first_roll_at") for a non-int."""
     declared = require_int("declared_at", declared_at)
     if first_roll_at is None:
         return True

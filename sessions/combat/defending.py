@@ -1,4 +1,4 @@
-"""The defender chooses (canon §4.1, §4.6; DESIGN.md invariant 11).
+"""The defender chooses (canon §4.1, §4.6; docs/DESIGN.md, invariant 11 (The defender chooses)).
 
 A defender's active defence is his, chosen when the attack comes: an attack on a jogador's
 character that hits stops before the defence roll and waits for his answer

@@ -196,7 +196,8 @@ def maneuver_of_this_turn(combat: Combat, c: Combatant) -> CombatEvent | None:
 
 def maneuver_locked(combat: Combat, earlier: CombatEvent) -> str:
     """Why the maneuver of ``earlier`` can no longer change, or "": a die of the fight was
-    rolled after it was declared (§4.1; a roll is never undone, DESIGN.md invariant 2)."""
+    rolled after it was declared (§4.1; a roll is never undone, docs/DESIGN.md,
+    invariant 2 (Rolls are append-only))."""
     name = earlier.data.get("name", "")
     last = earlier.data.get("last_roll")
     if last is None:

@@ -1,6 +1,6 @@
 """What a combatant has now — Basic Speed, Move, Dodge, each parry, Block, PD, DR — asked of
-``gurps.derived.derive``, the function the sheet page and the sheets API ask (DESIGN.md
-invariant 12). Nothing here computes a rule: it gathers the inputs.
+``gurps.derived.derive``, the function the sheet page and the sheets API ask (docs/DESIGN.md,
+invariant 12 (The state is live)). Nothing here computes a rule: it gathers the inputs.
 
 A character's inputs are its sheet's (``sheets.computed.sheet_view``: the homologated version,
 what it carries now, its state, which the fight keeps live); a creature's or an NPC's without a

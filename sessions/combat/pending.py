@@ -1,5 +1,5 @@
-"""The defence chosen at the moment of the attack (canon §4.1, §4.6, §4.10 rows 3–5; DESIGN.md
-invariant 11).
+"""The defence chosen at the moment of the attack (canon §4.1, §4.6, §4.10 rows 3–5; docs/DESIGN.md,
+invariant 11 (The defender chooses)).
 
 An attack on a jogador's character that hits (no critical) stops before the defence roll: the
 attack roll is in the chain, and the defender keeps the attack as rolled

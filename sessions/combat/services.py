@@ -311,7 +311,8 @@ def combat_declare(
     request_key: str = "",
 ) -> Combat:
     """Declare the terrain (§5d) and the encounter boss (§5.4.1) — only before the first die
-    of the combat (invariant 8, ``gurps.combat.declared_in_time``)."""
+    of the combat (docs/DESIGN.md, invariant 8 (Boss and terrain first),
+    ``gurps.combat.declared_in_time``)."""
     combat, replay = combat_begin(combat, user, request_key, CombatEvent.Kind.DECLARATION)
     if replay is not None:
         return combat
@@ -397,9 +398,10 @@ def combatant_flee(
     """Mark ``combatant`` fled (fugiu), as the Mestre sees it leave: he is out of the turn
     order from now on and does not come back into this fight; what the fight did to him —
     HP, fatigue, stun, shock, crippling — stays as it is (and a character's state keeps it,
-    invariant 12). The end of the fight counts his fatigue by the seconds he fought (§6.1,
-    reading "fled_fight_seconds"). Refused (ServiceError naming "combatant") unless he is in
-    the fight. The same ``request_key`` again returns the earlier event."""
+    docs/DESIGN.md, invariant 12 (The state is live)). The end of the fight counts his fatigue by
+    the seconds he fought (§6.1, reading "fled_fight_seconds"). Refused (ServiceError naming
+    "combatant") unless he is in the fight. The same ``request_key`` again returns the earlier
+    event."""
     combat, replay = combat_begin(combat, user, request_key, CombatEvent.Kind.FLED)
     if replay is not None:
         return replay

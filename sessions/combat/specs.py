@@ -1,7 +1,7 @@
 """What the Mestre (a page's form, the API, the MCP tools) gives the combat tracker: a bestiary
 creature's numbers, the announced modifiers of an attack, the defender's choice.
 
-One input mapper per capability ("surfaces map input, services validate", DESIGN.md): the
+One input mapper per capability ("surfaces map input, services validate", docs/DESIGN.md): the
 page's forms and the API's bodies each say their input in the API's field names (a mapping:
 the API's ``payload.dict()``, the page's cleaned data renamed by its form), and
 ``creature_spec``, ``attack_spec``, ``defence_spec`` and ``maneuver_spec`` turn it into the

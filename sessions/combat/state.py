@@ -99,9 +99,9 @@ def clear_weapon(c: Combatant, field: str, index: int) -> None:
 
 
 def sync_character_state(c: Combatant) -> None:
-    """A character's state is live (DESIGN.md invariant 12): what the fight did to it — HP and
-    fatigue lost, stun — is written into its state when it happens, so the sheet, the sheets
-    API and the combat card agree at every moment. A creature has no state."""
+    """A character's state is live (docs/DESIGN.md, invariant 12 (The state is live)): what the
+    fight did to it — HP and fatigue lost, stun — is written into its state when it happens, so the
+    sheet, the sheets API and the combat card agree at every moment. A creature has no state."""
     if c.character_id is None:
         return
     state = state_of(c.character)

@@ -32,7 +32,8 @@ def _pairs(choices) -> list[tuple[str, str]]:
     return [(c.key, c.label) for c in choices]
 
 
-# The closed sets the exploration takes and answers, published as enums (DESIGN.md, 13).
+# The closed sets the exploration takes and answers, published as enums (docs/DESIGN.md,
+# invariant 13 (Closed sets are published)).
 Season, SEASON_LABELS = _enum(_pairs(procedure_journey.SEASONS))
 Region, REGION_LABELS = _enum(_pairs(procedure_journey.REGIONS))
 Activity, ACTIVITY_LABELS = _enum(_pairs(procedure_journey.ACTIVITIES))

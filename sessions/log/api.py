@@ -427,9 +427,9 @@ def scene_timeline(
 ):
     """A page of the scene's log, in order. Without a cursor, from the start (or, with
     ``newest``, the end); ``after``/``before`` are opaque cursors from an earlier page (a bad
-    one: 422 naming the field). A hidden roll is filtered per viewer as on the page (DESIGN.md
-    invariant 4): a cursor never reaches what the viewer may not see. The cost does not grow
-    with the log: each source is read by keyset with LIMIT."""
+    one: 422 naming the field). A hidden roll is filtered per viewer as on the page (docs/DESIGN.md,
+    invariant 4 (Hidden is not invisible)): a cursor never reaches what the viewer may not see. The
+    cost does not grow with the log: each source is read by keyset with LIMIT."""
     scene, membership = _get_scene(request, code)
     page = timeline.log_page(
         scene,

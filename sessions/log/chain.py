@@ -1,6 +1,6 @@
-"""The chain of rolls (DESIGN.md invariant 2): every roll numbered per campaign without gaps,
-storing the SHA-256 of the previous roll's hash plus its own canonical content, so anyone can
-verify the log (``manage.py verify_rolls``, ``GET /api/v1/rolls/verify``).
+"""The chain of rolls (docs/DESIGN.md, invariant 2 (Rolls are append-only)): every roll numbered per
+campaign without gaps, storing the SHA-256 of the previous roll's hash plus its own canonical
+content, so anyone can verify the log (``manage.py verify_rolls``, ``GET /api/v1/rolls/verify``).
 
 Every capability that rolls appends through ``append_roll`` (or ``append_with_retries``), inside
 the campaign's lock.

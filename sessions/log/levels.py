@@ -1,7 +1,7 @@
-"""Where a roll's level comes from (DESIGN.md invariant 10): a character's homologated sheet and
-state, read here and handed to the campaign's ruleset (``ChecksPart``: ``gurps.levels`` for
-GURPS), which computes the level and says whence; or the Mestre's number, for a creature or NPC
-without a sheet.
+"""Where a roll's level comes from (docs/DESIGN.md, invariant 10 (Levels from the sheet)): a
+character's homologated sheet and state, read here and handed to the campaign's ruleset
+(``ChecksPart``: ``gurps.levels`` for GURPS), which computes the level and says whence; or the
+Mestre's number, for a creature or NPC without a sheet.
 
 The scene's API, forms and MCP tools all ask ``level_for``; none computes a level itself.
 """

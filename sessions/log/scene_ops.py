@@ -146,8 +146,9 @@ def _check_character(scene: Scene, character: Character) -> None:
 
 
 def _apply(character: Character, hp: int, fatigue: int) -> None:
-    """Write the change into the character's state (DESIGN.md invariant 12), through the
-    engine: a recovery never past what was lost (refused), fatigue never past ST (§6.2)."""
+    """Write the change into the character's state (docs/DESIGN.md,
+    invariant 12 (The state is live)), through the engine: a recovery never past what was lost
+    (refused), fatigue never past ST (§6.2)."""
     state = state_of(character)
     if state.dead:
         raise ServiceError(CHARACTER_DEAD.format(name=character.name), field="character")

@@ -1,11 +1,11 @@
 """Services of the scene log: scenes, players' declarations, the Mestre's announced modifiers,
 the server's rolls (tests of success, damage, tables, quick contests) and narration.
 
-No die comes from a client (DESIGN.md invariant 1): every ``*_create`` that rolls takes levels,
-modifiers, an expression or a table's key, never a dice value, and asks the campaign's ruleset
-(``rulesets.registry.ruleset_for(campaign.ruleset)``: ``gurps`` for GURPS) to roll with the
-server's source (``sessions.entries.dice_source``). The rules themselves (what a roll's outcome
-is, who wins a contest, what a table says) come from the ruleset only.
+No die comes from a client (docs/DESIGN.md, invariant 1 (The server rolls)): every ``*_create`` that
+rolls takes levels, modifiers, an expression or a table's key, never a dice value, and asks the
+campaign's ruleset (``rulesets.registry.ruleset_for(campaign.ruleset)``: ``gurps`` for GURPS) to
+roll with the server's source (``sessions.entries.dice_source``). The rules themselves (what a
+roll's outcome is, who wins a contest, what a table says) come from the ruleset only.
 """
 
 from __future__ import annotations
@@ -326,11 +326,11 @@ def roll_create(
 ) -> Roll:
     """Roll 3d6 on the server against a level plus ``modifiers`` and append it.
 
-    The level (DESIGN.md invariant 10): for a character with a homologated sheet, the named
-    ``skill`` or ``attribute`` read from the sheet and state, or the skill's best default
-    (§3.3; ``attribute`` and ``difficulty`` give the book's general rule for a skill the
-    Árbitro's catalogue lacks, only with ``new_skill``: an unknown name is refused with the
-    nearest names) — ``base_level`` may be sent only if it agrees; for a creature
+    The level (docs/DESIGN.md, invariant 10 (Levels from the sheet)): for a character with a
+    homologated sheet, the named ``skill`` or ``attribute`` read from the sheet and state, or the
+    skill's best default (§3.3; ``attribute`` and ``difficulty`` give the book's general rule for a
+    skill the Árbitro's catalogue lacks, only with ``new_skill``: an unknown name is refused with
+    the nearest names) — ``base_level`` may be sent only if it agrees; for a creature
     or NPC without a sheet, or a roll of nobody's, the Mestre's ``base_level``
     (``sessions.log.levels.level_for``). The roll's ``details["level"]`` says which, with what
     was asked. A roll answering a declaration is its character's.
@@ -339,8 +339,8 @@ def roll_create(
     takes exactly the modifiers announced for it and no others. The roll is refused at
     effective level 3 or less unless it is a defence (§1.1; raises
     ``gurps.errors.NoRollAtThreeOrLess``; another ruleset, its own refusal). Rolls are numbered per campaign without gaps and
-    chained (DESIGN.md invariant 2). The same ``request_key`` twice (a form posted twice)
-    returns the first roll, unrolled.
+    chained (docs/DESIGN.md, invariant 2 (Rolls are append-only)). The same ``request_key`` twice (a
+    form posted twice) returns the first roll, unrolled.
     """
     campaign = scene.week.campaign
     request_key = (request_key or "")[:64]

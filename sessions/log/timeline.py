@@ -1,6 +1,6 @@
 """The scene log as each viewer may see it: its entries in order (declarations, announced
 modifiers, rolls, narration), a hidden roll masked until the weekly report is homologated
-(DESIGN.md invariant 4), and the scene's export.
+(docs/DESIGN.md, invariant 4 (Hidden is not invisible)), and the scene's export.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ FULL, MASKED, ABSENT = "full", "masked", "absent"
 
 
 def roll_visibility(roll: Roll, *, membership: Membership, user, revealed: bool) -> str:
-    """How much of ``roll`` a member sees (DESIGN.md invariant 4).
+    """How much of ``roll`` a member sees (docs/DESIGN.md, invariant 4 (Hidden is not invisible)).
 
     Every roll in full to the Mestre and the Árbitro. A hidden roll: to its player, name, time
     and commitment until the week's report is homologated; to other jogadores, nothing;

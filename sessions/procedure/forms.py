@@ -1,5 +1,5 @@
 """Forms of the procedure's tables: the Mestre's roll on the scene page and the Árbitro's change
-of a row. No field takes a die (DESIGN.md invariant 1)."""
+of a row. No field takes a die (docs/DESIGN.md, invariant 1 (The server rolls))."""
 
 from __future__ import annotations
 

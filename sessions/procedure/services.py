@@ -1,10 +1,10 @@
 """The Mestre's session procedure (``sessao-do-mestre.txt``): its random tables as each
 campaign keeps them, the rolls on them, and the Árbitro's changes to their rows.
 
-No die comes from a client (DESIGN.md invariant 1): ``procedure_roll`` and ``procedure_chance``
-take a table's key (and a column, a row), roll on the server and append one chained ``Roll``
-of kind "table" whose ``details`` say which table, die, column and row it landed on, what the
-row says and where the table stands in the text. The exploration tracker calls these.
+No die comes from a client (docs/DESIGN.md, invariant 1 (The server rolls)): ``procedure_roll`` and
+``procedure_chance`` take a table's key (and a column, a row), roll on the server and append one
+chained ``Roll`` of kind "table" whose ``details`` say which table, die, column and row it landed
+on, what the row says and where the table stands in the text. The exploration tracker calls these.
 
 The tables are seeded per campaign from ``procedure.tables`` (``procedure_tables_seed``,
 idempotent by key: a table the Árbitro has edited stays as he left it).

@@ -1,7 +1,7 @@
-"""Levels come from the sheet (DESIGN.md invariant 10; issue 14 part 4): a roll for a character
-names the skill or attribute, and the server reads the level from the homologated sheet and the
-state (§3.1, §6.2, §7.1) or takes the best default (§3.3), and says which; a creature or NPC
-without a sheet takes the Mestre's level."""
+"""Levels come from the sheet (docs/DESIGN.md, invariant 10 (Levels from the sheet); issue 14 part
+4): a roll for a character names the skill or attribute, and the server reads the level from the
+homologated sheet and the state (§3.1, §6.2, §7.1) or takes the best default (§3.3), and says which;
+a creature or NPC without a sheet takes the Mestre's level."""
 
 from __future__ import annotations
 

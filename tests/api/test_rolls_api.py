@@ -1,7 +1,8 @@
 """The Mestre's AI asks the server to roll (sessions.log.api, sessions.weeks.api: POST and GET /scenes/{id}/rolls).
 
 No die comes from a client; only the Mestre or the Árbitro asks; rolls are numbered
-without gaps and chained (DESIGN.md invariants 1, 2, 5).
+without gaps and chained (docs/DESIGN.md, invariants 1 (The server rolls),
+2 (Rolls are append-only), 5 (No roll at 3 or less)).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def _url(scene) -> str:
 
 def _observation(rastreador, **extra) -> dict:
     """The AI Mestre's Observação for the Rastreador: the skill named, its level (13) the
-    sheet's, never the client's (DESIGN.md invariant 10)."""
+    sheet's, never the client's (docs/DESIGN.md, invariant 10 (Levels from the sheet))."""
     return {
         "character": str(rastreador.code),
         "skill": "Observação",

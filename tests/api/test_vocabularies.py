@@ -1,7 +1,7 @@
-"""Closed sets are published (DESIGN.md invariant 13): every field that takes one of a fixed
-set is an enum of keys in the OpenAPI, its Portuguese labels in the description; a label is
-accepted in any case and accents, anything else is refused listing the keys; one operation
-lists every vocabulary."""
+"""Closed sets are published (docs/DESIGN.md, invariant 13 (Closed sets are published)): every field
+that takes one of a fixed set is an enum of keys in the OpenAPI, its Portuguese labels in the
+description; a label is accepted in any case and accents, anything else is refused listing the keys;
+one operation lists every vocabulary."""
 
 from __future__ import annotations
 

@@ -143,7 +143,8 @@ def _free_strings(schema, defs, path, found, seen=()):
 
 
 async def test_the_tools_schemas_have_no_free_string_where_a_fixed_set_is_taken(tokens):
-    """Invariant 13 for the tools: every closed set is an enum in the tool's input schema."""
+    """Invariant 13 (Closed sets are published) of docs/DESIGN.md for the tools: every closed set is
+    an enum in the tool's input schema."""
     async with connect(tokens["mestre"]) as client:
         tools = (await client.list_tools()).tools
     free = []
@@ -268,7 +269,7 @@ async def test_a_hidden_roll_is_hidden_from_the_players_and_seen_by_the_table(
     assert await _chain_ok()
 
 
-# --- levels come from the sheet (DESIGN.md invariant 10) ---------------------------------------
+# --- levels come from the sheet (docs/DESIGN.md, invariant 10 (Levels from the sheet)) ------------
 
 
 async def test_a_roll_names_the_skill_and_the_sheet_gives_the_level(tokens, scene, rastreador):

@@ -10,7 +10,7 @@ actors must get:
 - ``mestre``, ``arbitro``: the table of the demo campaign;
 - ``outsider``: the mestre of another campaign ("outra"), member of nothing in the demo.
 
-The expectations come from DESIGN.md's "Who sees what" and the code. Path parameters are real
+The expectations come from docs/DESIGN.md's «Who sees what» and the code. Path parameters are real
 objects of the demo campaign (tests/security/conftest.py: the demo week played, its fight, an
 exploration, a written report, a submitted version, a correction …). Pages are asked with the
 session of a logged-in user; the API with each user's Bearer token (the API's own client: the

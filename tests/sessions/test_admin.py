@@ -1,4 +1,5 @@
-"""The admin shows rolls and never adds, changes or deletes one (DESIGN.md invariant 2)."""
+"""The admin shows rolls and never adds, changes or deletes one (docs/DESIGN.md,
+invariant 2 (Rolls are append-only))."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The admin keeps a submitted or homologated version as it is (DESIGN.md invariant 6)."""
+"""The admin keeps a submitted or homologated version as it is (docs/DESIGN.md,
+invariant 6 (A homologated sheet does not change))."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """A jogador's proposed change (sheets.views.draft_edit, draft_submit and their services).
 
 A change starts as a draft copied from the newest version, is edited, submitted, and waits
-for the Árbitro. A submitted or homologated version never changes (DESIGN.md invariant 6).
+for the Árbitro. A submitted or homologated version never changes (docs/DESIGN.md,
+invariant 6 (A homologated sheet does not change)).
 """
 
 from __future__ import annotations

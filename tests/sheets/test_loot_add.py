@@ -1,6 +1,7 @@
 """Loot picked up in play (sheets.views.loot_add and sheets.possessions.loot_add).
 
-Bad input gets its message next to the field and stores nothing (DESIGN.md invariant 9).
+Bad input gets its message next to the field and stores nothing (docs/DESIGN.md,
+invariant 9 (Bad input loses nothing)).
 """
 
 from __future__ import annotations

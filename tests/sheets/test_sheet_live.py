@@ -1,6 +1,6 @@
-"""The sheet page lives during a fight (issue 24; invariant 12): its live region answers 204
-while nothing it is drawn from moved, and the new PV, the waiting defence and the crippled limb
-once they did; outsiders get 404, as for the page."""
+"""The sheet page lives during a fight (issue 24; docs/DESIGN.md, invariant 12 (The state is live)):
+its live region answers 204 while nothing it is drawn from moved, and the new PV, the waiting
+defence and the crippled limb once they did; outsiders get 404, as for the page."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Terrain and invariant 8 (gurps.combat.terrains; canon §5d)."""
+"""Terrain and docs/DESIGN.md, invariant 8 (Boss and terrain first) (gurps.combat.terrains; canon
+§5d)."""
 
 from __future__ import annotations
 

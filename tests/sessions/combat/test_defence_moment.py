@@ -1,7 +1,8 @@
-"""The defender chooses at the moment of the attack (§4.1, §4.3, §4.6, §4.10; DESIGN.md
-invariant 11): an attack on a jogador's character that hits stops before the defence roll, the
-Mestre sees «aguardando a defesa de …», and the jogador's answer resolves it — «não me defendo»
-keeping his aim; «decidir por mim» goes on at once; the Mestre's time applies lazily."""
+"""The defender chooses at the moment of the attack (§4.1, §4.3, §4.6, §4.10; docs/DESIGN.md,
+invariant 11 (The defender chooses)): an attack on a jogador's character that hits stops before the
+defence roll, the Mestre sees «aguardando a defesa de …», and the jogador's answer resolves it —
+«não me defendo» keeping his aim; «decidir por mim» goes on at once; the Mestre's time applies
+lazily."""
 
 from __future__ import annotations
 

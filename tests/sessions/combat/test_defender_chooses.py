@@ -1,6 +1,6 @@
-"""The defender chooses (§4.1, §4.6; DESIGN.md invariant 11): his own choice, or the best total
-his maneuver leaves, said in the log; no active defence only where a rule takes it away, named;
-the Mestre never picks a jogador's defence."""
+"""The defender chooses (§4.1, §4.6; docs/DESIGN.md, invariant 11 (The defender chooses)): his own
+choice, or the best total his maneuver leaves, said in the log; no active defence only where a rule
+takes it away, named; the Mestre never picks a jogador's defence."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The state is live (DESIGN.md invariant 12): a wound is on the sheet page and in the sheets
-API while the fight runs; a death reaches the sheet, which says so and takes no proposal;
-ending the fight applies nothing twice."""
+"""The state is live (docs/DESIGN.md, invariant 12 (The state is live)): a wound is on the sheet
+page and in the sheets API while the fight runs; a death reaches the sheet, which says so and takes
+no proposal; ending the fight applies nothing twice."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Hidden is not invisible (canon §1.6, DESIGN.md invariant 4), end to end.
+"""Hidden is not invisible (canon §1.6, docs/DESIGN.md, invariant 4 (Hidden is not invisible)), end
+to end.
 
 Before the week's report is homologated, a hidden roll's values are absent from every page,
 API answer and export its player (or any other jogador) can reach; its player sees its name,

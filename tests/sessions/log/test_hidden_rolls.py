@@ -1,6 +1,6 @@
-"""Hidden is not invisible (DESIGN.md invariant 4): a hidden roll's owner sees at once its
-name ``semana-NN-rolagem-NN`` and its commitment hash, not its dice or target; other
-jogadores do not see it; the Mestre and the Árbitro see everything."""
+"""Hidden is not invisible (docs/DESIGN.md, invariant 4 (Hidden is not invisible)): a hidden roll's
+owner sees at once its name ``semana-NN-rolagem-NN`` and its commitment hash, not its dice or
+target; other jogadores do not see it; the Mestre and the Árbitro see everything."""
 
 from __future__ import annotations
 

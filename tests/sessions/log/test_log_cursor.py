@@ -1,6 +1,7 @@
 """The log's keyset cursors (sessions.log.timeline.log_page and GET /api/v1/scenes/{code}/log):
 no entry lost or repeated across pages, forwards and backwards, with entries of every kind at
-the same instant; a hidden roll never reached through a cursor (DESIGN.md invariant 4)."""
+the same instant; a hidden roll never reached through a cursor (docs/DESIGN.md,
+invariant 4 (Hidden is not invisible))."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The Mestre's roll from the scene page (sessions.log.views.roll_add).
 
-The form names what to roll against and the modifiers; the server rolls (DESIGN.md
-invariants 1, 3, 5). The rastreador's Observação is 13; in penumbra (−2) he rolls against 11.
+The form names what to roll against and the modifiers; the server rolls (docs/DESIGN.md,
+invariants 1 (The server rolls), 3 (Modifiers before dice), 5 (No roll at 3 or less)). The
+rastreador's Observação is 13; in penumbra (−2) he rolls against 11.
 """
 
 from __future__ import annotations
@@ -171,7 +172,7 @@ def test_it_refuses_a_skill_of_another_version(client_for, mestre, scene, hoplit
     assert not Roll.objects.exists()
 
 
-# --- the level comes from the sheet (DESIGN.md invariant 10) ------------------------------------
+# --- the level comes from the sheet (docs/DESIGN.md, invariant 10 (Levels from the sheet)) --------
 
 
 def test_the_form_offers_the_sheets_lines_with_level_and_chance(client_for, mestre, scene):

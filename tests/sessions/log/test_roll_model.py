@@ -1,4 +1,5 @@
-"""A roll is never changed or deleted (DESIGN.md invariant 2; sessions.models.Roll)."""
+"""A roll is never changed or deleted (docs/DESIGN.md, invariant 2 (Rolls are append-only);
+sessions.models.Roll)."""
 
 from __future__ import annotations
 

@@ -121,7 +121,8 @@ def test_the_new_entries_are_per_viewer(
     client_for, mestre, jogador, rastreadora, scene, rastreador
 ):
     """A hidden roll reaches the table in full, its player masked, another jogador not at
-    all — through the new-entries fragment as through the page (DESIGN.md invariant 4)."""
+    all — through the new-entries fragment as through the page (docs/DESIGN.md,
+    invariant 4 (Hidden is not invisible))."""
     tails = {}
     for user in (mestre, rastreadora, jogador):
         tails[user.username] = tail_url(_page(client_for(user), scene))

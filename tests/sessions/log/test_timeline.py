@@ -1,6 +1,7 @@
 """The scene log as one ordered timeline (canon §1.4): a jogador's declaration; the Mestre's
 modifiers for it, announced as their own entry; the roll that uses exactly those modifiers;
-narration. Nothing attaches a modifier to a roll after the fact (DESIGN.md invariant 3).
+narration. Nothing attaches a modifier to a roll after the fact (docs/DESIGN.md,
+invariant 3 (Modifiers before dice)).
 """
 
 from __future__ import annotations
