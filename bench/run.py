@@ -28,6 +28,9 @@ if not POSTGRES_URL.startswith("postgres"):
 # ``--week``: the demo week through both doors, on a fresh database of its own (main runs it
 # in a child process, as the week moves the campaign to its next week).
 WEEK_MODE = "--week" in sys.argv
+# ``--in-process``: only the figures measured inside this process (engine, pages against the fixed
+# floors, combat, rolls), without the servers: a quick before/after of a change, side by side.
+IN_PROCESS = "--in-process" in sys.argv
 bench_db = ROOT / "var" / ("bench-week.sqlite3" if WEEK_MODE else "bench.sqlite3")
 bench_db.unlink(missing_ok=True)
 os.environ["DATABASE_URL"] = f"sqlite:///{bench_db}"
@@ -649,6 +652,9 @@ def main() -> None:
     anchor_figures(client, user, jurado)
     combat_figures(mestre)
     roll_figures(mestre)
+    if IN_PROCESS:
+        _print_rows()
+        return
     scene_size_figures(mestre)
     week_figures()
     for backend in ("sqlite", "postgresql") if POSTGRES_URL else ("sqlite",):
@@ -662,6 +668,10 @@ def main() -> None:
         f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB",
     )
     row("database", connection.vendor)
+    _print_rows()
+
+
+def _print_rows() -> None:
     width = max(len(name) for name, _ in ROWS)
     print(f"{'measure'.ljust(width)} | figure")
     print(f"{'-' * width}-|-------")
