@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gurps import combat as engine
-from gurps import damage, defence, levels, skills, tables
+from gurps import damage, defence, levels, readings, skills, tables
 from gurps.hit_locations import ARM_PENALTIES, HitLocation, Limb, LimbSide
 from gurps.house import HOUSE_SETTINGS, CombatantKind, HouseSetting
-from gurps.readings import READINGS, Reading
+from gurps.readings import Reading
 from gurps.rulebook import all_tables
 from gurps.tabular import CanonTable
 from rulesets.vocabulary import ClosedSet, Term, closed_set
@@ -312,7 +312,8 @@ class Gurps3ePages:
         return tuple(HOUSE_SETTINGS.values())
 
     def readings(self) -> Sequence[Reading]:
-        return READINGS
+        # Read at run time: the engine's modules keep adding readings as they load.
+        return readings.READINGS
 
 
 PAGES = Gurps3ePages()
