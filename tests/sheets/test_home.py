@@ -6,6 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from rulesets.registry import GURPS3E, ruleset_for
 from sheets.models import Character
 from tests.sheets.pages import content
 
@@ -52,3 +53,9 @@ def test_its_query_count_does_not_grow_with_the_characters(
     )
     with django_assert_num_queries(len(before.captured_queries)):
         client.get(reverse("home"))
+
+
+def test_it_says_each_campaign_s_ruleset_with_its_rules_pages(client_for, jogador, demo):
+    html = content(client_for(jogador).get(reverse("home")))
+    assert ruleset_for(GURPS3E).label in html
+    assert f"{reverse('rules')}?campanha={demo.slug}" in html
