@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from campaigns.models import Campaign, Membership
 from garganta_site.founding import campaign_create
 from rulesets.base import Ruleset
-from rulesets.registry import ruleset_register
+from rulesets.registry import ruleset_register, ruleset_unregister
 from rulesets.vocabulary import ClosedSet, Term, closed_set
 
 D20 = "teste_d20"
@@ -72,10 +72,14 @@ SECOND = Ruleset(key=D20, label=D20_LABEL, dice=object(), pages=D20Pages())
 BARE = Ruleset(key=DICE_ONLY, label=DICE_ONLY_LABEL, dice=object())
 
 
-def register() -> None:
-    """Register both test rulesets (idempotent: the same objects each time)."""
+def register():
+    """Register both test rulesets for one test, and forget them after it (a generator for an
+    autouse fixture: a registration must not outlive its test in the worker that ran it)."""
     ruleset_register(SECOND)
     ruleset_register(BARE)
+    yield
+    ruleset_unregister(SECOND.key)
+    ruleset_unregister(BARE.key)
 
 
 def campaign_on(key: str, *, slug: str, user, role=Membership.Role.MESTRE) -> Campaign:

@@ -24,7 +24,7 @@ GURPS_SETS = {
 
 @pytest.fixture(autouse=True)
 def _second_ruleset():
-    register()
+    yield from register()
 
 
 def _names(answer) -> list[str]:

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _second_ruleset():
-    register()
+    yield from register()
 
 
 def _read(answer) -> PageReader:

@@ -18,7 +18,7 @@ GURPS_LABEL = "GURPS Classic (Módulo Básico), com as regras da casa"
 
 @pytest.fixture(autouse=True)
 def _second_ruleset():
-    register()
+    yield from register()
 
 
 @orm
