@@ -38,7 +38,7 @@ VERSIONS = 8
 SECOND_ARBITRO = """
 from django.contrib.auth import get_user_model
 from garganta_site.demo import DEMO_PASSWORD
-from sheets.models import Campaign, Membership
+from campaigns.models import Campaign, Membership
 user = get_user_model().objects.create_user("arbitra", password=DEMO_PASSWORD)
 Membership.objects.create(
     user=user, campaign=Campaign.objects.get(slug="a-garganta"), role=Membership.Role.ARBITRO

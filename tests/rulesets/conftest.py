@@ -15,7 +15,7 @@ from sheets.homologation import sheet_homologate, sheet_submit
 from sheets.models import Character
 from tests.rulesets.minimal import KEY, MINIMAL
 
-PASSWORD = "senha-do-minimo-1"
+PASSWORD = "senha-do-minimo-1"  # pragma: allowlist secret
 
 
 @pytest.fixture
