@@ -76,7 +76,6 @@ def version_audit(
 # --- the envelope: send, decide -------------------------------------------------------------------
 
 
-@transaction.atomic
 def version_warnings(version: SheetVersion) -> tuple[list[str], str]:
     """The Árbitro's checks of ``version`` as the queue shows them, one line each, and their
     digest (what ``seen_digest`` must repeat). A GURPS version runs ``version_audit`` on its
@@ -92,6 +91,7 @@ def version_warnings(version: SheetVersion) -> tuple[list[str], str]:
     return lines, hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
+@transaction.atomic
 def sheet_submit(*, version: SheetVersion, user) -> SheetVersion:
     """Send a draft to the Árbitro's queue; a version that is not a draft is refused
     (``NOT_A_DRAFT``, code ``not_a_draft``)."""
