@@ -9,6 +9,7 @@ variable GARGANTA_SCREENSHOTS is set.
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -76,20 +77,56 @@ def _fallback_poll_every_2_s(settings):
     settings.GARGANTA_FALLBACK_POLL_SECONDS = 2
 
 
+class _RequestsInFlight:
+    """Counts the live server's requests between Django's request_started and request_finished,
+    so a test's end can wait for the last one: the database is flushed (a TRUNCATE on
+    PostgreSQL) right after the test, and a request still reading would deadlock against it."""
+
+    def __init__(self):
+        self.count = 0
+        self.idle = threading.Condition()
+
+    def started(self, **kwargs):
+        with self.idle:
+            self.count += 1
+
+    def finished(self, **kwargs):
+        with self.idle:
+            self.count -= 1
+            self.idle.notify_all()
+
+    def wait(self):
+        with self.idle:
+            if not self.idle.wait_for(lambda: self.count <= 0, timeout=HANG_MS / 1000):
+                raise AssertionError(f"{self.count} request(s) still running at the test's end")
+
+
 @pytest.fixture
 def site(live_server, transactional_db):
-    """The live server with the demo campaign committed to its database."""
+    """The live server with the demo campaign committed to its database; at the test's end it
+    waits for the requests in flight before the database is flushed."""
+    from django.core.signals import request_finished, request_started
+
     from garganta_site.demo import demo_seed
 
+    in_flight = _RequestsInFlight()
+    request_started.connect(in_flight.started, weak=False)
+    request_finished.connect(in_flight.finished, weak=False)
     demo_seed()
-    return live_server
+    yield live_server
+    try:
+        in_flight.wait()
+    finally:
+        request_started.disconnect(in_flight.started)
+        request_finished.disconnect(in_flight.finished)
 
 
 @pytest.fixture
 def new_page(chromium_browser, site):
     """``new_page()``: a page in a fresh browser context (its own cookies), 1280 wide.
 
-    Contexts are closed before the database is flushed, so no poll hits an empty table.
+    Contexts are closed before the database is flushed, so no poll hits an empty table (and
+    ``site`` then waits for the requests already sent).
     """
     from playwright.sync_api import expect
 
