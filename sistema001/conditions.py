@@ -77,7 +77,7 @@ SCOPE_TEXT = MappingProxyType(
         ASTUCIA_ACUIDADE: "de Astúcia ou Acuidade",
     }
 )
-ROLL_TEXT = MappingProxyType({ATAQUE: "ataque", DEFESA: "Defesa", TESTE: "teste"})
+ROLL_TEXT = MappingProxyType({ATAQUE: "no ataque", DEFESA: "na Defesa", TESTE: "no teste"})
 
 UNKNOWN_ROLL = "Rolagem desconhecida: use ataque, defesa ou teste."
 UNKNOWN_CONDITION = "Condição desconhecida «{key}»."
@@ -462,12 +462,12 @@ def modifiers(
             total += amount
             scope = SCOPE_TEXT[mod.scope]
             where = f"{ROLL_TEXT[roll]} {scope}".strip()
-            lines.append(f"{data.label}: {amount:+d} no {where}{note}.".replace("-", "−"))
+            lines.append(f"{data.label}: {amount:+d} {where}{note}.".replace("-", "−"))
         for edge in data.edges:
             if edge.roll != roll or not _scope_holds(edge.scope, roll, context, effect):
                 continue
             edges.append(edge.edge)
-            lines.append(f"{data.label}: {edge.edge.capitalize()} no {ROLL_TEXT[roll]}.")
+            lines.append(f"{data.label}: {edge.edge.capitalize()} {ROLL_TEXT[roll]}.")
         if data.no_mobility and context.rolled_attribute(roll) == "mobilidade":
             without_attribute = True
             lines.append(f"{data.label}: não usa Mobilidade de forma alguma.")
