@@ -216,21 +216,22 @@ READINGS: tuple[Reading, ...] = (
     Reading(
         "condition_scale_non_numeric",
         "Interação com Condições",
-        "Resistência a uma condição «reduz pela metade seus efeitos numéricos»: e os efeitos "
-        "não numéricos (Vantagem, Desvantagem, não poder agir)?",
-        "Resistência e vulnerabilidade mudam só os números (modificadores, deslocamento, dano); "
-        "os efeitos não numéricos ficam como estão; a imunidade anula todos.",
+        "Resistência a uma condição «reduz pela metade seus efeitos numéricos ou penalidades, "
+        "arredondando para baixo»: como se arredonda uma penalidade, e o que acontece com os "
+        "efeitos não numéricos (Vantagem, Desvantagem, não poder agir, deslocamento à metade)?",
+        "A metade arredonda o tamanho do número para baixo (−5 → −2, +5 → +2), inclusive o dano "
+        "por turno (2 → 1); a vulnerabilidade dobra os mesmos números. Os efeitos não numéricos "
+        "e o deslocamento à metade ficam como estão; a imunidade anula todos.",
     ),
     Reading(
         "condition_test_scope",
         "Lista de Condições (Exaurido, Ferido, Cego, Atraído)",
-        "«testes físicos», «todos os testes», «testes de Mobilidade e Acuidade»: valem para "
-        "ataque e defesa?",
-        "«todos os testes» (Ferido) vale também para ataque e defesa; «testes físicos» "
-        "(Exaurido) vale para ataque, defesa e testes de Mobilidade, Acuidade, Força e "
-        "Resistência; os testes de Mobilidade e Acuidade (Cego, Atraído) valem para ataque e "
-        "defesa, que rolam esses atributos, só quando o contexto diz que dependem do que a "
-        "condição tira (a visão, a atenção).",
+        "«testes físicos», «todos os testes», «testes de Mobilidade e Acuidade», «testes de "
+        "Astúcia e Acuidade»: valem para ataque e Defesa?",
+        "Sim, pelo atributo rolado (Mobilidade no corpo a corpo e na Defesa, Acuidade à "
+        "distância): Ferido vale em toda rolagem; Exaurido nas de Mobilidade, Acuidade, Força e "
+        "Resistência; Atraído nas de Astúcia e Acuidade; Cego nas de Mobilidade e Acuidade "
+        "quando o Mestre diz que dependem da visão.",
     ),
     Reading(
         "stunned_one_action",
@@ -253,7 +254,121 @@ READINGS: tuple[Reading, ...] = (
         "Cada envolvido rola de novo o Dado de Mobilidade só para desempatar; a Iniciativa "
         "continua a mesma e o desempate fica registrado. Repete-se enquanto houver empate.",
     ),
+    Reading(
+        "condition_same_key",
+        "Interação com Condições",
+        "«Se um personagem sofrer novamente a mesma condição, apenas a duração é renovada»: e se "
+        "a nova vem de outra fonte (Desprevenido contra outro agressor, Contido por outro)?",
+        "É a mesma condição: a nova substitui a antiga no lugar dela, com a sua duração e a sua "
+        "fonte.",
+    ),
     # --- readings of the engine's second half (attacks, damage, objects, quick) -------------
+    Reading(
+        "ranged_penalties_worst",
+        "Ataque À Distância",
+        "«Alvo engajado com aliado corpo a corpo: -2» e «Alvo adjacente a um aliado: -1» ao "
+        "mesmo tempo: somam?",
+        "Não: vale a pior das duas (−2); a do atirador engajado (−5) soma-se a ela.",
+    ),
+    Reading(
+        "graze_minimum_only",
+        "Resolução de Dano",
+        "«o ataque acerta de raspão e causa apenas o dano mínimo 1»: crítico ou vulnerabilidade "
+        "mudam esse 1?",
+        "Não: o raspão causa 1; só a resistência ou a imunidade a todos os tipos do ataque o "
+        "cancelam (0).",
+    ),
+    Reading(
+        "area_half_rounding",
+        "Defesas por Tipo de Ataque (Ataque em Área)",
+        "«Sucesso: reduz o dano pela metade, mínimo 1»: a metade arredonda como?",
+        "Para baixo, em cada parte do dano; depois vale o mínimo 1.",
+    ),
+    Reading(
+        "resistance_and_vulnerability",
+        "Resistência ao tipo de dano; Vulnerabilidade ao tipo de dano",
+        "Um alvo resistente e vulnerável ao mesmo tipo de dano: o que acontece?",
+        "Aplica-se a metade (arredondada para baixo) e depois o dobro.",
+    ),
+    Reading(
+        "minimum_after_reduction",
+        "Regras Gerais de Dano",
+        "«A redução é aplicada após resistências e imunidades»: pode levar o dano abaixo do "
+        "mínimo 1?",
+        "Não: o mínimo 1 continua valendo depois da redução, salvo se cancelado (resistência, "
+        "imunidade ou efeito que o anule).",
+    ),
+    Reading(
+        "multi_type_minimum",
+        "Ataques com Múltiplos Tipos de Dano",
+        "Num ataque de vários tipos, a resistência a um só tipo cancela o dano mínimo?",
+        "Não: o mínimo só é cancelado quando todas as partes são resistidas ou imunes.",
+    ),
+    Reading(
+        "mundane_immune_is_immunity",
+        "Tipo de Dano e Natureza do Efeito",
+        "«Criaturas podem ser resistentes ou imunes a efeitos (e danos) mundanos»: a marca do "
+        "combatente é resistência ou imunidade?",
+        "Imunidade: anula toda parte de dano não mágica; o dano mágico age normalmente.",
+    ),
+    Reading(
+        "multi_type_split",
+        "Ataques com Múltiplos Tipos de Dano",
+        "Uma arma de dois tipos (Sabre de Luz: Corte e Fogo): como o dano se divide entre eles?",
+        "O Mestre informa quanto do dano é de cada tipo, somando o dano da arma.",
+        kind="mestre",
+    ),
+    Reading(
+        "maneuver_graze_hits",
+        "Manobras de Combate",
+        "Um raspão («o ataque acerta de raspão») conta como acerto para a manobra?",
+        "Sim; Desarmar continua exigindo superar a Defesa por 5 ou mais.",
+    ),
+    Reading(
+        "grapple_nd_attack_total",
+        "Manobras de Combate (Agarrar)",
+        "«esse vira o novo ND para o alvo Contido tentar superar»: o que vira o ND?",
+        "O total do ataque de quem agarrou.",
+    ),
+    Reading(
+        "grapple_escape_test",
+        "Manobras de Combate (Agarrar)",
+        "Que teste o alvo Contido rola para superar o ND do agarrão?",
+        "O Mestre informa o atributo do teste; o total precisa superar o ND.",
+        kind="mestre",
+    ),
+    Reading(
+        "quick_graze_hits",
+        "(Opcional) Combate Rápido",
+        "No Combate Rápido, um raspão reduz a Resistência?",
+        "Sim: é um acerto, −1 de Resistência.",
+    ),
+    Reading(
+        "quick_critical_two",
+        "(Opcional) Combate Rápido",
+        "«Críticos: Acertos e falhas críticas funcionam exatamente como no combate normal»: um "
+        "acerto crítico tira quanto de Resistência?",
+        "2: o crítico dobra o dano, e o dano do Combate Rápido é 1 de Resistência.",
+    ),
+    Reading(
+        "direct_attacks",
+        "Situações de Combate (Cobertura)",
+        "O que é um «ataque direto» para as coberturas?",
+        "Ataques corpo a corpo e à distância; ataques em área e internos não são diretos.",
+    ),
+    Reading(
+        "concealment_worst",
+        "Situações de Combate (Camuflagem)",
+        "Camuflagem parcial e total ao mesmo tempo: rolam-se as duas?",
+        "Não: vale só a total (1 a 5 no 1d10 falha).",
+    ),
+    Reading(
+        "sneak_attack_half_rounding",
+        "Situações de Combate (Ataque Furtivo)",
+        "«metade do Dado de Acuidade + Acuidade do alvo»: a metade de um dado ímpar arredonda "
+        "como?",
+        "Para baixo (metade das faces do dado).",
+    ),
     Reading(
         "object_half_hardness_rounding",
         "Tabela de Dureza do Material",
