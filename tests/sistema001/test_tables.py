@@ -45,3 +45,29 @@ def test_the_examples_table_names_the_slips():
     """«ND = 35 × 1,5 = 70» and the «Pequeno = 5» of the bow and the sword are noted."""
     notes = " ".join(table("exemplos_objetos").notes)
     assert "1,5" in notes and "Arco" in notes and "espada comum" in notes
+
+
+def test_every_reading_the_second_half_names_is_registered():
+    """Each reading key named by attacks, damage, maneuvers, situations, objects and quick (in
+    their docstrings or their results) is in ``sistema001.readings.READINGS``, so the Árbitro's
+    register shows it."""
+    import re
+    from pathlib import Path
+
+    import sistema001
+    from sistema001.readings import READINGS_BY_KEY
+
+    root = Path(sistema001.__file__).parent
+    patterns = (
+        r"[Rr]eadings? ``([a-z0-9_]+)``",
+        r"readings\.append\(\"([a-z0-9_]+)\"\)",
+        r"readings \+ \(\"([a-z0-9_]+)\"",
+        r"readings=\(?\"([a-z0-9_]+)\"",
+    )
+    named: set[str] = set()
+    for name in ("attacks", "damage", "maneuvers", "situations", "objects", "quick"):
+        source = (root / f"{name}.py").read_text(encoding="utf-8")
+        for pattern in patterns:
+            named.update(re.findall(pattern, source))
+    assert named
+    assert sorted(k for k in named if k not in READINGS_BY_KEY) == []
