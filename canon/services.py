@@ -30,7 +30,7 @@ from campaigns.errors import ServiceError
 from campaigns.models import Campaign, Membership
 from canon import seed
 from canon.models import Correction, Decision, Divergence
-from rulesets.registry import house_setting, ruleset_for
+from rulesets.registry import GURPS3E, house_setting, ruleset_for
 
 # Messages are constants so tests import them instead of repeating them.
 ONLY_TABLE_OPENS = (
@@ -471,25 +471,69 @@ class SeedCount:
     divergences: int
 
 
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _reading_seeds(campaign: Campaign) -> list[seed.DivergenceSeed]:
     """A pendência for each stated reading of the campaign's ruleset (its pages part), read at
-    run time: the engine's modules keep adding readings as they load."""
+    run time: the engine's modules keep adding readings as they load; and one divergence for
+    each of its text's own slips (``PagesPart.slips``, where the ruleset has them). A ruleset
+    whose text is not the canon names its own (``PagesPart.document``)."""
     pages = ruleset_for(campaign.ruleset).pages
+    if pages is None:
+        return []
+    document = getattr(pages, "document", "") or seed.CANON
+    own = document != seed.CANON
+    # Another system's keys are its own: a reading's key may be GURPS's too.
+    prefix = f"{seed.READING_KEY_PREFIX}{campaign.ruleset}:" if own else seed.READING_KEY_PREFIX
     found = []
-    for reading in pages.readings() if pages is not None else ():
-        title = reading.question if len(reading.question) <= 200 else reading.question[:199] + "…"
+    for reading in pages.readings():
+        where = f"§{reading.section}" if not own else reading.section
         found.append(
             seed.DivergenceSeed(
-                f"{seed.READING_KEY_PREFIX}{reading.key}",
-                reading.section,
-                title,
+                f"{prefix}{reading.key}",
+                _cut(reading.section, 40),
+                _cut(reading.question, 200),
                 reading.question,
-                side_a_label=f"{seed.CANON}, §{reading.section}",
+                side_a_label=_cut(f"{document}, {where}", 120),
                 side_a="Não responde a esta pergunta.",
                 reading=reading.answer,
+                document=document if own else "",
+            )
+        )
+    for slip in getattr(pages, "slips", lambda: ())():
+        found.append(
+            seed.DivergenceSeed(
+                f"slip:{campaign.ruleset}:{slip.key}",
+                _cut(slip.section, 40),
+                _cut(f"O capítulo se contradiz: {slip.section}", 200),
+                f"{slip.text} — {slip.against}",
+                side_a_label=_cut(f"{document}, {slip.section}", 120),
+                side_a=slip.text,
+                side_b_label="Contra",
+                side_b=slip.against,
+                reading=slip.followed,
+                document=document,
             )
         )
     return found
+
+
+def _canon_seeds(campaign: Campaign) -> tuple:
+    """The canon's own items (*Como se joga*'s decisions, corrections, divergences, slips and
+    skill pendências) belong to a GURPS campaign's registers only; the procedure's serve every
+    campaign."""
+    if campaign.ruleset != GURPS3E:
+        return (), (), ()
+    return (
+        seed.DECISIONS,
+        seed.CORRECTIONS,
+        (
+            *seed.CANON_DIVERGENCES,
+            *seed.SLIPS,
+        ),
+    )
 
 
 @transaction.atomic
@@ -500,7 +544,8 @@ def registers_seed(*, campaign: Campaign) -> SeedCount:
     today = timezone.localdate()
     created = {"decisions": 0, "corrections": 0, "divergences": 0}
     decisions: dict[str, Decision] = {}
-    for item in seed.DECISIONS:
+    canon_decisions, canon_corrections, canon_divergences = _canon_seeds(campaign)
+    for item in canon_decisions:
         decision, new = Decision.objects.get_or_create(
             campaign=campaign,
             source_key=item.source_key,
@@ -517,7 +562,7 @@ def registers_seed(*, campaign: Campaign) -> SeedCount:
         )
         decisions[item.source_key] = decision
         created["decisions"] += new
-    for item in seed.CORRECTIONS:
+    for item in canon_corrections:
         _, new = Correction.objects.get_or_create(
             campaign=campaign,
             source_key=item.source_key,
@@ -533,12 +578,12 @@ def registers_seed(*, campaign: Campaign) -> SeedCount:
             },
         )
         created["corrections"] += new
+    skills = seed.SKILL_DIVERGENCES if campaign.ruleset == GURPS3E else ()
     for item in (
-        *seed.CANON_DIVERGENCES,
-        *seed.SLIPS,
+        *canon_divergences,
         *_reading_seeds(campaign),
         *seed.PROCEDURE_DIVERGENCES,
-        *seed.SKILL_DIVERGENCES,
+        *skills,
     ):
         resolved = item.resolved_on is not None
         _, new = Divergence.objects.get_or_create(

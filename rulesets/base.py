@@ -402,6 +402,16 @@ class PagesPart(Protocol):
         ``gurps.readings.Reading``: ``key``, ``section``, ``question``, ``answer``)."""
         ...
 
+    # The text the system's rules come from, as the registers name it; "" for the canon (*Como se
+    # joga*). Optional: the registers read it with ``getattr``.
+    document: str
+
+    def slips(self) -> Sequence[Any]:
+        """Optional: the text's own slips (where it contradicts itself), each with ``key``,
+        ``section``, ``text`` (as printed), ``against`` and ``followed`` (what the site
+        follows): the registers seed each as a divergence. () for none."""
+        ...
+
 
 @dataclass(frozen=True)
 class Ruleset:

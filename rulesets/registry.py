@@ -1,6 +1,7 @@
 """The registry of rulesets: the key a campaign stores (``Campaign.ruleset``) → its ``Ruleset``.
 
-``gurps3e`` is the canon's (every campaign that existed before rulesets were declared). Tests may
+``gurps3e`` is the canon's (every campaign that existed before rulesets were declared);
+``sistema001`` the combat chapter of another system (issue 23). Tests may
 register a minimal ruleset of their own with ``ruleset_register`` (and ``ruleset_unregister`` it
 after) to prove the agnostic parts are agnostic.
 
@@ -12,15 +13,18 @@ from __future__ import annotations
 
 from rulesets.base import Ruleset, RulesetError, UnknownRuleset
 from rulesets.gurps3e import GURPS3E_RULESET
+from rulesets.sistema001 import SISTEMA001_RULESET
 
 GURPS3E = GURPS3E_RULESET.key
+SISTEMA001 = SISTEMA001_RULESET.key
 
 UNKNOWN_RULESET = "Sistema de regras desconhecido: «{key}». Os conhecidos: {known}."
 
-_RULESETS: dict[str, Ruleset] = {GURPS3E: GURPS3E_RULESET}
+_RULESETS: dict[str, Ruleset] = {GURPS3E: GURPS3E_RULESET, SISTEMA001: SISTEMA001_RULESET}
+BUILT_IN = frozenset(_RULESETS)
 
 # key → Portuguese label, in the order the admin offers them.
-LABELS: dict[str, str] = {GURPS3E: GURPS3E_RULESET.label}
+LABELS: dict[str, str] = {key: ruleset.label for key, ruleset in _RULESETS.items()}
 
 
 def ruleset_register(ruleset: Ruleset) -> Ruleset:
@@ -32,8 +36,8 @@ def ruleset_register(ruleset: Ruleset) -> Ruleset:
 
 
 def ruleset_unregister(key: str) -> None:
-    """Forget ``key`` (a test's ruleset); the canon's cannot be forgotten."""
-    if key != GURPS3E:
+    """Forget ``key`` (a test's ruleset); the built-in ones cannot be forgotten."""
+    if key not in BUILT_IN:
         _RULESETS.pop(key, None)
         LABELS.pop(key, None)
 

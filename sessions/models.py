@@ -607,6 +607,10 @@ class Combat(models.Model):
     defence_wait_minutes = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Minutos para o jogador escolher a defesa"
     )
+    # A fight another ruleset runs natively (sessions.native_combat): its state as that
+    # ruleset's combat part keeps it (the initiative rolls, the order, the timed effects and
+    # conditions, the objects). {} for a GURPS fight, whose state is in its own columns.
+    data = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -693,12 +697,17 @@ class Combatant(models.Model):
     # What it brought in. A character's attributes are its homologated sheet's; its Move,
     # Dodge, Block, PD and DR are not here: they come from the sheet and its live state
     # (sessions.combat.numbers). A creature or NPC without a sheet has its bestiary numbers.
-    st = models.PositiveSmallIntegerField()
-    dx = models.PositiveSmallIntegerField()
-    iq = models.PositiveSmallIntegerField()
-    ht = models.PositiveSmallIntegerField()
-    hp = models.PositiveSmallIntegerField(help_text="PV cheios")
-    hp_before = models.IntegerField(help_text="PV restantes ao entrar na luta")
+    # GURPS's columns: a GURPS combatant always has them; another ruleset's keeps its numbers in
+    # ``data`` and leaves the attributes empty (``hp``, ``hp_before`` and ``hp_lost`` are its PV
+    # when the ruleset has PV: the sistema001's Fighter.pv_max, its PV on entry, what it lost).
+    st = models.PositiveSmallIntegerField(null=True, blank=True)
+    dx = models.PositiveSmallIntegerField(null=True, blank=True)
+    iq = models.PositiveSmallIntegerField(null=True, blank=True)
+    ht = models.PositiveSmallIntegerField(null=True, blank=True)
+    hp = models.PositiveSmallIntegerField(null=True, blank=True, help_text="PV cheios")
+    hp_before = models.IntegerField(
+        null=True, blank=True, help_text="PV restantes ao entrar na luta"
+    )
     fatigue_before = models.PositiveSmallIntegerField(default=0)
     move = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Deslocamento do bestiário (vazio: o da ficha)"
