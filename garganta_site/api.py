@@ -294,6 +294,7 @@ def _register_routers() -> None:
     api.add_router("/console", "console.api.router", tags=["console do Árbitro"])
     api.add_router("/console", "console.skills_api.router", tags=["console do Árbitro"])
     api.add_router("/combats", "sessions.combat.api.router", tags=["combate"])
+    api.add_router("/fights", "sessions.native_combat.api.router", tags=["combate (sistema001)"])
     api.add_router("/explorations", "sessions.exploration.api.router", tags=["exploração"])
 
 

@@ -40,6 +40,7 @@ from rulesets.registry import GURPS3E
 from sessions.combat import tools as combat_tools
 from sessions.exploration import tools as exploration_tools
 from sessions.log import tools as log_tools
+from sessions.native_combat import tools as native_combat_tools
 from sessions.weeks import tools as weeks_tools
 from sheets import tools as sheets_tools
 
@@ -60,8 +61,20 @@ INSTRUCTIONS_ANY_SYSTEM = INSTRUCTIONS.replace(
 YOUR_CAMPAIGNS = "Suas campanhas e o sistema de regras de cada uma: {campaigns}."
 OTHER_SYSTEMS = (
     "Os vocabulários de cada sistema: rules_lookup com topic=vocabularies e o ruleset da "
-    "campanha; as ferramentas de combate e as tabelas (3d) são as do GURPS."
+    "campanha; as ferramentas de combate (combat_*) e as tabelas (3d) são as do GURPS."
 )
+# A campaign whose system plays its fights whole through the fight_* tools.
+NATIVE_FIGHTS = {
+    "sistema001": (
+        "Numa campanha do Sistema 001 [sistema001] o combate é pelas ferramentas fight_*: "
+        "fight_start (os números de cada combatente, dados pelo Mestre; o servidor rola a "
+        "Iniciativa), fight_turn (o turno inteiro de um combatente numa chamada: plano, ataque "
+        "com arma, manobra, situações e tipos de dano; o servidor rola ataque e defesa), "
+        "fight_condition, fight_object (ND Estrutural), fight_join (Entrada Tardia), fight_read "
+        "e fight_end. As pendências do capítulo (o que ele cita e não traz) estão no console do "
+        "Árbitro com a leitura que o site usa; regra que aguarda o Árbitro é recusada."
+    ),
+}
 
 UNEXPECTED = "Erro inesperado em {tool}: nada foi confirmado; tente de novo com a mesma chave."
 UNKNOWN_TOOL = "Ferramenta desconhecida: {tool}. A lista está em tools/list."
@@ -71,6 +84,7 @@ TOOL_MODULES = (
     weeks_tools,
     log_tools,
     combat_tools,
+    native_combat_tools,
     exploration_tools,
     rules_tools,
     console_tools,
@@ -89,6 +103,7 @@ def instructions_for(campaigns: list[tuple[str, str, str, str]]) -> str:
     lines.append(YOUR_CAMPAIGNS.format(campaigns=said))
     if systems != {GURPS3E}:
         lines.append(OTHER_SYSTEMS)
+    lines.extend(NATIVE_FIGHTS[key] for key in sorted(systems) if key in NATIVE_FIGHTS)
     return "\n".join(lines)
 
 

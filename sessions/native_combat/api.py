@@ -1,0 +1,372 @@
+"""A fight its ruleset plays whole (the sistema001's) through the API, for the Mestre's AI
+client: start it with everyone's numbers (the server rolls the initiative), a late entrant, one
+call per combatant's turn (the server rolls the attack, the defence, every test), a condition
+applied or removed, an object put in the fight, the end, the state. No body takes a die; every
+closed set (conditions, maneuvers, situations, damage types, attack kinds, turn plans…) is an
+enum of the ruleset's keys with their Portuguese labels (docs/DESIGN.md, invariant 13 (Closed sets
+are published)). ``Idempotency-Key`` makes the same request twice one action."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from ninja import Field, Header, Router, Schema, Status
+from ninja.errors import HttpError
+from pydantic import StrictBool
+
+from campaigns.access import membership_for
+from campaigns.api_errors import errors
+from campaigns.auth import gated, runs_a_table
+from campaigns.errors import ServiceError
+from sessions.models import Combat, Scene
+from sessions.native_combat import services
+from sessions.native_combat.services import combatant_of
+from sessions.vocabularies import vocabularies
+
+# The ruleset whose closed sets these bodies publish: the one registered ruleset whose combat
+# part plays a fight whole (rulesets.sistema001). Its key, not its engine (import-linter).
+NATIVE_RULESET = "sistema001"
+_SETS = vocabularies(NATIVE_RULESET)
+
+AttributeKey = _SETS["attribute"].annotated()
+DamageTypeKey = _SETS["damage_type"].annotated()
+ConditionKey = _SETS["condition"].annotated()
+ManeuverKey = _SETS["maneuver"].annotated(blank=True)
+SituationKey = _SETS["situation"].annotated()
+AttackKindKey = _SETS["attack_kind"].annotated()
+WeaponKindKey = _SETS["weapon_kind"].annotated()
+TurnPlanKey = _SETS["turn_plan"].annotated(blank=True)
+SideKey = _SETS["side"].annotated()
+EdgeKey = _SETS["edge"].annotated(blank=True)
+ActionKindKey = _SETS["action_kind"].annotated()
+SizeKey = _SETS["object_size"].annotated()
+StructureKey = _SETS["object_structure"].annotated()
+HardnessKey = _SETS["object_hardness"].annotated()
+RangedPenaltyKey = _SETS["ranged_penalty"].annotated()
+
+ONLY_THE_TABLE_RUNS_COMBAT = "Só o Mestre de Cena ou o Árbitro conduzem o combate."
+Key = Header("", alias="Idempotency-Key")
+TABLE_WRITE = errors(400, 401, 403, 404, 409, 422)
+
+router = Router(auth=gated(lambda request, user: _table_first(request, user)))
+
+ATTRIBUTE = (0, 100)
+MODIFIER = (-50, 50)
+PV = (1, 10_000)
+
+
+class Attributes(Schema, extra="forbid"):
+    """Os seis atributos (os números do Mestre)."""
+
+    mobilidade: int = Field(ge=ATTRIBUTE[0], le=ATTRIBUTE[1])
+    acuidade: int = Field(ge=ATTRIBUTE[0], le=ATTRIBUTE[1])
+    forca: int = Field(ge=ATTRIBUTE[0], le=ATTRIBUTE[1], description="Força")
+    resistencia: int = Field(
+        ge=ATTRIBUTE[0], le=ATTRIBUTE[1], description="Resistência, o atributo"
+    )
+    espirito: int = Field(ge=ATTRIBUTE[0], le=ATTRIBUTE[1], description="Espírito")
+    astucia: int = Field(ge=ATTRIBUTE[0], le=ATTRIBUTE[1], description="Astúcia")
+
+
+class Dice(Schema, extra="forbid"):
+    """O tamanho (faces) do dado de cada atributo: o capítulo cita «Dado de Mobilidade» sem dar
+    o tamanho — é o Mestre quem diz."""
+
+    mobilidade: int = Field(ge=2, le=100)
+    acuidade: int = Field(ge=2, le=100)
+    forca: int = Field(ge=2, le=100)
+    resistencia: int = Field(ge=2, le=100)
+    espirito: int = Field(ge=2, le=100)
+    astucia: int = Field(ge=2, le=100)
+
+
+class WeaponIn(Schema, extra="forbid"):
+    name: str = Field(min_length=1, max_length=100)
+    kind: WeaponKindKey
+    damage_increase: int = Field(default=0, ge=0, le=100, description="Aumento de Dano")
+    damage_types: list[DamageTypeKey] = Field(default=[], max_length=10)
+    magical: StrictBool = False
+    reach_m: int = Field(default=1, ge=1, le=100, description="Alcance corpo a corpo, metros")
+    ammunition: int | None = Field(
+        default=None, ge=0, le=1000, description="Munição (armas de disparo e arremesso)"
+    )
+
+
+class NumbersIn(Schema, extra="forbid"):
+    """Os números do combatente, como o Mestre os dá (sem ficha)."""
+
+    attributes: Attributes
+    dice: Dice
+    pv_max: int = Field(ge=PV[0], le=PV[1], description="PV máximos (o Mestre os dá)")
+    pv: int | None = Field(default=None, ge=0, le=PV[1], description="PV agora (sem: os máximos)")
+    side: SideKey = "inimigos"
+    resistances: list[DamageTypeKey] = Field(default=[], max_length=10)
+    vulnerabilities: list[DamageTypeKey] = Field(default=[], max_length=10)
+    immunities: list[DamageTypeKey] = Field(default=[], max_length=10)
+    condition_resistances: list[ConditionKey] = Field(default=[], max_length=16)
+    condition_vulnerabilities: list[ConditionKey] = Field(default=[], max_length=16)
+    condition_immunities: list[ConditionKey] = Field(default=[], max_length=16)
+    mundane_immune: StrictBool = Field(
+        default=False, description="Resistente/imune a efeitos mundanos (sofre os mágicos)"
+    )
+    damage_reduction: int = Field(
+        default=0, ge=0, le=100, description="Redução de dano que um equipamento ou Vantagem dá"
+    )
+    weapons: list[WeaponIn] = Field(default=[], max_length=10)
+
+
+class FighterIn(Schema, extra="forbid"):
+    name: str = Field(min_length=1, max_length=200)
+    character: UUID | None = Field(default=None, description="Uma personagem da cena, se for")
+    numbers: NumbersIn
+    initiative_modifier: int = Field(default=0, ge=MODIFIER[0], le=MODIFIER[1])
+    note: str = Field(default="", max_length=1000)
+
+
+class FightStartIn(Schema, extra="forbid"):
+    scene: UUID
+    combatants: list[FighterIn] = Field(min_length=2, max_length=services.MAX_COMBATANTS)
+
+
+class DamagePartIn(Schema, extra="forbid"):
+    type: DamageTypeKey
+    amount: int = Field(ge=0, le=1000)
+    magical: StrictBool = False
+
+
+class ActionIn(Schema, extra="forbid"):
+    """Uma ação do turno. ``kind``: ataque (com arma, manobra, situações; o servidor rola o
+    ataque e a defesa), quebrar (golpe num objeto), teste_de_forca (contra o ND de um objeto),
+    condicao (uma Vantagem ou magia que impõe uma condição), movimento, execucao, completa ou
+    livre (ditas pelo Mestre, sem dados)."""
+
+    kind: ActionKindKey
+    target: UUID | None = Field(default=None, description="O combatente alvo")
+    object: str = Field(default="", max_length=40, description="A chave do objeto (fight_object)")
+    weapon: str = Field(default="", max_length=100, description="Nome da arma; vazio: desarmado")
+    attack_kind: AttackKindKey = "corpo_a_corpo"
+    maneuver: ManeuverKey = ""
+    situations: list[SituationKey] = Field(default=[], max_length=8)
+    ranged_penalties: list[RangedPenaltyKey] = Field(default=[], max_length=3)
+    modifiers: int = Field(default=0, ge=MODIFIER[0], le=MODIFIER[1], description="No ataque")
+    defence_modifiers: int = Field(default=0, ge=MODIFIER[0], le=MODIFIER[1])
+    edge: EdgeKey = Field(default="", description="Vantagem ou desvantagem no ataque")
+    damage: list[DamagePartIn] = Field(
+        default=[], max_length=10, description="O dano que a magia ou Vantagem diz (sem: o da arma)"
+    )
+    condition: ConditionKey | None = None
+    rounds: int | None = Field(default=None, ge=1, le=100, description="Duração em rodadas")
+    text: str = Field(default="", max_length=1000)
+
+
+class TurnIn(Schema, extra="forbid"):
+    combatant: UUID
+    plan: TurnPlanKey = Field(
+        default="", description="Movimento + Execução, dois Movimentos ou Completa; vazio: passa"
+    )
+    actions: list[ActionIn] = Field(default=[], max_length=4)
+
+
+class ConditionIn(Schema, extra="forbid"):
+    target: UUID
+    condition: ConditionKey
+    rounds: int | None = Field(
+        default=None, ge=1, le=100, description="Duração em rodadas (sem: a do capítulo)"
+    )
+    remove: StrictBool = False
+    source: UUID | None = Field(default=None, description="Quem aplicou (a fonte do efeito)")
+
+
+class ObjectIn(Schema, extra="forbid"):
+    name: str = Field(min_length=1, max_length=100)
+    size: SizeKey
+    structure: StructureKey
+    hardness: HardnessKey
+    size_value: int | None = Field(default=None, ge=30, le=1000, description="Colossal: 30+")
+    structure_value: int | None = Field(default=None, ge=30, le=1000, description="Militar: 30+")
+    adjustment: int = Field(default=0, ge=-1000, le=1000, description="Ajuste do Mestre ao ND")
+
+
+class FightOut(Schema):
+    id: UUID
+    scene: UUID
+    ruleset: str
+    status: str
+    round: int
+    turn: dict[str, Any] | None = None
+    order: list[dict[str, Any]]
+    objects: list[dict[str, Any]] = []
+    readings: list[dict[str, Any]] = []
+    log: list[dict[str, Any]]
+
+
+class EventOut(Schema):
+    text: str
+    lines: list[str]
+    fight: FightOut
+
+
+class JoinedOut(Schema):
+    id: UUID
+    fight: FightOut
+
+
+def _table_first(request, user) -> None:
+    code = request.resolver_match.kwargs.get("code")
+    if code is None:
+        if not runs_a_table(user):
+            raise HttpError(403, ONLY_THE_TABLE_RUNS_COMBAT)
+        return
+    _fight(request, code)
+
+
+def _fight(request, code: UUID, *, table: bool = True) -> Combat:
+    combat = get_object_or_404(Combat.objects.select_related("scene__week__campaign"), code=code)
+    membership = membership_for(request.user, combat.scene.week.campaign)
+    if membership is None:
+        raise Http404  # as for an id that does not exist: it confirms nothing
+    if table and not membership.runs_the_table:
+        raise HttpError(403, ONLY_THE_TABLE_RUNS_COMBAT)
+    return combat
+
+
+def _view(combat: Combat) -> dict:
+    combat.refresh_from_db()
+    return services.fight_view(combat)
+
+
+def _character(scene: Scene, code: UUID | None, field: str):
+    if code is None:
+        return None
+    found = scene.characters.filter(code=code).first()
+    if found is None:
+        raise ServiceError(services.CHARACTER_NOT_IN_SCENE, field=field)
+    return found
+
+
+def _fighter(scene: Scene, payload: FighterIn, field: str) -> dict:
+    return {
+        "name": payload.name,
+        "character": _character(scene, payload.character, f"{field}.character"),
+        "numbers": payload.numbers.dict(),
+        "initiative_modifier": payload.initiative_modifier,
+        "note": payload.note,
+    }
+
+
+def _event_out(combat: Combat, event) -> dict:
+    return {"text": event.text, "lines": list(event.lines), "fight": _view(combat)}
+
+
+@router.post(
+    "",
+    response={201: FightOut, **TABLE_WRITE},
+    summary="Começa um combate (sistema de regras que o conduz inteiro: o sistema001)",
+)
+def fight_start(request, payload: FightStartIn, idempotency_key: str = Key):
+    scene = get_object_or_404(Scene.objects.select_related("week__campaign"), code=payload.scene)
+    if membership_for(request.user, scene.week.campaign) is None:
+        raise Http404
+    combatants = [
+        _fighter(scene, fighter, f"combatants.{index}")
+        for index, fighter in enumerate(payload.combatants)
+    ]
+    combat = services.fight_start(
+        scene=scene, user=request.user, combatants=combatants, request_key=idempotency_key
+    )
+    return Status(201, _view(combat))
+
+
+@router.get("/{uuid:code}", response={200: FightOut, **errors(401, 404)}, summary="O combate")
+def fight_read(request, code: UUID):
+    return _view(_fight(request, code, table=False))
+
+
+@router.post(
+    "/{uuid:code}/combatants",
+    response={201: JoinedOut, **TABLE_WRITE},
+    summary="Entrada Tardia: rola a Iniciativa e age a partir da rodada seguinte",
+)
+def fight_join(request, code: UUID, payload: FighterIn, idempotency_key: str = Key):
+    combat = _fight(request, code)
+    added = services.fight_join(
+        combat=combat,
+        user=request.user,
+        combatant=_fighter(combat.scene, payload, "combatant"),
+        request_key=idempotency_key,
+    )
+    return Status(201, {"id": added.code, "fight": _view(combat)})
+
+
+@router.post(
+    "/{uuid:code}/turns",
+    response={201: EventOut, **TABLE_WRITE},
+    summary="O turno inteiro de um combatente numa chamada",
+)
+def fight_turn(request, code: UUID, payload: TurnIn, idempotency_key: str = Key):
+    combat = _fight(request, code)
+    combatant = combatant_of(combat, payload.combatant, "combatant")
+    actions = []
+    for index, action in enumerate(payload.actions):
+        data = action.dict()
+        if action.target is not None:
+            data["target"] = str(
+                combatant_of(combat, action.target, f"actions.{index}.target").code
+            )
+        actions.append(data)
+    event = services.fight_turn(
+        combat=combat,
+        user=request.user,
+        combatant=combatant,
+        plan=payload.plan or None,
+        actions=actions,
+        request_key=idempotency_key,
+    )
+    return Status(201, _event_out(combat, event))
+
+
+@router.post(
+    "/{uuid:code}/conditions",
+    response={201: EventOut, **TABLE_WRITE},
+    summary="Aplica ou remove uma condição",
+)
+def fight_condition(request, code: UUID, payload: ConditionIn, idempotency_key: str = Key):
+    combat = _fight(request, code)
+    event = services.fight_condition(
+        combat=combat,
+        user=request.user,
+        target=combatant_of(combat, payload.target, "target"),
+        condition=payload.condition,
+        rounds=payload.rounds,
+        remove=payload.remove,
+        source_fighter=combatant_of(combat, payload.source, "source") if payload.source else None,
+        request_key=idempotency_key,
+    )
+    return Status(201, _event_out(combat, event))
+
+
+@router.post(
+    "/{uuid:code}/objects",
+    response={201: EventOut, **TABLE_WRITE},
+    summary="Põe um objeto ou estrutura no combate (o ND Estrutural)",
+)
+def fight_object(request, code: UUID, payload: ObjectIn, idempotency_key: str = Key):
+    combat = _fight(request, code)
+    event = services.fight_object(
+        combat=combat, user=request.user, spec=payload.dict(), request_key=idempotency_key
+    )
+    return Status(201, _event_out(combat, event))
+
+
+@router.post(
+    "/{uuid:code}/end",
+    response={200: FightOut, **TABLE_WRITE},
+    summary="Encerra o combate (as condições terminam com ele)",
+)
+def fight_end(request, code: UUID, idempotency_key: str = Key):
+    combat = _fight(request, code)
+    services.fight_end(combat=combat, user=request.user, request_key=idempotency_key)
+    return _view(combat)

@@ -1,0 +1,127 @@
+"""The MCP tools of a fight its ruleset plays whole (the sistema001's): start it with everyone's
+numbers, a late entrant, one combatant's whole turn, a condition, an object, the state, the end.
+Each is one operation of sessions/native_combat/api.py, called in-process with the caller's
+token (campaigns.mcp_api); the arguments are the API's schemas, so their enums (conditions,
+maneuvers, situations, damage types, attack kinds, turn plans…) are published here too."""
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from mcp.server.mcpserver import Context
+from pydantic import Field
+
+from campaigns.mcp_api import IdempotencyKey, api_call, payload, tool
+from sessions.native_combat.api import (
+    ActionIn,
+    ConditionIn,
+    FighterIn,
+    ObjectIn,
+    TurnPlanKey,
+)
+
+FightId = Annotated[UUID, Field(description="O combate (o id de fight_start)")]
+
+
+@tool()
+async def fight_start(
+    ctx: Context,
+    scene: Annotated[UUID, Field(description="A cena do combate")],
+    combatants: Annotated[
+        list[FighterIn],
+        Field(
+            min_length=2,
+            max_length=30,
+            description="Cada combatente com os números que o Mestre dá: os seis atributos, o "
+            "tamanho do dado de cada um, PV, lado, resistências, armas",
+        ),
+    ],
+    idempotency_key: IdempotencyKey = "",
+) -> dict[str, Any]:
+    """Sistema 001 (capítulo de combate): começa um combate numa cena. O servidor rola a
+    Iniciativa de todos (Dado de Mobilidade + Mobilidade + modificador; empates pela maior
+    Mobilidade, depois nova rolagem só entre os empatados) e abre o turno do primeiro. Devolve
+    a ordem com cada Iniciativa, PV e condições, e o id de cada combatente."""
+    return await api_call(
+        ctx,
+        "POST",
+        "/fights",
+        body={"scene": str(scene), "combatants": [payload(c) for c in combatants]},
+        key=idempotency_key,
+    )
+
+
+@tool()
+async def fight_join(
+    ctx: Context, fight: FightId, combatant: FighterIn, idempotency_key: IdempotencyKey = ""
+) -> dict[str, Any]:
+    """Entrada Tardia: o combatente rola a Iniciativa agora e só age a partir da rodada
+    seguinte. Devolve o id dele e o estado do combate."""
+    return await api_call(
+        ctx, "POST", f"/fights/{fight}/combatants", body=payload(combatant), key=idempotency_key
+    )
+
+
+@tool()
+async def fight_turn(
+    ctx: Context,
+    fight: FightId,
+    combatant: Annotated[UUID, Field(description="Quem age: o combatente da vez")],
+    plan: TurnPlanKey = "",
+    actions: Annotated[list[ActionIn], Field(max_length=4)] = [],  # noqa: B006 - copied
+    idempotency_key: IdempotencyKey = "",
+) -> dict[str, Any]:
+    """O turno inteiro de um combatente numa chamada: o plano (1 Movimento + 1 Execução, 2
+    Movimentos ou 1 Completa; vazio passa o turno) e as ações. Num ataque o servidor rola a
+    camuflagem, o teste de furtividade, o ataque e a defesa do alvo, compara (acerto, raspão,
+    falha), aplica o crítico, as resistências, vulnerabilidades e imunidades por tipo de dano
+    e tira os PV; uma manobra substitui o dano pelo seu efeito (a condição dura até o início do
+    próximo turno do alvo). quebrar golpeia um objeto (ND Estrutural, dano mínimo, desgaste),
+    teste_de_forca tenta superar o ND. Depois, o início do turno seguinte: o que termina antes
+    dele e o dano de Sangrando e Incendiado. Devolve cada linha do registro e o estado."""
+    body = {
+        "combatant": str(combatant),
+        "plan": plan,
+        "actions": [payload(action) for action in actions],
+    }
+    return await api_call(ctx, "POST", f"/fights/{fight}/turns", body=body, key=idempotency_key)
+
+
+@tool()
+async def fight_condition(
+    ctx: Context, fight: FightId, condition: ConditionIn, idempotency_key: IdempotencyKey = ""
+) -> dict[str, Any]:
+    """Aplica uma condição a um combatente (com a duração em rodadas que a origem diz; sem ela,
+    até o início do segundo turno consecutivo do alvo) ou a remove (remove=true). A mesma
+    condição não se acumula: só a duração se renova."""
+    return await api_call(
+        ctx, "POST", f"/fights/{fight}/conditions", body=payload(condition), key=idempotency_key
+    )
+
+
+@tool()
+async def fight_object(
+    ctx: Context, fight: FightId, object: ObjectIn, idempotency_key: IdempotencyKey = ""
+) -> dict[str, Any]:
+    """Põe um objeto ou estrutura no combate: Tamanho, Estrutura e Dureza do material dão o ND
+    Estrutural; devolve a chave do objeto, para quebrar e teste_de_forca em fight_turn."""
+    return await api_call(
+        ctx, "POST", f"/fights/{fight}/objects", body=payload(object), key=idempotency_key
+    )
+
+
+@tool(read_only=True)
+async def fight_read(ctx: Context, fight: FightId) -> dict[str, Any]:
+    """O estado do combate: rodada, de quem é a vez, a ordem com cada Iniciativa, PV, condições
+    e quando cada uma termina, os objetos com seu ND, as leituras em uso e o registro."""
+    return await api_call(ctx, "GET", f"/fights/{fight}")
+
+
+@tool(destructive=True)
+async def fight_end(
+    ctx: Context, fight: FightId, idempotency_key: IdempotencyKey = ""
+) -> dict[str, Any]:
+    """Encerra o combate (não se desfaz): toda condição termina com ele."""
+    return await api_call(ctx, "POST", f"/fights/{fight}/end", key=idempotency_key)
+
+
+TOOLS = [fight_start, fight_join, fight_turn, fight_condition, fight_object, fight_read, fight_end]
