@@ -56,6 +56,7 @@ from sessions.combat.weapons import (
 )
 from sessions.log import services as log_services
 from sessions.models import Combat, Combatant, CombatEvent, Roll, Scene
+from sessions.native_combat import services as native_services
 from sheets.computed import sheet_view, version_facts
 from sheets.models import Character, Item
 from sheets.reads import state_of
@@ -233,6 +234,12 @@ def combat_start(
     request_key = (request_key or "")[:64]
     campaign = scene.week.campaign
     entries.require_table(user, campaign, what=entries.RUNS_COMBAT)
+    if native_services.plays_whole(campaign.ruleset):
+        # Its fights are the ruleset's own (sessions.native_combat: fight_*).
+        raise ServiceError(
+            native_services.NOT_NATIVE_HERE.format(label=campaign.get_ruleset_display()),
+            code="wrong_ruleset",
+        )
     if request_key:
         existing = Combat.objects.filter(scene=scene, request_key=request_key).first()
         if existing is not None:

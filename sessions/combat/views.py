@@ -52,6 +52,8 @@ from sessions.combat.forms import (
 )
 from sessions.combat.state import why_not_acting
 from sessions.models import Combat, Combatant, Scene
+from sessions.native_combat import services as native_services
+from sessions.native_combat import views as native_views
 
 FORMS = (
     "start",
@@ -286,6 +288,8 @@ def combat_panel(request: HtmxHttpRequest, code) -> HttpResponse:
     revision), the whole page otherwise. ``?fugir=<combatant>``: the table is asked to
     confirm that he fled (a step that works without JavaScript)."""
     scene, membership = get_scene(request, code)
+    if native_services.plays_whole(scene.week.campaign.ruleset):
+        return native_views.fight_panel(request, scene, membership)
     if request.htmx:
         seen = request.GET.get("v")
         if seen:

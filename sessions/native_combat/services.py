@@ -14,6 +14,7 @@ in Portuguese; nothing half-saved.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -37,6 +38,10 @@ NOT_NATIVE = (
     "O sistema de regras desta campanha ({label}) não conduz o combate por estas ferramentas: "
     "use as de combate (combat_*)."
 )
+NOT_NATIVE_HERE = (
+    "O combate desta campanha ({label}) é conduzido pelo próprio sistema: use as ferramentas "
+    "fight_* (API /api/v1/fights)."
+)
 NOT_A_NATIVE_FIGHT = "Este combate não é de um sistema conduzido por estas ferramentas."
 NO_COMBATANTS = "Um combate começa com ao menos dois combatentes."
 NAME_EMPTY = "Todo combatente precisa de um nome."
@@ -56,6 +61,16 @@ def _part(campaign_ruleset: str):
     if part is None or not getattr(part, "native", False):
         raise ServiceError(NOT_NATIVE.format(label=ruleset.label), code="wrong_ruleset")
     return part
+
+
+def plays_whole(ruleset_key: str) -> bool:
+    """Whether the ruleset's combat part plays a fight whole (its fights are this module's)."""
+    part = ruleset_for(ruleset_key).combat
+    return part is not None and bool(getattr(part, "native", False))
+
+
+def ruleset_label(ruleset_key: str) -> str:
+    return ruleset_for(ruleset_key).label
 
 
 def fight_part(combat: Combat):
@@ -163,8 +178,6 @@ def _write_steps(combat: Combat, user, event_code, steps: Sequence) -> list[str]
 
 def _event(combat: Combat, user, kind: str, played, *, request_key: str, data=None):
     """Write ``played``'s rolls and then its event (one code, which the rolls name)."""
-    import uuid
-
     code = uuid.uuid4()
     lines = _write_steps(combat, user, code, played.steps)
     _store(combat, played.state)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from campaigns.errors import ServiceError
 from sessions.log import chain
@@ -66,3 +67,47 @@ def test_a_player_may_not_start_a_fight(scene, people, server_dice):
         services.fight_start(scene=scene, user=people["jogador"], combatants=[])
     assert refused.value.code == "forbidden"
     assert not Combat.objects.exists()
+
+
+def test_the_scene_page_shows_the_order_pv_and_when_each_condition_ends(
+    client, scene, people, server_dice
+):
+    """«Uma condição permanece ativa até que sua duração termine» — the panel says when."""
+    combat = _start(scene, people, server_dice, 3, 7)
+    ogro = combat.combatants.get(name="Ogro")
+    services.fight_condition(
+        combat=combat, user=people["mestre"], target=ogro, condition="amedrontado", rounds=2
+    )
+    client.force_login(people["jogador"])
+    page = client.get(reverse("combat", kwargs={"code": scene.code}))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Sistema 001 (capítulo de combate)" in text
+    assert "Amedrontado — termina imediatamente antes do turno de Iniciativa 11 da rodada 3" in text
+    assert "11/20" not in text and "20/20" in text  # PV
+    assert "Iniciativa de Ogro" in text  # the log
+
+
+def test_a_gurps_combat_is_refused_in_a_sistema001_campaign(scene, people):
+    from sessions.combat import services as gurps_services
+
+    with pytest.raises(ServiceError) as refused:
+        gurps_services.combat_start(scene=scene, user=people["mestre"])
+    assert refused.value.code == "wrong_ruleset" and "fight_*" in refused.value.message
+
+
+def test_the_registers_have_the_chapters_pendencias_and_slips(campaign):
+    """«What the chapter cites and does not contain is not invented»: each reading an open
+    pendência with its answer; the chapter's slips (the palisade's «35 × 1,5 = 70») as
+    divergences; none of the GURPS canon's."""
+    from canon.models import Divergence
+    from sistema001.readings import READINGS, SLIPS
+
+    found = Divergence.objects.filter(campaign=campaign)
+    readings = found.filter(source_key__startswith="reading:sistema001:")
+    assert readings.count() == len(READINGS)
+    assert all(d.reading and d.status == Divergence.Status.OPEN for d in readings)
+    slips = found.filter(source_key__startswith="slip:sistema001:")
+    assert {d.source_key.rsplit(":", 1)[1] for d in slips} == {s.key for s in SLIPS}
+    assert any("1,5" in d.side_a for d in slips)
+    assert not found.filter(source_key__startswith="slip:4").exists()

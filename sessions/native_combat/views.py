@@ -1,0 +1,30 @@
+"""The scene page's panel of a fight its ruleset plays whole (the sistema001's): read-only — the
+order with each Iniciativa, PV, the conditions and when each ends, the objects, the readings in
+use and the log. The fight itself is run through the API and the MCP tools (``fight_*``)."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import render
+
+from sessions.models import Scene
+from sessions.native_combat import services
+
+
+def fight_panel(request, scene: Scene, membership) -> HttpResponse:
+    """The panel (the region alone for htmx, 204 when the poller already has this revision)."""
+    combat = services.fight_current(scene)
+    if request.htmx:
+        seen = request.GET.get("v")
+        if seen and (seen == f"{combat.code}.{combat.revision}" if combat else seen == "none"):
+            return HttpResponse(status=204)
+    view = services.fight_view(combat) if combat is not None else None
+    context = {
+        "scene": scene,
+        "combat": combat,
+        "fight": view,
+        "can_run": membership.runs_the_table,
+        "label": services.ruleset_label(scene.week.campaign.ruleset),
+    }
+    template = "native_combat/panel.html#panel" if request.htmx else "native_combat/panel.html"
+    return render(request, template, context)
