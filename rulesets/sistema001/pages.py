@@ -7,11 +7,10 @@ pendência) and its slips (each seeded as a divergence). Every word comes from t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from importlib import import_module
 
 from rulesets.sistema001.combat import ACTION_KINDS
 from rulesets.vocabulary import ClosedSet, Term, closed_set
-from sistema001 import attacks, maneuvers, objects, readings, situations, turns
+from sistema001 import attacks, maneuvers, objects, readings, situations, tables, turns
 from sistema001.attributes import ATTRIBUTE_LABELS
 from sistema001.conditions import CONDITIONS
 from sistema001.damage import DAMAGE_TYPE_TEXTS
@@ -21,9 +20,9 @@ from sistema001.rolls import EDGE_LABELS
 DOCUMENT = "Sistema 001, cap. 4 (Combate)"
 
 # The chapter's one chapter and its headings, in order (the rules page anchors them).
-CHAPTERS: tuple[tuple[str, str], ...] = (("4", "Combate"),)
+# The headings are not numbered: the rules page groups them under the chapter without number.
+CHAPTERS: tuple[tuple[str, str], ...] = (("", "4. Combate"),)
 SECTION_TITLES: dict[str, str] = {
-    "4": "Combate",
     "Iniciativa, Rodadas e Turnos de Combate": "Iniciativa, Rodadas e Turnos de Combate",
     "Efeitos": "Efeitos",
     "Ataques": "Ataques",
@@ -137,6 +136,8 @@ def _sets() -> tuple[ClosedSet, ...]:
 
 
 _SETS = _sets()
+# Every heading a table cites is a section of its own (its title is the heading).
+SECTION_TITLES.update({t.section: t.section for t in tables.all_tables()})
 
 
 class Sistema001Pages:
@@ -157,12 +158,8 @@ class Sistema001Pages:
 
     def tables(self) -> Sequence:
         """The chapter's tables as ``gurps.tabular.CanonTable``-shaped data (``sistema001.tables``,
-        built from the engine's data)."""
-        try:
-            module = import_module("sistema001.tables")
-        except ModuleNotFoundError:
-            return ()
-        return tuple(getattr(module, "TABLES", ()))
+        built from the engine's data), sorted by section."""
+        return tables.all_tables()
 
     def house_settings(self) -> Sequence:
         return ()

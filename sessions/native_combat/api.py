@@ -226,8 +226,10 @@ def _table_first(request, user) -> None:
 def _fight(request, code: UUID, *, table: bool = True) -> Combat:
     combat = get_object_or_404(Combat.objects.select_related("scene__week__campaign"), code=code)
     membership = membership_for(request.user, combat.scene.week.campaign)
-    if membership is None:
-        raise Http404  # as for an id that does not exist: it confirms nothing
+    if membership is None or not services.plays_whole(combat.ruleset):
+        # An outsider's, or a GURPS fight (its API is /combats): as for an id that does not
+        # exist — it confirms nothing.
+        raise Http404
     if table and not membership.runs_the_table:
         raise HttpError(403, ONLY_THE_TABLE_RUNS_COMBAT)
     return combat

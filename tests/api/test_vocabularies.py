@@ -55,6 +55,10 @@ FREE_TEXT = {
     "field",
     "house_key",
     "bulletin",
+    # a sistema001 fight's: the name of one of the combatant's own weapons, and the key of an
+    # object the fight holds — sets of the fight, not closed sets of the system
+    "weapon",
+    "object",
 }
 
 

@@ -120,7 +120,7 @@ async def test_about_twenty_tools_each_described_in_portuguese(tokens):
         "rules_lookup",
     }
     assert asked <= names
-    assert len(tools) == len({t for module in TOOL_MODULES for t in module.TOOLS}) == 36
+    assert len(tools) == len({t for module in TOOL_MODULES for t in module.TOOLS}) == 43
     for t in tools:
         assert t.description and any(w in t.description for w in (" o ", " a ", " de ")), t.name
 

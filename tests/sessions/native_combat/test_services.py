@@ -111,3 +111,14 @@ def test_the_registers_have_the_chapters_pendencias_and_slips(campaign):
     assert {d.source_key.rsplit(":", 1)[1] for d in slips} == {s.key for s in SLIPS}
     assert any("1,5" in d.side_a for d in slips)
     assert not found.filter(source_key__startswith="slip:4").exists()
+
+
+def test_the_rules_page_of_a_sistema001_campaign_shows_the_chapters_tables(
+    client, campaign, people
+):
+    client.force_login(people["jogador"])
+    page = client.get(reverse("rules"), {"campanha": campaign.slug})
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Tabela de Dureza do Material" in text or "Dureza" in text
+    assert "Lista de Condições" in text
