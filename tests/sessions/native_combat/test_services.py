@@ -122,3 +122,11 @@ def test_the_rules_page_of_a_sistema001_campaign_shows_the_chapters_tables(
     text = page.content.decode()
     assert "Tabela de Dureza do Material" in text or "Dureza" in text
     assert "Lista de Condições" in text
+
+
+def test_the_mcp_instructions_name_the_fight_tools_for_a_sistema001_campaign():
+    from garganta_site.mcp import instructions_for
+
+    said = instructions_for([("Ponte", "s001", "sistema001", "Sistema 001 (capítulo de combate)")])
+    assert "fight_start" in said and "fight_turn" in said
+    assert "fight_turn" not in instructions_for([("G", "g", "gurps3e", "GURPS")])
