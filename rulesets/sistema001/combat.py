@@ -65,6 +65,7 @@ MANEUVER_MELEE = (
     "corpo com arma ou ataque desarmado»."
 )
 NOT_A_CONDITION = "Condição desconhecida «{key}»."
+TURN_DAMAGE_BOTH = "O dano por turno se dá com o valor (turn_damage) e o tipo (turn_damage_type)."
 CONDITION_NOT_ON = "{name} não está {label}."
 
 # What each action of a turn spends (the chapter's «Tipos de Ação»).
@@ -810,6 +811,7 @@ class Sistema001Combat:
         rounds: int | None,
         remove: bool,
         source: str = "",
+        turn_damage: tuple | None = None,
     ) -> Played:
         """The Mestre applies condition ``key`` (its origin's ``rounds``, or the chapter's
         default: «até o início do segundo turno consecutivo do alvo») or removes it."""
@@ -829,7 +831,12 @@ class Sistema001Combat:
             return fight.played(f"{fight.name(target)}: sem {CONDITION_LABELS[key]}.")
         if not fight.state.get("turn"):
             raise Sistema001Error(NOT_STARTED, "target")
-        _put_condition(fight, target, key, rounds, source=source)
+        if turn_damage is not None:
+            amount, type_ = turn_damage
+            if amount is None or not type_:
+                raise Sistema001Error(TURN_DAMAGE_BOTH, "turn_damage")
+            turn_damage = (amount, type_)
+        _put_condition(fight, target, key, rounds, source=source, damage_per_turn=turn_damage)
         return fight.played(f"{fight.name(target)}: {CONDITION_LABELS[key]}.")
 
     def object_add(self, state, spec: Mapping[str, Any]) -> Played:

@@ -178,6 +178,15 @@ class ConditionIn(Schema, extra="forbid"):
     )
     remove: StrictBool = False
     source: UUID | None = Field(default=None, description="Quem aplicou (a fonte do efeito)")
+    turn_damage: int | None = Field(
+        default=None,
+        ge=0,
+        le=1000,
+        description="Envenenado: o dano por turno que o veneno diz (com turn_damage_type)",
+    )
+    turn_damage_type: DamageTypeKey | None = Field(
+        default=None, description="O tipo desse dano (Sangrando: o físico do ferimento)"
+    )
 
 
 class ObjectIn(Schema, extra="forbid"):
@@ -345,6 +354,9 @@ def fight_condition(request, code: UUID, payload: ConditionIn, idempotency_key: 
         rounds=payload.rounds,
         remove=payload.remove,
         source_fighter=combatant_of(combat, payload.source, "source") if payload.source else None,
+        turn_damage=(payload.turn_damage, payload.turn_damage_type)
+        if payload.turn_damage is not None or payload.turn_damage_type is not None
+        else None,
         request_key=idempotency_key,
     )
     return Status(201, _event_out(combat, event))

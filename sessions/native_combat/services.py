@@ -380,10 +380,12 @@ def fight_condition(
     rounds: int | None = None,
     remove: bool = False,
     source_fighter: Combatant | None = None,
+    turn_damage: tuple | None = None,
     request_key: str = "",
 ) -> CombatEvent:
-    """The Mestre applies a condition (with its duration in rounds, or the chapter's default)
-    or removes one (an action or effect that ends it)."""
+    """The Mestre applies a condition (with its duration in rounds, or the chapter's default;
+    ``turn_damage``: ``(PV, damage type)`` at the start of each of its turns when the origin
+    says it — a poison's) or removes one (an action or effect that ends it)."""
     combat, replay = _begin(combat, user, request_key, CombatEvent.Kind.ADJUSTMENT)
     if replay is not None:
         return replay
@@ -396,6 +398,7 @@ def fight_condition(
         rounds,
         remove,
         _key(source_fighter) if source_fighter is not None else "",
+        turn_damage,
     )
     return _event(combat, user, CombatEvent.Kind.ADJUSTMENT, played, request_key=request_key)
 

@@ -130,3 +130,25 @@ def test_the_mcp_instructions_name_the_fight_tools_for_a_sistema001_campaign():
     said = instructions_for([("Ponte", "s001", "sistema001", "Sistema 001 (capítulo de combate)")])
     assert "fight_start" in said and "fight_turn" in said
     assert "fight_turn" not in instructions_for([("G", "g", "gurps3e", "GURPS")])
+
+
+def test_a_poison_deals_what_the_mestre_says_at_each_start_of_turn(scene, people, server_dice):
+    """«Envenenado: … o veneno define os efeitos sofridos, podendo causar perda recorrente de PV
+    como dano de veneno» — the Mestre gives the poison's damage; the type's resistance applies:
+    «qualquer regra, resistência ou imunidade relacionada a esse tipo de dano aplica-se
+    normalmente»."""
+    combat = _start(scene, people, server_dice, 3, 7)  # Ogro 11 acts first, then Aria 9
+    aria = combat.combatants.get(name="Aria")
+    ogro = combat.combatants.get(name="Ogro")
+    services.fight_condition(
+        combat=combat,
+        user=people["mestre"],
+        target=aria,
+        condition="envenenado",
+        rounds=2,
+        turn_damage=(3, "quimico"),
+    )
+    server_dice()
+    services.fight_turn(combat=combat, user=people["mestre"], combatant=ogro, plan=None, actions=[])
+    aria.refresh_from_db()
+    assert aria.hp_now == 10 - 3
