@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from campaigns import doorbell
 from campaigns.errors import ServiceError
 from rulesets.base import CheckResult, RandomSource
-from rulesets.registry import GURPS3E, ruleset_for
+from rulesets.registry import GURPS3E, rule_errors, ruleset_for
 from sessions import entries
 from sessions.entries import (
     SCENE_CLOSED,
@@ -476,7 +476,12 @@ def damage_roll_create(
     """
     campaign = scene.week.campaign
     request_key = (request_key or "")[:64]
-    parsed = ruleset_for(campaign.ruleset).dice.parse(expression)
+    try:
+        parsed = ruleset_for(campaign.ruleset).dice.parse(expression)
+    except rule_errors() as error:
+        # Another registered ruleset may read it (the form's first check): this campaign's
+        # does not, and says so next to the field.
+        raise ServiceError(error.message, field="expression") from None
     label = (label or "").strip()[:200] or f"Dano {parsed.display}"
     asked = {"kind": Roll.Kind.DAMAGE.value, "label": label, "details": {"expression": str(parsed)}}
     require_table(user, campaign)

@@ -58,7 +58,7 @@ MODIFIER = (-50, 50)
 PV = (1, 10_000)
 
 
-class Attributes(Schema, extra="forbid"):
+class FightAttributesIn(Schema, extra="forbid"):
     """Os seis atributos (os números do Mestre)."""
 
     mobilidade: int = Field(ge=ATTRIBUTE[0], le=ATTRIBUTE[1])
@@ -71,7 +71,7 @@ class Attributes(Schema, extra="forbid"):
     astucia: int = Field(ge=ATTRIBUTE[0], le=ATTRIBUTE[1], description="Astúcia")
 
 
-class Dice(Schema, extra="forbid"):
+class FightDiceIn(Schema, extra="forbid"):
     """O tamanho (faces) do dado de cada atributo: o capítulo cita «Dado de Mobilidade» sem dar
     o tamanho — é o Mestre quem diz."""
 
@@ -83,7 +83,7 @@ class Dice(Schema, extra="forbid"):
     astucia: int = Field(ge=2, le=100)
 
 
-class WeaponIn(Schema, extra="forbid"):
+class FightWeaponIn(Schema, extra="forbid"):
     name: str = Field(min_length=1, max_length=100)
     kind: WeaponKindKey
     damage_increase: int = Field(default=0, ge=0, le=100, description="Aumento de Dano")
@@ -95,11 +95,11 @@ class WeaponIn(Schema, extra="forbid"):
     )
 
 
-class NumbersIn(Schema, extra="forbid"):
+class FightNumbersIn(Schema, extra="forbid"):
     """Os números do combatente, como o Mestre os dá (sem ficha)."""
 
-    attributes: Attributes
-    dice: Dice
+    attributes: FightAttributesIn
+    dice: FightDiceIn
     pv_max: int = Field(ge=PV[0], le=PV[1], description="PV máximos (o Mestre os dá)")
     pv: int | None = Field(default=None, ge=0, le=PV[1], description="PV agora (sem: os máximos)")
     side: SideKey = "inimigos"
@@ -115,13 +115,13 @@ class NumbersIn(Schema, extra="forbid"):
     damage_reduction: int = Field(
         default=0, ge=0, le=100, description="Redução de dano que um equipamento ou Vantagem dá"
     )
-    weapons: list[WeaponIn] = Field(default=[], max_length=10)
+    weapons: list[FightWeaponIn] = Field(default=[], max_length=10)
 
 
 class FighterIn(Schema, extra="forbid"):
     name: str = Field(min_length=1, max_length=200)
     character: UUID | None = Field(default=None, description="Uma personagem da cena, se for")
-    numbers: NumbersIn
+    numbers: FightNumbersIn
     initiative_modifier: int = Field(default=0, ge=MODIFIER[0], le=MODIFIER[1])
     note: str = Field(default="", max_length=1000)
 
@@ -131,13 +131,13 @@ class FightStartIn(Schema, extra="forbid"):
     combatants: list[FighterIn] = Field(min_length=2, max_length=services.MAX_COMBATANTS)
 
 
-class DamagePartIn(Schema, extra="forbid"):
+class FightDamagePartIn(Schema, extra="forbid"):
     type: DamageTypeKey
     amount: int = Field(ge=0, le=1000)
     magical: StrictBool = False
 
 
-class ActionIn(Schema, extra="forbid"):
+class FightActionIn(Schema, extra="forbid"):
     """Uma ação do turno. ``kind``: ataque (com arma, manobra, situações; o servidor rola o
     ataque e a defesa), quebrar (golpe num objeto), teste_de_forca (contra o ND de um objeto),
     condicao (uma Vantagem ou magia que impõe uma condição), movimento, execucao, completa ou
@@ -154,7 +154,7 @@ class ActionIn(Schema, extra="forbid"):
     modifiers: int = Field(default=0, ge=MODIFIER[0], le=MODIFIER[1], description="No ataque")
     defence_modifiers: int = Field(default=0, ge=MODIFIER[0], le=MODIFIER[1])
     edge: EdgeKey = Field(default="", description="Vantagem ou desvantagem no ataque")
-    damage: list[DamagePartIn] = Field(
+    damage: list[FightDamagePartIn] = Field(
         default=[], max_length=10, description="O dano que a magia ou Vantagem diz (sem: o da arma)"
     )
     condition: ConditionKey | None = None
@@ -162,15 +162,15 @@ class ActionIn(Schema, extra="forbid"):
     text: str = Field(default="", max_length=1000)
 
 
-class TurnIn(Schema, extra="forbid"):
+class FightTurnIn(Schema, extra="forbid"):
     combatant: UUID
     plan: TurnPlanKey = Field(
         default="", description="Movimento + Execução, dois Movimentos ou Completa; vazio: passa"
     )
-    actions: list[ActionIn] = Field(default=[], max_length=4)
+    actions: list[FightActionIn] = Field(default=[], max_length=4)
 
 
-class ConditionIn(Schema, extra="forbid"):
+class FightConditionIn(Schema, extra="forbid"):
     target: UUID
     condition: ConditionKey
     rounds: int | None = Field(
@@ -189,7 +189,7 @@ class ConditionIn(Schema, extra="forbid"):
     )
 
 
-class ObjectIn(Schema, extra="forbid"):
+class FightObjectIn(Schema, extra="forbid"):
     name: str = Field(min_length=1, max_length=100)
     size: SizeKey
     structure: StructureKey
@@ -212,13 +212,13 @@ class FightOut(Schema):
     log: list[dict[str, Any]]
 
 
-class EventOut(Schema):
+class FightEventOut(Schema):
     text: str
     lines: list[str]
     fight: FightOut
 
 
-class JoinedOut(Schema):
+class FightJoinedOut(Schema):
     id: UUID
     fight: FightOut
 
@@ -298,7 +298,7 @@ def fight_read(request, code: UUID):
 
 @router.post(
     "/{uuid:code}/combatants",
-    response={201: JoinedOut, **TABLE_WRITE},
+    response={201: FightJoinedOut, **TABLE_WRITE},
     summary="Entrada Tardia: rola a Iniciativa e age a partir da rodada seguinte",
 )
 def fight_join(request, code: UUID, payload: FighterIn, idempotency_key: str = Key):
@@ -314,10 +314,10 @@ def fight_join(request, code: UUID, payload: FighterIn, idempotency_key: str = K
 
 @router.post(
     "/{uuid:code}/turns",
-    response={201: EventOut, **TABLE_WRITE},
+    response={201: FightEventOut, **TABLE_WRITE},
     summary="O turno inteiro de um combatente numa chamada",
 )
-def fight_turn(request, code: UUID, payload: TurnIn, idempotency_key: str = Key):
+def fight_turn(request, code: UUID, payload: FightTurnIn, idempotency_key: str = Key):
     combat = _fight(request, code)
     combatant = combatant_of(combat, payload.combatant, "combatant")
     actions = []
@@ -341,10 +341,10 @@ def fight_turn(request, code: UUID, payload: TurnIn, idempotency_key: str = Key)
 
 @router.post(
     "/{uuid:code}/conditions",
-    response={201: EventOut, **TABLE_WRITE},
+    response={201: FightEventOut, **TABLE_WRITE},
     summary="Aplica ou remove uma condição",
 )
-def fight_condition(request, code: UUID, payload: ConditionIn, idempotency_key: str = Key):
+def fight_condition(request, code: UUID, payload: FightConditionIn, idempotency_key: str = Key):
     combat = _fight(request, code)
     event = services.fight_condition(
         combat=combat,
@@ -364,10 +364,10 @@ def fight_condition(request, code: UUID, payload: ConditionIn, idempotency_key: 
 
 @router.post(
     "/{uuid:code}/objects",
-    response={201: EventOut, **TABLE_WRITE},
+    response={201: FightEventOut, **TABLE_WRITE},
     summary="Põe um objeto ou estrutura no combate (o ND Estrutural)",
 )
-def fight_object(request, code: UUID, payload: ObjectIn, idempotency_key: str = Key):
+def fight_object(request, code: UUID, payload: FightObjectIn, idempotency_key: str = Key):
     combat = _fight(request, code)
     event = services.fight_object(
         combat=combat, user=request.user, spec=payload.dict(), request_key=idempotency_key

@@ -12,10 +12,10 @@ from pydantic import Field
 
 from campaigns.mcp_api import IdempotencyKey, api_call, payload, tool
 from sessions.native_combat.api import (
-    ActionIn,
-    ConditionIn,
+    FightActionIn,
+    FightConditionIn,
     FighterIn,
-    ObjectIn,
+    FightObjectIn,
     TurnPlanKey,
 )
 
@@ -67,7 +67,7 @@ async def fight_turn(
     fight: FightId,
     combatant: Annotated[UUID, Field(description="Quem age: o combatente da vez")],
     plan: TurnPlanKey = "",
-    actions: Annotated[list[ActionIn], Field(max_length=4)] = [],  # noqa: B006 - copied
+    actions: Annotated[list[FightActionIn], Field(max_length=4)] = [],  # noqa: B006 - copied
     idempotency_key: IdempotencyKey = "",
 ) -> dict[str, Any]:
     """O turno inteiro de um combatente numa chamada: o plano (1 Movimento + 1 Execução, 2
@@ -88,7 +88,7 @@ async def fight_turn(
 
 @tool()
 async def fight_condition(
-    ctx: Context, fight: FightId, condition: ConditionIn, idempotency_key: IdempotencyKey = ""
+    ctx: Context, fight: FightId, condition: FightConditionIn, idempotency_key: IdempotencyKey = ""
 ) -> dict[str, Any]:
     """Aplica uma condição a um combatente (com a duração em rodadas que a origem diz; sem ela,
     até o início do segundo turno consecutivo do alvo) ou a remove (remove=true). A mesma
@@ -100,7 +100,7 @@ async def fight_condition(
 
 @tool()
 async def fight_object(
-    ctx: Context, fight: FightId, object: ObjectIn, idempotency_key: IdempotencyKey = ""
+    ctx: Context, fight: FightId, object: FightObjectIn, idempotency_key: IdempotencyKey = ""
 ) -> dict[str, Any]:
     """Põe um objeto ou estrutura no combate: Tamanho, Estrutura e Dureza do material dão o ND
     Estrutural; devolve a chave do objeto, para quebrar e teste_de_forca em fight_turn."""

@@ -118,7 +118,7 @@ def test_a_rule_that_awaits_the_arbitro_refuses_without_guessing(
 
 def test_the_openapi_publishes_the_closed_sets(client):
     schema = client.get("/api/v1/openapi.json").json()["components"]["schemas"]
-    action = schema["ActionIn"]["properties"]
+    action = schema["FightActionIn"]["properties"]
     assert "ataque" in str(action["kind"]) and "derrubar" in str(action["maneuver"])
-    assert "incendiado" in str(schema["ConditionIn"]["properties"]["condition"])
+    assert "incendiado" in str(schema["FightConditionIn"]["properties"]["condition"])
     assert "flanqueando" in str(action["situations"])

@@ -152,3 +152,14 @@ def test_a_poison_deals_what_the_mestre_says_at_each_start_of_turn(scene, people
     services.fight_turn(combat=combat, user=people["mestre"], combatant=ogro, plan=None, actions=[])
     aria.refresh_from_db()
     assert aria.hp_now == 10 - 3
+
+
+def test_a_text_no_ruleset_reads_is_refused_in_portuguese_by_both():
+    from rulesets.registry import dice_readable, rule_errors, ruleset_for
+
+    dice_readable("2d8")  # the sistema001's common notation reads it
+    with pytest.raises(rule_errors()) as refused:
+        dice_readable("dois dados")
+    assert "ilegível" in refused.value.message
+    with pytest.raises(rule_errors()):
+        ruleset_for("sistema001").dice.parse("dois dados")
