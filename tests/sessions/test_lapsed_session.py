@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 POLLING = {
     "sessions/log/templates/log/scene.html": "scene-log",
     "sessions/combat/templates/combat/combat.html": "combat",
+    "sessions/native_combat/templates/native_combat/panel.html": "combat",
     "sessions/exploration/templates/exploration/exploration.html": "exploration",
     "sheets/templates/sheets/sheet.html": "sheet-live",
 }
