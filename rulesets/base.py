@@ -431,6 +431,16 @@ class Ruleset:
     # The ruleset's own exception classes (besides ``RulesetError``), each with a Portuguese
     # ``.message``: what the agnostic code catches at its edges along with ``ServiceError``.
     errors: tuple[type[Exception], ...] = ()
+    # The kinds of roll the ruleset's parts write besides its checks' (``ChecksPart.kinds``):
+    # key → Portuguese label (the sistema001's fight: iniciativa, ataque, defesa…).
+    roll_kinds: Mapping[str, str] = field(default_factory=dict)
+
+    def roll_kind_label(self, kind: str) -> str:
+        """The Portuguese label of a roll's ``kind`` as this ruleset names it (its checks' kinds,
+        then its other parts' ``roll_kinds``); the key itself for one it does not name."""
+        if self.checks is not None and kind in self.checks.kinds:
+            return self.checks.kinds[kind]
+        return self.roll_kinds.get(kind, kind)
 
     def part(self, name: str) -> Any:
         """The part called ``name``; raises ``RulesetLacksPart`` (Portuguese) if it is missing."""

@@ -432,11 +432,19 @@ class Roll(AppendOnly):  # docs/DESIGN.md, invariant 2 (Rolls are append-only)
 
     @property
     def kind_label(self) -> str:
-        """The kind in Portuguese: Roll's own, or the roll's ruleset's (``ChecksPart.kinds``)."""
+        """The kind in Portuguese: Roll's own, or as the roll's ruleset names it (its checks'
+        kinds, or the kinds its fight writes: ``Ruleset.roll_kind_label``)."""
         if self.kind in self.Kind.values:
             return self.Kind(self.kind).label
-        checks = ruleset_for(self.ruleset).checks
-        return (checks.kinds if checks is not None else {}).get(self.kind, self.kind)
+        return ruleset_for(self.ruleset).roll_kind_label(self.kind)
+
+    @property
+    def fight_roll(self) -> bool:
+        """A die of a fight its ruleset plays whole (the sistema001's Iniciativa, Ataque, Defesa…):
+        no level to pass; the log shows its kind, its dice and total, and the fight's step."""
+        if not (self.details or {}).get("combat") or self.ruleset == GURPS3E:
+            return False
+        return bool(getattr(ruleset_for(self.ruleset).combat, "native", False))
 
     @property
     def outcome_label(self) -> str:

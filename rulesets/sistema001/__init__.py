@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dice
 from rulesets.base import Ruleset
-from rulesets.sistema001.combat import COMBAT
+from rulesets.sistema001.combat import COMBAT, ROLL_KINDS
 from rulesets.sistema001.pages import PAGES
 from rulesets.standard_dice import StandardDice
 from sistema001.errors import Sistema001Error
@@ -34,4 +34,5 @@ SISTEMA001_RULESET = Ruleset(
     combat=COMBAT,
     pages=PAGES,
     errors=(Sistema001Error,),
+    roll_kinds=ROLL_KINDS,
 )

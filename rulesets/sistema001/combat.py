@@ -83,6 +83,15 @@ ACTION_KINDS: Mapping[str, tuple[str, str]] = {
     "livre": ("Ação Livre (falar, soltar um item, atrasar…)", turns.LIVRE),
 }
 
+# The kinds of roll a fight writes (``Roll.kind``), in Portuguese for the log: the chapter's names.
+ROLL_KINDS: Mapping[str, str] = {
+    "iniciativa": "Iniciativa",
+    "ataque": "Ataque",
+    "defesa": "Defesa",
+    "teste": "Teste",
+    "camuflagem": "Camuflagem",
+}
+
 
 @dataclass(frozen=True)
 class Step:

@@ -219,6 +219,9 @@ class RollOut(Schema):
     name: str
     label: str
     kind: str
+    kind_label: str = Field(
+        description="O tipo em português, como o sistema de regras da campanha o chama"
+    )
     character: UUID | None
     declaration: UUID | None
     announcement: UUID | None

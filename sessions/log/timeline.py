@@ -253,6 +253,7 @@ def roll_data(roll: Roll, *, masked: bool) -> dict:
         "name": roll.name,
         "label": roll.label,
         "kind": roll.kind,
+        "kind_label": roll.kind_label,
         "character": roll.character.code if roll.character_id else None,
         "declaration": roll.declaration.code if roll.declaration_id else None,
         "announcement": roll.announcement.code if roll.announcement_id else None,
@@ -293,7 +294,7 @@ def roll_data(roll: Roll, *, masked: bool) -> dict:
             "canonical",
         ):
             data[key] = None
-        data["label"] = data["kind"] = ""
+        data["label"] = data["kind"] = data["kind_label"] = ""
     return data
 
 
