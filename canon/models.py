@@ -22,7 +22,7 @@ from django.utils.functional import cached_property
 from campaigns.models import Campaign
 from campaigns.records import AppendOnly
 from canon.seed import CANON
-from rulesets.registry import house_setting
+from rulesets.registry import GURPS3E, house_setting
 
 
 class Corrected:
@@ -118,8 +118,14 @@ class Decision(Corrected, AppendOnly):
 
     @property
     def rules_url(self) -> str:
-        """The house setting on the rules page (its card's anchor is ``casa-<key>``)."""
-        return f"{reverse('rules-house')}#casa-{self.house_key}" if self.house_key else ""
+        """The house setting on the rules page (its card's anchor is ``casa-<key>``): the
+        campaign's ruleset's page (``?campanha=``) when it is not the canon's."""
+        if not self.house_key:
+            return ""
+        url = reverse("rules-house")
+        if self.campaign.ruleset != GURPS3E:
+            url += f"?campanha={self.campaign.slug}"
+        return f"{url}#casa-{self.house_key}"
 
 
 class Divergence(Corrected, models.Model):

@@ -202,6 +202,13 @@ def house_decisions(campaign: Campaign, *, with_corrections: bool = True) -> dic
     return found
 
 
+def house_decisions_in_order(campaign: Campaign) -> list[Decision]:
+    """Every decision of ``campaign`` that names a house setting, in the order the Árbitro
+    registered them (oldest first): for a ruleset whose house settings are alternative answers
+    to one question, the newest among them is the one in force."""
+    return list(Decision.objects.filter(campaign=campaign).exclude(house_key="").order_by("pk"))
+
+
 def next_free_number(campaign: Campaign) -> int | None:
     """The largest decision number in the register (a hint for the form; never assumed)."""
     numbers = Decision.objects.filter(campaign=campaign, number__isnull=False)

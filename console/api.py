@@ -114,7 +114,13 @@ class DecisionIn(Schema, extra="forbid"):
     source: str = Field("", max_length=200)
     fixes: str = ""
     replaces: UUID | None = None
-    house_key: str = ""
+    house_key: str = Field(
+        "",
+        max_length=60,
+        description="a regra da casa que a decisão fixa: uma das do sistema de regras da "
+        "campanha (/regras/casa/?campanha=…); no Sistema 001, as respostas às regras que "
+        "aguardam o Árbitro (o combate as lista em «arbitro»)",
+    )
     resolves: list[UUID] = []
 
 

@@ -8,7 +8,7 @@ from django import forms
 from campaigns.forms import request_key_field
 from canon import services
 from canon.models import Decision, Divergence
-from gurps.house import HOUSE_SETTINGS
+from rulesets.registry import ruleset_for
 from sheets.forms import DraftForm
 
 
@@ -86,6 +86,19 @@ def _decision_choice(decision: Decision) -> str:
     return f"{decision.label} ({day}) — {decision.now['title']}"
 
 
+def house_choices(campaigns) -> list[tuple[str, str]]:
+    """The house settings a decision may name: those of the rulesets of ``campaigns`` (the
+    service checks the key against the chosen campaign's), each ruleset's in its order; the
+    ruleset's label beside the title when the campaigns play more than one."""
+    rulesets = [ruleset_for(key) for key in dict.fromkeys(c.ruleset for c in campaigns)]
+    choices = []
+    for ruleset in rulesets:
+        for setting in ruleset.pages.house_settings() if ruleset.pages is not None else ():
+            title = setting.title if len(rulesets) == 1 else f"{setting.title} ({ruleset.label})"
+            choices.append((setting.key, title))
+    return choices
+
+
 class DecisionForm(_CampaignChoice):
     number = forms.IntegerField(
         label="Número",
@@ -134,9 +147,9 @@ class DecisionForm(_CampaignChoice):
 
     def __init__(self, *args, decisions=(), open_divergences=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["house_key"].choices = [("", "— nenhuma —")] + [
-            (key, setting.title) for key, setting in HOUSE_SETTINGS.items()
-        ]
+        self.fields["house_key"].choices = [("", "— nenhuma —")] + house_choices(
+            self.campaigns.values()
+        )
         self.decisions = {str(d.code): d for d in decisions}
         self.fields["replaces"].choices = [("", "— nenhuma —")] + [
             (str(d.code), _decision_choice(d)) for d in decisions

@@ -1,6 +1,7 @@
 """The sistema001's pages part (``rulesets.base.PagesPart``): its closed sets (what the fight's
 API and MCP tools take), the chapter's headings, its tables, its readings (each seeded as an open
-pendência) and its slips (each seeded as a divergence). Every word comes from the engine
+pendência), its slips (each seeded as a divergence) and, as house settings, the answers the
+Árbitro may give to the readings that refuse (``rulesets.sistema001.house``). Every word comes from the engine
 (``sistema001``); this module only names and orders them. Pure Python.
 """
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from rulesets.sistema001 import house
 from rulesets.sistema001.combat import ACTION_KINDS
 from rulesets.vocabulary import ClosedSet, Term, closed_set
 from sistema001 import attacks, maneuvers, objects, readings, situations, tables, turns
@@ -161,8 +163,11 @@ class Sistema001Pages:
         built from the engine's data), sorted by section."""
         return tables.all_tables()
 
-    def house_settings(self) -> Sequence:
-        return ()
+    def house_settings(self) -> Sequence[house.HouseSetting]:
+        """The Árbitro's possible answers to the readings that refuse until he decides
+        (``rulesets.sistema001.house``): one setting per answer, for a decision's
+        ``house_key``."""
+        return house.HOUSE_SETTINGS
 
     def readings(self) -> Sequence[readings.Reading]:
         return readings.READINGS
