@@ -29,11 +29,12 @@ node_modules/axe-core/axe.min.js: package.json package-lock.json
 
 axe: node_modules/axe-core/axe.min.js  ## Install axe-core (npm) for the browser tests, if missing
 
-run: install  ## Migrate, load the demo campaign and serve http://127.0.0.1:8000 (SQLite)
+run: install  ## Migrate, load the demo campaigns and serve http://127.0.0.1:8000 (SQLite)
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py demo_week
 	$(BIN)/python manage.py demo_combat
+	$(BIN)/python manage.py demo_fight
 	@echo "Site em http://127.0.0.1:8000 (MCP em /mcp) — entre com um dos logins acima."
 	$(BIN)/uvicorn garganta_site.asgi:application --host 127.0.0.1 --port 8000
 

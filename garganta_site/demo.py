@@ -4,6 +4,9 @@ What the canon gives (ST 13 and Escudo 14 of the jurado, shield PD 2 and mail PD
 hoplita's ST 12, Lança 17 (16) and gládio; the rastreador's ST 11 and DX 14) is kept exactly;
 the rest is plausible demo data and says so on the sheet (``Character.demo_note``).
 Idempotent: running it twice changes nothing.
+
+Beside it, ``demo_fight_seed`` (``manage.py demo_fight``): a second campaign on the sistema001
+with a fight under way, so a new user sees a fight its ruleset plays whole.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from django.utils import timezone
 
 from campaigns.models import Campaign, Membership
 from garganta_site.founding import campaign_create
-from rulesets.registry import GURPS3E
+from rulesets.registry import GURPS3E, SISTEMA001
 from sessions.demo import demo_week_seed
 from sessions.models import Scene
 from sheets.models import Character, Item, Possession, SheetVersion, Skill, Trait
@@ -260,3 +263,145 @@ def demo_seed() -> dict[str, str]:
     if created_scene:
         scene.characters.set(characters)
     return {username: role.label for username, role in USERS}
+
+
+# --- the demo fight on the sistema001 -----------------------------------------------------------
+
+# A second campaign, on the combat chapter (issue 23): the same logins as A Garganta's, a week, an
+# open scene and a fight the Mestre has started and played a turn or two of, so a new user sees
+# the fight's panel and its dice in the log. The numbers are the Mestre's, for the demo.
+FIGHT_CAMPAIGN = ("ponte-de-cordas", "A Ponte de Cordas")
+FIGHT_USERS = (
+    ("mestre", Membership.Role.MESTRE),
+    ("arbitro", Membership.Role.ARBITRO),
+    ("jogador", Membership.Role.JOGADOR),
+)
+FIGHT_SCENE = "A ponte de cordas"
+FIGHT_NOTE = "Números de demonstração entrados pelo Mestre (o capítulo não traz ficha)."
+FIGHT_KEY = "demo-fight"
+
+
+def _fighter_numbers(*, side, mobilidade, acuidade, forca, resistencia, pv, weapons, **more):
+    attributes = {
+        "mobilidade": mobilidade,
+        "acuidade": acuidade,
+        "forca": forca,
+        "resistencia": resistencia,
+        "espirito": 3,
+        "astucia": 3,
+    }
+    return {
+        "attributes": attributes,
+        "dice": dict.fromkeys(attributes, 10),
+        "pv_max": pv,
+        "side": side,
+        "weapons": weapons,
+        **more,
+    }
+
+
+FIGHT_COMBATANTS = (
+    {
+        "name": "Aria",
+        "note": FIGHT_NOTE,
+        "numbers": _fighter_numbers(
+            side="jogadores",
+            mobilidade=6,
+            acuidade=5,
+            forca=5,
+            resistencia=3,
+            pv=12,
+            weapons=[
+                {
+                    "name": "Espada",
+                    "kind": "corpo_a_corpo",
+                    "damage_increase": 1,
+                    "damage_types": ["corte"],
+                },
+                {"name": "Tocha", "kind": "corpo_a_corpo", "damage_types": ["fogo"]},
+            ],
+        ),
+    },
+    {
+        "name": "Ogro da ponte",
+        "note": FIGHT_NOTE,
+        "numbers": _fighter_numbers(
+            side="inimigos",
+            mobilidade=4,
+            acuidade=3,
+            forca=10,
+            resistencia=2,
+            pv=20,
+            resistances=["fogo"],
+            weapons=[{"name": "Clava", "kind": "corpo_a_corpo", "damage_types": ["contusao"]}],
+        ),
+    },
+)
+# The turns the demo plays: whoever's turn it is attacks the other with its first weapon.
+FIGHT_TURNS = 2
+
+
+@transaction.atomic
+def demo_fight_seed(source=None) -> dict:
+    """Create, once, the sistema001 demo campaign with the demo's mestre, arbitro and jogador,
+    its week 1, an open scene and a fight started and played ``FIGHT_TURNS`` turns (a condition
+    the Mestre puts on the Ogro, so the panel says when it ends). The dice are the server's
+    (``source`` for a test). Idempotent: a scene that has its fight is left as it is. Returns
+    the campaign, the scene and the fight."""
+    from sessions.log import services as log_services
+    from sessions.models import Combat, Week
+    from sessions.native_combat import services as fights
+    from sessions.weeks import services as weeks_services
+
+    slug, name = FIGHT_CAMPAIGN
+    campaign = Campaign.objects.filter(slug=slug).first() or campaign_create(
+        slug=slug, name=name, ruleset=SISTEMA001
+    )
+    users = {}
+    for username, role in FIGHT_USERS:
+        users[username] = _user(username)
+        Membership.objects.get_or_create(
+            user=users[username], campaign=campaign, defaults={"role": role}
+        )
+    mestre = users["mestre"]
+    week = Week.objects.filter(campaign=campaign, number=1).first() or weeks_services.week_open(
+        campaign=campaign, user=mestre
+    )
+    scene = Scene.objects.filter(week=week, title=FIGHT_SCENE).first() or (
+        log_services.scene_create(
+            week=week, user=mestre, title=FIGHT_SCENE, terrain="tábuas gastas sobre o abismo"
+        )
+    )
+    combat = Combat.objects.filter(scene=scene, request_key=FIGHT_KEY).first()
+    if combat is None:
+        combat = fights.fight_start(
+            scene=scene,
+            user=mestre,
+            combatants=[dict(c) for c in FIGHT_COMBATANTS],
+            request_key=FIGHT_KEY,
+            source=source,
+        )
+        ogro = combat.combatants.get(name="Ogro da ponte")
+        fights.fight_condition(
+            combat=combat, user=mestre, target=ogro, condition="amedrontado", rounds=2
+        )
+        for _ in range(FIGHT_TURNS):
+            _demo_turn(fights, combat, mestre, source)
+    return {"campaign": campaign, "scene": scene, "combat": combat}
+
+
+def _demo_turn(fights, combat, mestre, source) -> None:
+    """The current fighter attacks the first other one still fighting with its first weapon."""
+    combat.refresh_from_db()
+    view = fights.fight_view(combat)
+    actor = view["turn"]["fighter"]
+    target = next(r for r in view["order"] if r["id"] != actor and not r["out"])
+    weapon = combat.combatants.get(code=actor).data["weapons"][0]["name"]
+    fights.fight_turn(
+        combat=combat,
+        user=mestre,
+        combatant=fights.combatant_of(combat, actor, "combatant"),
+        plan="movimento_execucao",
+        actions=[{"kind": "ataque", "target": target["id"], "weapon": weapon}],
+        source=source,
+    )
