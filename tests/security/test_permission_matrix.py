@@ -262,6 +262,13 @@ POST   /api/v1/combats/{combat}/combatants/{own}/defence       defence      401 
 POST   /api/v1/combats/{combat}/combatants/{own}/defence/answer answer      401  4xx   403   403    403     404
 PUT    /api/v1/combats/{combat}/defence-wait                   wait         401  403   403   done   done    404
 POST   /api/v1/combats/{combat}/end                            -            401  403   403   done   done    404
+POST   /api/v1/fights                                          fight        401  403   403   4xx    4xx     404
+GET    /api/v1/fights/{combat}                                 -            401  404   404   404    404     404
+POST   /api/v1/fights/{combat}/combatants                      fighter      401  404   404   404    404     404
+POST   /api/v1/fights/{combat}/turns                           fight-turn   401  404   404   404    404     404
+POST   /api/v1/fights/{combat}/conditions                      fight-cond   401  404   404   404    404     404
+POST   /api/v1/fights/{combat}/objects                         fight-object 401  404   404   404    404     404
+POST   /api/v1/fights/{combat}/end                             -            401  404   404   404    404     404
 POST   /api/v1/explorations                                    exploration  401  403   403   4xx    4xx     404
 GET    /api/v1/explorations/{exploration}                      -            401  200   200   200    200     404
 POST   /api/v1/explorations/{exploration}/danger               danger       401  403   403   done   done    404
@@ -279,6 +286,18 @@ POST   /api/v1/explorations/{exploration}/supplies             supply       401 
 POST   /api/v1/explorations/{exploration}/loot                 loot         401  403   403   done   done    404
 POST   /api/v1/explorations/{exploration}/end                  -            401  403   403   done   done    404
 """
+
+
+def _fighter(name: str) -> dict:
+    six = ("mobilidade", "acuidade", "forca", "resistencia", "espirito", "astucia")
+    return {
+        "name": name,
+        "numbers": {
+            "attributes": dict.fromkeys(six, 3),
+            "dice": dict.fromkeys(six, 8),
+            "pv_max": 10,
+        },
+    }
 
 
 def _modifier() -> list[dict]:
@@ -322,6 +341,18 @@ BODIES = {
     },
     "sheet-fix": lambda p: {"reason": "Correção de teste.", "notes": "Nota corrigida."},
     "combat": lambda p: {"scene": p.scene},
+    # The sistema001's fights (sessions.native_combat): the demo campaign is GURPS, so a fight
+    # there is refused after the permission, and its GURPS fight is no such fight (404).
+    "fight": lambda p: {"scene": p.scene, "combatants": [_fighter("A"), _fighter("B")]},
+    "fighter": lambda p: _fighter("C"),
+    "fight-turn": lambda p: {"combatant": p.fighter},
+    "fight-cond": lambda p: {"target": p.fighter, "condition": "caido"},
+    "fight-object": lambda p: {
+        "name": "Porta",
+        "size": "normal",
+        "structure": "simples",
+        "hardness": "madeira_leve",
+    },
     "combatant": lambda p: {"name": "Cavador-cinzento C", "kind": "creature"},
     "maneuver": lambda p: {"combatant": p.fighter, "maneuver": "all_out_defense"},
     "adjust": lambda p: {"combatant": p.foe, "hp_lost": 1, "reason": "Queda."},
