@@ -12,7 +12,11 @@ The site (``sessions.native_combat``) keeps the fight and hands it here as a ``s
 - ``objects``: key → ``{"name", "size", "structure", "hardness", "nd_start", "nd",
   "broken"}``; ``wear`` (melee attacks on each object, by fighter); ``ammunition`` (left, by
   fighter and weapon); ``stealth`` (``[attacker, target]`` pairs of a sneak attack already made);
-- ``readings``: the keys of the readings the fight's numbers have used so far.
+- ``readings``: the keys of the readings the fight's numbers have used so far;
+- ``house`` (given by the site on every call, never kept): the campaign's decisions that name a
+  house setting, oldest first, each ``{"key": house_key, "decision": "Decisão 3"}`` — the
+  Árbitro's answers to the readings that refuse (``rulesets.sistema001.house``: the newest
+  decision among a reading's options wins; without one the rule refuses, ``AwaitsArbitro``).
 
 Every call returns ``Played(state, steps, text)``: the new state and the log's steps in order,
 each with its die when it rolled one (``Step.roll``: kind, label, dice in the order rolled,
@@ -28,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dice import RandomSource
+from rulesets.sistema001 import house
 from rulesets.sistema001 import numbers as fighter_numbers
 from sistema001 import (
     attacks,
@@ -166,6 +171,15 @@ class _Fight:
                 },
             )
         )
+
+    def answer(self, reading: str, field: str) -> house.Answer:
+        """The Árbitro's answer in force for ``reading`` (the newest of the campaign's
+        decisions among its house settings); ``AwaitsArbitro`` naming ``field`` and the
+        console's options when he has not answered — raised before any die is rolled."""
+        found = house.answers(self.state.get("house") or ()).get(reading)
+        if found is None:
+            raise house.awaits(reading, field)
+        return found
 
     def used(self, *keys: str) -> None:
         found = self.state.setdefault("readings", [])
@@ -368,6 +382,11 @@ def _attack(fight: _Fight, actor: str, action: Mapping[str, Any], source, prefix
     first = [actor, target] not in attacked
     if first:
         attacked.append([actor, target])
+    # A test against an ND waits on the Árbitro (does a tie pass?): refused before any die.
+    if kind == "interno":
+        fight.answer(TEST_PASS, f"{prefix}.attack_kind")
+    if "ataque_furtivo" in chosen:
+        fight.answer(TEST_PASS, f"{prefix}.situations")
     # Situations first (Cobertura Total refuses a direct attack), then a camouflage's 1d10
     # before the attack, then the sneak attack's test.
     situation = situations.attack_modifiers(chosen, kind)
@@ -379,23 +398,34 @@ def _attack(fight: _Fight, actor: str, action: Mapping[str, Any], source, prefix
         if check.fails:
             return
     if "ataque_furtivo" in chosen:
-        sneak = situations.roll_sneak_attack(
-            attacker, defender, source, None, already_sneaked=sneaked
-        )
+        answer = fight.answer(TEST_PASS, f"{prefix}.situations")
+        try:
+            sneak = situations.roll_sneak_attack(
+                attacker, defender, source, answer.value, already_sneaked=sneaked
+            )
+        except Sistema001Error as error:
+            raise Sistema001Error(
+                error.message, f"{prefix}.{error.field or 'situations'}"
+            ) from None
         fight.rolled(
-            sneak.text,
+            f"{sneak.text} {answer.text}",
             actor,
             "teste",
             "Teste de Mobilidade (Ataque Furtivo)",
             sneak.test.die.rolled,
             sneak.test.total,
             nd=sneak.nd,
+            comparison=answer.value,
+            house_key=answer.setting.key,
         )
         fight.state["stealth"].append([actor, target])
         if sneak.condition:
             _put_condition(fight, target, sneak.condition, None, source=actor)
     for line in situation.lines:
         fight.line(line)
+    if kind == "interno":
+        _internal(fight, actor, target, action, source, prefix)
+        return
     # The attacker's modifiers: conditions, situations, ranged penalties, the Mestre's.
     attack_mods = conditions.modifiers(
         attacker, fight.conditions_on(actor), conditions.ATAQUE, _context(kind, target)
@@ -454,6 +484,99 @@ def _attack(fight: _Fight, actor: str, action: Mapping[str, Any], source, prefix
         _maneuver(fight, actor, target, maneuver, result, margin, rolled, weapon, action, prefix)
         return
     _damage(fight, actor, target, action, kind, result, rolled, weapon, prefix)
+
+
+TEST_PASS = "test_pass_comparison"
+INTERNAL_NEEDS_ND = (
+    "Ataque Interno: diga o ND do teste de resistência (nd), o da descrição da vantagem ou magia."
+)
+INTERNAL_NEEDS_ATTRIBUTE = (
+    "Ataque Interno: diga o atributo com que o alvo resiste (resisted_with): resistencia (veneno, "
+    "doença, exaustão, paralisia) ou espirito (medo, ilusão, confusão, possessão)."
+)
+INTERNAL_NO_EFFECT = (
+    "Ataque Interno sem efeito: diga o dano (damage) ou a condição (condition) que a descrição "
+    "da vantagem ou magia dá a quem falha no teste."
+)
+
+
+def _internal(fight: _Fight, actor: str, target: str, action, source, prefix: str) -> None:
+    """«Ataque Interno: O alvo faz um teste de resistência, com ND e efeito de acordo com a
+    descrição da vantagem ou magia.» No attack roll and no Defesa: the target rolls the
+    attribute the description names (``resisted_with``: Resistência or Espírito) against its
+    ``nd``, with the Árbitro's answer to whether a tie passes. Failing, it suffers the
+    description's effect as the Mestre gives it — ``damage`` (each type resisted as the chapter
+    says) and/or ``condition`` (for ``rounds``, or the chapter's default); passing, it resists
+    and nothing happens (a partial effect the description gives on a pass is the Mestre's, with
+    fight_condition)."""
+    nd = action.get("nd")
+    if nd is None:
+        raise Sistema001Error(INTERNAL_NEEDS_ND, f"{prefix}.nd")
+    attribute = action.get("resisted_with") or ""
+    if not attribute:
+        raise Sistema001Error(INTERNAL_NEEDS_ATTRIBUTE, f"{prefix}.resisted_with")
+    given = action.get("damage") or []
+    condition = action.get("condition") or ""
+    if not given and not condition:
+        raise Sistema001Error(INTERNAL_NO_EFFECT, f"{prefix}.damage")
+    if condition and condition not in CONDITION_LABELS:
+        raise Sistema001Error(NOT_A_CONDITION.format(key=condition), f"{prefix}.condition")
+    answer = fight.answer(TEST_PASS, f"{prefix}.attack_kind")
+    defender = fight.fighter(target)
+    held = fight.conditions_on(target)
+    test_mods = conditions.modifiers(
+        defender, held, conditions.TESTE, _context("interno", actor, attribute=attribute)
+    )
+    for line in test_mods.lines:
+        fight.line(line)
+    try:
+        resisted = attacks.roll_internal_resistance(
+            defender,
+            attribute,
+            nd,
+            source,
+            answer.value,
+            modifiers=test_mods.total + int(action.get("defence_modifiers") or 0),
+            edge=test_mods.edge,
+        )
+    except Sistema001Error as error:
+        field = {"attribute": "resisted_with"}.get(error.field, error.field)
+        raise Sistema001Error(error.message, f"{prefix}.{field}") from None
+    fight.used("test_formula")
+    label = ATTRIBUTE_LABELS[attribute]
+    test = resisted.test
+    verdict = "resiste: sem efeito" if resisted.resisted else "falha: sofre o efeito"
+    fight.rolled(
+        f"Ataque Interno de {fight.name(actor)}: {fight.name(target)} faz o teste de resistência "
+        f"de {label}: {test.die.text} + {label} {test.attribute_value} {test.modifiers:+d} = "
+        f"{test.total} contra ND {nd} — {verdict}. {answer.text}",
+        target,
+        "teste",
+        f"Teste de {label} (Ataque Interno)",
+        resisted.test.die.rolled,
+        resisted.test.total,
+        nd=nd,
+        comparison=answer.value,
+        house_key=answer.setting.key,
+        resisted=resisted.resisted,
+    )
+    if resisted.resisted:
+        return
+    if given:
+        parts = [damage.DamagePart(p["type"], p["amount"], p.get("magical", False)) for p in given]
+        done = damage.resolve(
+            parts,
+            defender,
+            outcome=attacks.ACERTO,
+            critical=False,
+            reduction=fight.numbers(target).get("damage_reduction", 0),
+        )
+        fight.used(*done.readings)
+        for line in done.steps:
+            fight.line(line)
+        fight.lose(target, done.total, f"Ataque Interno de {fight.name(actor)}")
+    if condition:
+        _put_condition(fight, target, condition, action.get("rounds"), source=actor)
 
 
 def _edge(edges) -> str | None:
@@ -898,7 +1021,9 @@ class Sistema001Combat:
     # --- the read
     def view(self, state) -> dict:
         """The order with each Iniciativa, PV, conditions (with when each ends), the objects,
-        whose turn it is and the readings the fight has used."""
+        whose turn it is, the readings the fight has used and (``arbitro``) each rule waiting
+        on the Árbitro with the answer in force or that it still awaits him
+        (``rulesets.sistema001.house.status``)."""
         fight = _start(state)
         current = fight.state["order"][state["turn"] - 1]["fighter"] if state.get("turn") else None
         rows = []
@@ -952,7 +1077,13 @@ class Sistema001Combat:
             if current
             else None
         )
-        return {"turn": turn, "order": rows, "objects": objects_out, "readings": readings}
+        return {
+            "turn": turn,
+            "order": rows,
+            "objects": objects_out,
+            "readings": readings,
+            "arbitro": house.status(state.get("house") or ()),
+        }
 
     # --- the CombatPart protocol's GURPS-shaped questions, answered for this system
     def turn_order(self, combatants):

@@ -8,7 +8,7 @@ are published)). ``Idempotency-Key`` makes the same request twice one action."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
 from django.http import Http404
@@ -141,7 +141,15 @@ class FightActionIn(Schema, extra="forbid"):
     """Uma ação do turno. ``kind``: ataque (com arma, manobra, situações; o servidor rola o
     ataque e a defesa), quebrar (golpe num objeto), teste_de_forca (contra o ND de um objeto),
     condicao (uma Vantagem ou magia que impõe uma condição), movimento, execucao, completa ou
-    livre (ditas pelo Mestre, sem dados)."""
+    livre (ditas pelo Mestre, sem dados).
+
+    Ataque em Área (attack_kind=area): ``attribute`` é o atributo do ataque que a descrição
+    diz. Ataque Interno (attack_kind=interno): sem ataque nem Defesa — o alvo faz um teste de
+    resistência com ``resisted_with`` (resistencia ou espirito) contra ``nd``; se falha, sofre
+    ``damage`` e/ou ``condition`` (com ``rounds``), o efeito da descrição. O teste do Ataque
+    Interno e o do Ataque Furtivo (situations: ataque_furtivo) dependem da decisão do Árbitro
+    sobre empatar com o ND (fight_read, ``arbitro``): sem ela, a resposta é 422
+    ``awaits_arbitro``."""
 
     kind: ActionKindKey
     target: UUID | None = Field(default=None, description="O combatente alvo")
@@ -152,13 +160,35 @@ class FightActionIn(Schema, extra="forbid"):
     situations: list[SituationKey] = Field(default=[], max_length=8)
     ranged_penalties: list[RangedPenaltyKey] = Field(default=[], max_length=3)
     modifiers: int = Field(default=0, ge=MODIFIER[0], le=MODIFIER[1], description="No ataque")
-    defence_modifiers: int = Field(default=0, ge=MODIFIER[0], le=MODIFIER[1])
+    defence_modifiers: int = Field(
+        default=0,
+        ge=MODIFIER[0],
+        le=MODIFIER[1],
+        description="Na Defesa do alvo (no Ataque Interno: no teste de resistência dele)",
+    )
     edge: EdgeKey = Field(default="", description="Vantagem ou desvantagem no ataque")
     damage: list[FightDamagePartIn] = Field(
         default=[], max_length=10, description="O dano que a magia ou Vantagem diz (sem: o da arma)"
     )
-    condition: ConditionKey | None = None
+    condition: ConditionKey | None = Field(
+        default=None, description="condicao; no Ataque Interno, a condição de quem falha o teste"
+    )
     rounds: int | None = Field(default=None, ge=1, le=100, description="Duração em rodadas")
+    attribute: AttributeKey | None = Field(
+        default=None, description="Ataque em Área: o atributo do ataque, o que a descrição diz"
+    )
+    resisted_with: Literal["resistencia", "espirito"] | None = Field(
+        default=None,
+        description="Ataque Interno: o atributo com que o alvo resiste — resistencia (veneno, "
+        "doença, exaustão, paralisia) ou espirito (medo, ilusão, confusão, possessão)",
+    )
+    nd: int | None = Field(
+        default=None,
+        ge=0,
+        le=1000,
+        description="Ataque Interno: o ND do teste de resistência (o da descrição da vantagem "
+        "ou magia)",
+    )
     text: str = Field(default="", max_length=1000)
 
 
@@ -209,6 +239,11 @@ class FightOut(Schema):
     order: list[dict[str, Any]]
     objects: list[dict[str, Any]] = []
     readings: list[dict[str, Any]] = []
+    arbitro: list[dict[str, Any]] = Field(
+        default=[],
+        description="Cada regra que depende de uma decisão do Árbitro: a resposta em vigor "
+        "(house_key, answer, decision) ou awaits_arbitro, e as regras da casa que a decidem",
+    )
     log: list[dict[str, Any]]
 
 

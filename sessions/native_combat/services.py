@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign
+from canon.services import house_decisions_in_order
 from rulesets.base import RandomSource
 from rulesets.registry import rule_errors, ruleset_for
 from sessions import entries
@@ -106,9 +107,17 @@ def _key(c: Combatant) -> str:
     return str(c.code)
 
 
+def house_answers(campaign: Campaign) -> list[dict[str, str]]:
+    """The campaign's decisions that name a house setting, oldest first (``{"key",
+    "decision"}``): the Árbitro's answers the ruleset reads for the rules that wait on him (the
+    sistema001's: the newest decision among a question's options is in force)."""
+    return [{"key": d.house_key, "decision": d.label} for d in house_decisions_in_order(campaign)]
+
+
 def fight_state(combat: Combat) -> dict[str, Any]:
-    """The fight as the ruleset reads it: ``Combat.data`` with the round, the turn and the
-    fighters (key → name, the Mestre's numbers, PV now, out of the fight or not)."""
+    """The fight as the ruleset reads it: ``Combat.data`` with the round, the turn, the
+    fighters (key → name, the Mestre's numbers, PV now, out of the fight or not) and the
+    campaign's house decisions (``house``, read fresh on every call, never kept)."""
     fighters = {
         _key(c): {
             "name": c.name,
@@ -118,7 +127,13 @@ def fight_state(combat: Combat) -> dict[str, Any]:
         }
         for c in combat.combatants.order_by("declared")
     }
-    return {**combat.data, "round": combat.round, "turn": combat.turn, "fighters": fighters}
+    return {
+        **combat.data,
+        "round": combat.round,
+        "turn": combat.turn,
+        "fighters": fighters,
+        "house": house_answers(combat.scene.week.campaign),
+    }
 
 
 def _store(combat: Combat, state: Mapping[str, Any]) -> None:
@@ -133,7 +148,9 @@ def _store(combat: Combat, state: Mapping[str, Any]) -> None:
             row.save(update_fields=["hp_lost", "status"])
     combat.round = state["round"]
     combat.turn = state["turn"]
-    combat.data = {k: v for k, v in state.items() if k not in ("fighters", "round", "turn")}
+    combat.data = {
+        k: v for k, v in state.items() if k not in ("fighters", "round", "turn", "house")
+    }
 
 
 def _write_steps(combat: Combat, user, event_code, steps: Sequence) -> list[str]:

@@ -76,8 +76,12 @@ async def fight_turn(
     falha), aplica o crítico, as resistências, vulnerabilidades e imunidades por tipo de dano
     e tira os PV; uma manobra substitui o dano pelo seu efeito (a condição dura até o início do
     próximo turno do alvo). quebrar golpeia um objeto (ND Estrutural, dano mínimo, desgaste),
-    teste_de_forca tenta superar o ND. Depois, o início do turno seguinte: o que termina antes
-    dele e o dano de Sangrando e Incendiado. Devolve cada linha do registro e o estado."""
+    teste_de_forca tenta superar o ND. Ataque Interno (attack_kind=interno, com nd,
+    resisted_with e o efeito em damage/condition): o alvo faz o teste de resistência, sem ataque
+    nem Defesa. O teste do Ataque Furtivo e o do Ataque Interno aguardam a decisão do Árbitro
+    sobre empatar com o ND (veja arbitro em fight_read): sem ela, recusa (awaits_arbitro) sem
+    rolar. Depois, o início do turno seguinte: o que termina antes dele e o dano de Sangrando e
+    Incendiado. Devolve cada linha do registro e o estado."""
     body = {
         "combatant": str(combatant),
         "plan": plan,
@@ -112,7 +116,9 @@ async def fight_object(
 @tool(read_only=True)
 async def fight_read(ctx: Context, fight: FightId) -> dict[str, Any]:
     """O estado do combate: rodada, de quem é a vez, a ordem com cada Iniciativa, PV, condições
-    e quando cada uma termina, os objetos com seu ND, as leituras em uso e o registro."""
+    e quando cada uma termina, os objetos com seu ND, as leituras em uso, as regras que dependem
+    do Árbitro (arbitro: a resposta em vigor e a decisão que a fixou, ou que ainda aguarda) e o
+    registro."""
     return await api_call(ctx, "GET", f"/fights/{fight}")
 
 
