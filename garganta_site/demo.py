@@ -387,6 +387,7 @@ def demo_fight_seed(source=None) -> dict:
         )
         for _ in range(FIGHT_TURNS):
             _demo_turn(fights, combat, mestre, source)
+        combat.refresh_from_db()
     return {"campaign": campaign, "scene": scene, "combat": combat}
 
 

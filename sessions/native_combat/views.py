@@ -10,6 +10,8 @@ from django.shortcuts import render
 from sessions.models import Scene
 from sessions.native_combat import services
 
+RECENT = 3  # the fight's events the panel shows unfolded
+
 
 def fight_panel(request, scene: Scene, membership) -> HttpResponse:
     """The panel (the region alone for htmx, 204 when the poller already has this revision)."""
@@ -18,7 +20,7 @@ def fight_panel(request, scene: Scene, membership) -> HttpResponse:
         seen = request.GET.get("v")
         if seen and (seen == f"{combat.code}.{combat.revision}" if combat else seen == "none"):
             return HttpResponse(status=204)
-    view = services.fight_view(combat) if combat is not None else None
+    view = _shown(services.fight_view(combat)) if combat is not None else None
     context = {
         "scene": scene,
         "combat": combat,
@@ -28,3 +30,16 @@ def fight_panel(request, scene: Scene, membership) -> HttpResponse:
     }
     template = "native_combat/panel.html#panel" if request.htmx else "native_combat/panel.html"
     return render(request, template, context)
+
+
+def _shown(view: dict) -> dict:
+    """The fight's view as the panel draws it: each row with its PV bar (the share of PV left,
+    low at half or less) and the log newest first, as the scene's log reads — the last
+    ``RECENT`` events shown, the older ones folded (a long fight stays short on a phone)."""
+    for row in view["order"]:
+        top = max(row["pv_max"], 1)
+        row["pv_percent"] = max(0, min(100, round(100 * row["pv"] / top)))
+        row["pv_low"] = 2 * row["pv"] <= row["pv_max"]
+    log = list(reversed(view["log"]))
+    view["log_recent"], view["log_older"] = log[:RECENT], log[RECENT:]
+    return view
