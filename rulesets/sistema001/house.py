@@ -34,9 +34,9 @@ CHAPTER_SILENT = (
 WHERE = "Ataque Furtivo; Ataque Interno"
 
 AWAITS = (
-    "{question} O site não adivinha: aguarda a decisão do Árbitro. No console (Decisões → Nova "
-    "decisão), o Árbitro registra uma decisão com a regra da casa {options}; ela pode resolver "
-    "a pendência desta leitura."
+    "{question} O site não adivinha: aguarda a decisão do Árbitro. No console (Decisões → "
+    "Registrar uma decisão), o Árbitro registra uma decisão com a regra da casa {options}; ela "
+    "pode resolver a pendência desta leitura."
 )
 IN_FORCE = "Em vigor: {title} ({decision})."
 AWAITING = "Aguarda o Árbitro: {question}"
