@@ -687,9 +687,12 @@ def _put_condition(
     target_turns: int = timing.CONDITION_DEFAULT_TARGET_TURNS,
     label: str = "",
     damage_per_turn: tuple[int, str] | None = None,
-) -> None:
+) -> bool:
     """Apply condition ``key`` to ``target`` in the current turn: for ``rounds`` rounds (its
-    origin's duration) or until the start of the target's ``target_turns``-th turn."""
+    origin's duration) or until the start of the target's ``target_turns``-th turn. False (and
+    nothing applied, the log saying «imune») when the engine says the condition is nullified
+    on the target (``conditions.nullified``: immunity to it, or a mundane condition on a
+    creature immune to mundane effects)."""
     if key not in CONDITION_LABELS:
         raise Sistema001Error(NOT_A_CONDITION.format(key=key), "condition")
     conditions.condition(key)
@@ -718,8 +721,15 @@ def _put_condition(
             order=fight.order_keys(),
             **extra,
         )
+    why = conditions.nullified(fight.fighter(target), effect)
+    if why:
+        # «Imunidade a uma condição anula completamente seus efeitos mecânicos»: the engine
+        # says so; nothing is kept, so nothing reads as in force.
+        fight.line(f"{fight.name(target)} é imune — {why}")
+        return False
     fight.set_effects(conditions.apply(fight.effects(), effect))
     fight.line(f"{fight.name(target)} fica {label}: {_ends_text(fight, effect)}.")
+    return True
 
 
 def _object(fight: _Fight, key: str, prefix: str) -> dict:
@@ -968,7 +978,12 @@ class Sistema001Combat:
             if amount is None or not type_:
                 raise Sistema001Error(TURN_DAMAGE_BOTH, "turn_damage")
             turn_damage = (amount, type_)
-        _put_condition(fight, target, key, rounds, source=source, damage_per_turn=turn_damage)
+        if not _put_condition(
+            fight, target, key, rounds, source=source, damage_per_turn=turn_damage
+        ):
+            return fight.played(
+                f"{fight.name(target)}: imune a {CONDITION_LABELS[key]}, sem efeito."
+            )
         return fight.played(f"{fight.name(target)}: {CONDITION_LABELS[key]}.")
 
     def object_add(self, state, spec: Mapping[str, Any]) -> Played:
@@ -1031,6 +1046,7 @@ class Sistema001Combat:
             key = entry["fighter"]
             row = fight.state["fighters"][key]
             numbers = row["numbers"]
+            fighter = fight.fighter(key)
             rows.append(
                 {
                     "id": key,
@@ -1056,6 +1072,7 @@ class Sistema001Combat:
                         }
                         for e in fight.effects()
                         if e.target == key
+                        and not (e.key in CONDITION_LABELS and conditions.nullified(fighter, e))
                     ],
                 }
             )
