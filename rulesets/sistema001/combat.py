@@ -47,7 +47,7 @@ from sistema001 import (
 )
 from sistema001.attributes import ATTRIBUTE_LABELS, attribute_bonus
 from sistema001.errors import Sistema001Error
-from sistema001.fighters import CONDITION_LABELS, Fighter
+from sistema001.fighters import CONDITION_LABELS, DAMAGE_TYPE_LABELS, Fighter
 from sistema001.readings import READINGS_BY_KEY
 from sistema001.rolls import DieRoll
 
@@ -341,7 +341,9 @@ def _turn_start(fight: _Fight, entry: dict, index: int) -> None:
         fight.used(*result.readings)
         for line in result.steps[:-1]:
             fight.line(line)
-        fight.lose(key, result.total, f"início do turno: {amount} de {type_}")
+        fight.lose(
+            key, result.total, f"início do turno: {amount} de {DAMAGE_TYPE_LABELS[type_].lower()}"
+        )
         fighter = fight.fighter(key)
 
 
@@ -1063,6 +1065,7 @@ class Sistema001Combat:
                     "attributes": numbers["attributes"],
                     "dice": numbers["dice"],
                     "weapons": [w["name"] for w in numbers["weapons"]],
+                    "defences": _defences(numbers),
                     "conditions": [
                         {
                             "key": e.key,
@@ -1170,6 +1173,39 @@ def _condition_action(fight: _Fight, actor: str, action, prefix: str) -> None:
     if text:
         fight.line(f"{fight.name(actor)}: {text}.")
     _put_condition(fight, target, key, action.get("rounds"), source=actor)
+
+
+# What a fighter resists, is vulnerable or immune to, in the read («Interação com Condições»,
+# «Resistência / Vulnerabilidade / Imunidade ao tipo de dano»): (numbers' key, its words, labels).
+DEFENCES: tuple[tuple[str, str, Mapping[str, str]], ...] = (
+    ("resistances", "Resistente a (dano)", DAMAGE_TYPE_LABELS),
+    ("vulnerabilities", "Vulnerável a (dano)", DAMAGE_TYPE_LABELS),
+    ("immunities", "Imune a (dano)", DAMAGE_TYPE_LABELS),
+    ("condition_resistances", "Resistente às condições", CONDITION_LABELS),
+    ("condition_vulnerabilities", "Vulnerável às condições", CONDITION_LABELS),
+    ("condition_immunities", "Imune às condições", CONDITION_LABELS),
+)
+
+
+def _defences(numbers: Mapping[str, Any]) -> list[dict]:
+    """The fighter's resistances, vulnerabilities and immunities (damage types and conditions),
+    immunity to mundane effects and damage reduction, as the Mestre gave them: each ``{"key",
+    "label", "values": [{"key", "label"}], "text"}`` (only those it has), the labels the
+    engine's (with their accents)."""
+    found = []
+    for key, label, labels in DEFENCES:
+        values = [{"key": v, "label": labels[v]} for v in numbers.get(key) or ()]
+        if values:
+            text = f"{label}: {', '.join(v['label'] for v in values)}"
+            found.append({"key": key, "label": label, "values": values, "text": text})
+    if numbers.get("mundane_immune"):
+        text = "Imune a efeitos mundanos (sofre os mágicos)"
+        found.append({"key": "mundane_immune", "label": text, "values": [], "text": text})
+    if numbers.get("damage_reduction"):
+        text = f"Redução de dano {numbers['damage_reduction']}"
+        found.append({"key": "damage_reduction", "label": "Redução de dano", "values": [],
+                      "text": text, "value": numbers["damage_reduction"]})  # fmt: skip
+    return found
 
 
 def _ends_text(fight: _Fight, effect: timing.TimedEffect) -> str:

@@ -116,7 +116,8 @@ async def fight_object(
 @tool(read_only=True)
 async def fight_read(ctx: Context, fight: FightId) -> dict[str, Any]:
     """O estado do combate: rodada, de quem é a vez, a ordem com cada Iniciativa, PV, condições
-    e quando cada uma termina, os objetos com seu ND, as leituras em uso, as regras que dependem
+    e quando cada uma termina, as defesas de cada um (defences: resistências, vulnerabilidades e
+    imunidades a tipos de dano e a condições, imune a efeitos mundanos, redução de dano), os objetos com seu ND, as leituras em uso, as regras que dependem
     do Árbitro (arbitro: a resposta em vigor e a decisão que a fixou, ou que ainda aguarda) e o
     registro."""
     return await api_call(ctx, "GET", f"/fights/{fight}")

@@ -45,3 +45,62 @@ def test_a_condition_the_fighter_is_immune_to_has_no_effect_and_is_not_in_force(
     client.force_login(people["jogador"])
     page = client.get(reverse("combat", kwargs={"code": scene.code})).content.decode()
     assert "Sangrando —" not in page
+
+
+def test_the_read_and_the_panel_show_what_each_fighter_resists_in_the_engines_words(
+    client, scene, people, server_dice
+):
+    """«Resistência: o personagem sofre apenas metade do dano daquele tipo» — what a fighter
+    resists, is vulnerable or immune to (damage types and conditions) and its damage reduction
+    are in the read and on the panel, with the engine's labels (accents and all), and the log
+    names a damage type by its label, never its key."""
+    ogro = numbers(
+        mobilidade=4,
+        pv=20,
+        resistances=["quimico"],
+        vulnerabilities=["fogo"],
+        immunities=["psiquico"],
+        condition_resistances=["atordoado"],
+        condition_vulnerabilities=["amedrontado"],
+        condition_immunities=["envenenado"],
+        mundane_immune=True,
+        damage_reduction=2,
+    )
+    combat = _start(scene, people, server_dice, 3, 7, ogro=ogro)  # Ogro 11, Aria 9
+    row = next(r for r in services.fight_view(combat)["order"] if r["name"] == "Ogro")
+    said = [d["text"] for d in row["defences"]]
+    assert said == [
+        "Resistente a (dano): Químico",
+        "Vulnerável a (dano): Fogo",
+        "Imune a (dano): Psíquico",
+        "Resistente às condições: Atordoado",
+        "Vulnerável às condições: Amedrontado",
+        "Imune às condições: Envenenado",
+        "Imune a efeitos mundanos (sofre os mágicos)",
+        "Redução de dano 2",
+    ]
+    aria = combat.combatants.get(name="Aria")
+    assert (
+        next(r for r in services.fight_view(combat)["order"] if r["id"] == str(aria.code))[
+            "defences"
+        ]
+        == []
+    )
+    client.force_login(people["jogador"])
+    page = client.get(reverse("combat", kwargs={"code": scene.code})).content.decode()
+    assert "Resistente a (dano): Químico" in page and "Redução de dano 2" in page
+    services.fight_condition(
+        combat=combat,
+        user=people["mestre"],
+        target=aria,
+        condition="envenenado",
+        rounds=2,
+        turn_damage=(3, "quimico"),
+    )
+    ogro_row = combat.combatants.get(name="Ogro")
+    server_dice()
+    event = services.fight_turn(
+        combat=combat, user=people["mestre"], combatant=ogro_row, plan=None, actions=[]
+    )
+    text = " ".join(event.lines)
+    assert "3 de químico" in text and "quimico" not in text
