@@ -25,7 +25,8 @@ async def campaign_overview(ctx: Context) -> dict[str, Any]:
     personagens que joga), as fichas de cada campanha (ids para sheet_read e para as cenas; quem
     joga cada uma, `owner`, e o tipo: personagem de jogador, NPC nomeado, bicho), as semanas
     mais recentes com seu estado, as cenas abertas com as personagens de cada uma e os combates
-    e explorações em andamento delas (`running`: ids para combat_read e exploration_read) e a
+    e explorações em andamento delas (`running`: o `kind` diz a ferramenta do id — combat:
+    combat_read; fight, um combate do Sistema 001: fight_read; exploration: exploration_read) e a
     cadeia de rolagens recalculada (íntegra, ou o primeiro elo quebrado)."""
     me = await api_call(ctx, "GET", "/me")
     weeks = await api_call(ctx, "GET", "/weeks")

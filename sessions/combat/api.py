@@ -48,6 +48,7 @@ from sessions.combat.schemas import (
 from sessions.log import services as log_services
 from sessions.log.api import ModifierIn
 from sessions.models import Combat, Combatant, Scene
+from sessions.native_combat import services as native_services
 
 # Permission first (issue 27): every write's access is checked in its authentication,
 # before its body is validated or its Idempotency-Key replayed.
@@ -282,6 +283,7 @@ def _combat(request, code: UUID, *, table: bool = True) -> tuple[Combat, object]
         raise Http404  # as for an id that does not exist: it confirms nothing
     if table and not membership.runs_the_table:
         raise HttpError(403, ONLY_THE_TABLE_RUNS_COMBAT)
+    native_services.refuse_gurps_tools(combat)  # a sistema001 fight: /fights, fight_read
     return combat, membership
 
 

@@ -31,10 +31,12 @@ ONLY_THE_TABLE_CLOSES = "Só o Mestre de Cena ou o Árbitro encerram a cena ou m
 
 
 class TrackerOut(Schema):
-    """A combat or a descent of the scene (read it at /combats/{id} or /explorations/{id})."""
+    """A combat or a descent of the scene (read it at /combats/{id}, /fights/{id} or
+    /explorations/{id})."""
 
-    kind: Literal["combat", "exploration"] = Field(
-        description="combat: combate; exploration: exploração"
+    kind: Literal["combat", "fight", "exploration"] = Field(
+        description="combat: combate (GURPS: /combats, combat_read); fight: combate que o "
+        "sistema conduz inteiro (Sistema 001: /fights, fight_read); exploration: exploração"
     )
     id: UUID
     state: Literal["running", "ended"] = Field(
@@ -43,7 +45,10 @@ class TrackerOut(Schema):
     round: int | None = Field(
         description="A rodada do combate (0: ainda sendo montado); null numa exploração"
     )
-    turn: int | None = Field(description="Os turnos de exploração (10 min cada); null num combate")
+    turn: int | None = Field(
+        description="Os turnos de exploração (10 min cada); num fight, o turno da rodada (a "
+        "posição na ordem de quem age); null num combate GURPS"
+    )
     started_at: datetime
     ended_at: datetime | None
 

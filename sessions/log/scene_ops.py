@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from campaigns import doorbell
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign
-from rulesets.registry import ruleset_for
+from rulesets.registry import UnknownRuleset, ruleset_for
 from sessions import entries
 from sessions.models import Combat, Combatant, Exploration, Roll, Scene, StateChange
 from sheets.models import Character
@@ -51,9 +51,11 @@ CHANGE_LIMIT = 100
 
 @dataclass(frozen=True)
 class TrackerRow:
-    """One combat or descent of a scene: ``kind`` "combat" or "exploration", ``state``
-    "running" or "ended"; ``round`` the combat's round (None for a descent), ``turn`` the
-    descent's exploration turns (None for a combat)."""
+    """One combat or descent of a scene: ``kind`` "combat" (a GURPS-shaped tracker's,
+    ``combat_read``), "fight" (a fight its ruleset plays whole — the sistema001's,
+    ``fight_read``) or "exploration", ``state`` "running" or "ended"; ``round`` the combat's
+    round (None for a descent), ``turn`` the descent's exploration turns, or the fight's turn
+    (the 1-based place in its order of whose turn it is; None for a GURPS combat)."""
 
     kind: str
     code: object
@@ -64,15 +66,26 @@ class TrackerRow:
     ended_at: datetime | None
 
 
+def _plays_whole(ruleset_key: str) -> bool:
+    """Whether the ruleset's combat part plays a fight whole (``native``: the sistema001's)."""
+    try:
+        part = ruleset_for(ruleset_key).combat
+    except UnknownRuleset:  # a GURPS-shaped combat, as the column's default
+        return False
+    return part is not None and bool(getattr(part, "native", False))
+
+
 def scene_trackers(scene: Scene) -> list[TrackerRow]:
-    """The scene's combats and descents, oldest first (2 queries)."""
+    """The scene's combats and descents, oldest first (2 queries). A combat its ruleset plays
+    whole is a "fight" with its turn: its id is for ``fight_read`` (/fights), not
+    ``combat_read``."""
     rows = [
         TrackerRow(
-            "combat",
+            "fight" if _plays_whole(c.ruleset) else "combat",
             c.code,
             "running" if c.is_active else "ended",
             c.round,
-            None,
+            c.turn if _plays_whole(c.ruleset) else None,
             c.created_at,
             c.ended_at,
         )

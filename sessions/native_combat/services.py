@@ -43,6 +43,10 @@ NOT_NATIVE_HERE = (
     "O combate desta campanha ({label}) é conduzido pelo próprio sistema: use as ferramentas "
     "fight_* (API /api/v1/fights)."
 )
+FIGHT_NOT_COMBAT = (
+    "Este combate é do {label}, conduzido pelo próprio sistema: use fight_read / "
+    "/api/v1/fights/{code} (e as demais ferramentas fight_*)."
+)
 NOT_A_NATIVE_FIGHT = "Este combate não é de um sistema conduzido por estas ferramentas."
 NO_COMBATANTS = "Um combate começa com ao menos dois combatentes."
 NAME_EMPTY = "Todo combatente precisa de um nome."
@@ -72,6 +76,18 @@ def plays_whole(ruleset_key: str) -> bool:
 
 def ruleset_label(ruleset_key: str) -> str:
     return ruleset_for(ruleset_key).label
+
+
+def refuse_gurps_tools(combat: Combat) -> None:
+    """A fight its ruleset plays whole asked for by the GURPS tracker's API or tools: refused
+    naming the fight's own (``wrong_ruleset``, field ``combat``) rather than read through a
+    GURPS column it lacks."""
+    if plays_whole(combat.ruleset):
+        raise ServiceError(
+            FIGHT_NOT_COMBAT.format(label=ruleset_label(combat.ruleset), code=combat.code),
+            code="wrong_ruleset",
+            field="combat",
+        )
 
 
 def fight_part(combat: Combat):

@@ -104,3 +104,32 @@ def test_the_read_and_the_panel_show_what_each_fighter_resists_in_the_engines_wo
     )
     text = " ".join(event.lines)
     assert "3 de químico" in text and "quimico" not in text
+
+
+def _headers(user) -> dict:
+    from campaigns.auth import api_token_create
+
+    return {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user)}"}
+
+
+def test_the_scene_lists_a_sistema001_fight_as_a_fight_and_the_gurps_api_points_to_it(
+    client, scene, people, server_dice
+):
+    """The overview's `running` (the scene's trackers) says `kind: "fight"` with its round and
+    turn for a fight its ruleset plays whole; the GURPS combat API, given its id, refuses
+    naming fight_read and /api/v1/fights instead of failing on a GURPS column."""
+    combat = _start(scene, people, server_dice, 3, 7)
+    for user in ("mestre", "jogador"):
+        trackers = client.get(
+            f"/api/v1/scenes/{scene.code}/trackers", **_headers(people[user])
+        ).json()
+        assert [(t["kind"], t["id"], t["round"], t["turn"]) for t in trackers] == [
+            ("fight", str(combat.code), 1, 1)
+        ]
+        answer = client.get(f"/api/v1/combats/{combat.code}", **_headers(people[user]))
+        assert answer.status_code == 422, answer.json()
+        said = answer.json()
+        assert "Sistema 001" in said["detail"] and "fight_read" in said["detail"]
+        assert f"/api/v1/fights/{combat.code}" in said["detail"]
+    outsider = client.get(f"/api/v1/combats/{combat.code}")
+    assert outsider.status_code == 401
