@@ -120,6 +120,12 @@ UNKNOWN_PLAN = (
 UNKNOWN_ACTION = "Tipo de ação desconhecido «{key}»: use movimento, execução, completa ou livre."
 UNKNOWN_CONDITION = "Condição desconhecida «{key}»."
 NOT_IN_PLAN = "Não é possível “converter” Ações: «{plan}» não tem {label} a mais para usar."
+USE_PLAN = ' Para estas ações ({taken}), escolha o plano «{label}» (plan: "{key}").'
+NO_PLAN_HOLDS = (
+    " Nenhum plano tem estas ações ({taken}): escolha 1 Ação de Movimento + 1 Ação de Execução "
+    '(plan: "movimento_execucao"), 2 Ações de Movimento (plan: "dois_movimentos") ou '
+    '1 Ação Completa (plan: "completa").'
+)
 FORBIDDEN = "{conditions}: nenhuma ação de «{plan}» é possível."
 ONE_ACTION = "Atordoado: apenas 1 Ação no turno, seja de Execução ou de Movimento."
 CONTIDO_LINE = "Contido: não pode realizar Ações de Movimento."
@@ -139,6 +145,21 @@ class TurnCheck:
     allowed: tuple[str, ...]
     max_actions: int
     lines: tuple[str, ...]
+
+
+def plan_for(taken: Sequence[str]) -> str:
+    """The sentence naming the plan (its label and key, as the ``plan`` field takes it) that
+    holds the action types ``taken`` (no ``"livre"``), or the three plans when none does."""
+    wanted = Counter(taken)
+    said = " + ".join(
+        ACTION_TYPES[action].label if count == 1 else f"{count} × {ACTION_TYPES[action].label}"
+        for action, count in wanted.items()
+    )
+    for key, plan in TURN_PLANS.items():
+        have = Counter(plan.actions)
+        if all(count <= have[action] for action, count in wanted.items()):
+            return USE_PLAN.format(taken=said, label=plan.label, key=key)
+    return NO_PLAN_HOLDS.format(taken=said)
 
 
 def check_turn(
@@ -198,7 +219,8 @@ def check_turn(
         for action, count in Counter(taken).items():
             if count > have[action]:
                 raise Sistema001Error(
-                    NOT_IN_PLAN.format(plan=data.label, label=ACTION_TYPES[action].label),
+                    NOT_IN_PLAN.format(plan=data.label, label=ACTION_TYPES[action].label)
+                    + plan_for(taken),
                     "actions",
                 )
             if action not in allowed:

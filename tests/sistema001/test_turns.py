@@ -47,6 +47,26 @@ def test_no_converting_actions() -> None:
         check_turn("movimento_execucao", [], ["execucao", "execucao"])
 
 
+def test_a_refused_conversion_names_the_plan_to_use() -> None:
+    """«Cada personagem escolhe uma das seguintes combinações de ações: 1 Ação de Movimento + 1
+    Ação de Execução, ou 2 Ações de Movimento, ou 1 Ação Completa. Não é possível “converter”
+    Ações, apenas escolher uma das opções.» — the refusal says which option holds the actions,
+    in the ``plan`` field's words."""
+    with pytest.raises(Sistema001Error) as caught:
+        check_turn("completa", [], ["execucao"])
+    said = caught.value.message
+    assert "«1 Ação Completa» não tem Ação de Execução" in said
+    assert (
+        'escolha o plano «1 Ação de Movimento + 1 Ação de Execução» (plan: "movimento_execucao")'
+        in said
+    )
+    with pytest.raises(Sistema001Error) as caught:
+        check_turn("movimento_execucao", [], ["execucao", "execucao"])
+    said = caught.value.message
+    assert "Nenhum plano tem estas ações (2 × Ação de Execução)" in said
+    assert all(f'(plan: "{key}")' in said for key in TURN_PLANS)
+
+
 def test_full_action_not_combined() -> None:
     """«Ação Completa não pode ser combinada com outras ações, exceto ações livres.»"""
     assert (

@@ -3,8 +3,10 @@ phone): each fix with the chapter's sentence it follows."""
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
+from campaigns.errors import ServiceError
 from sessions.native_combat import services
 from tests.sessions.native_combat.conftest import SWORD, numbers
 
@@ -133,3 +135,21 @@ def test_the_scene_lists_a_sistema001_fight_as_a_fight_and_the_gurps_api_points_
         assert f"/api/v1/fights/{combat.code}" in said["detail"]
     outsider = client.get(f"/api/v1/combats/{combat.code}")
     assert outsider.status_code == 401
+
+
+def test_a_quebrar_under_the_full_action_plan_is_told_which_plan_to_use(scene, people, server_dice):
+    """«Não é possível “converter” Ações, apenas escolher uma das opções.» — striking an object
+    is an Ação de Execução: the refusal names plan "movimento_execucao"."""
+    combat = _start(scene, people, server_dice, 3, 7)  # Ogro 11 acts first
+    ogro = combat.combatants.get(name="Ogro")
+    server_dice()
+    with pytest.raises(ServiceError) as refused:
+        services.fight_turn(
+            combat=combat,
+            user=people["mestre"],
+            combatant=ogro,
+            plan="completa",
+            actions=[{"kind": "quebrar", "object": "objeto-1"}],
+        )
+    assert 'plan: "movimento_execucao"' in refused.value.message
+    assert refused.value.field == "actions"
