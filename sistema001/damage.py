@@ -151,12 +151,28 @@ def weapon_damage(weapon: Weapon, forca: int) -> int:
     arma de fogo): 1 + Aumento de Dano («Essas armas não recebem bônus natural de atributo no
     dano»); improvisada/desarmado: 1 + Bônus de Força (contusão). ``forca`` the attribute
     Força (int ≥ 0)."""
-    bonus = attribute_bonus(forca)
-    if weapon.kind == "disparo":
-        return 1 + weapon.damage_increase
-    if weapon.kind == "improvisada":
-        return 1 + bonus
-    return 1 + weapon.damage_increase + bonus
+    return sum(value for _, value in weapon_damage_terms(weapon, forca))
+
+
+def weapon_damage_terms(weapon: Weapon, forca: int) -> tuple[tuple[str, int], ...]:
+    """The terms ``weapon_damage`` adds, as ``(name, value)`` in the chapter's words («Dano por
+    Tipo de Arma»): ``("", 1)`` the base, ``("Aumento", n)`` the weapon's Aumento de Dano (not
+    for an improvised weapon), ``("Bônus de Força", n)`` (not for a disparo). A zero Aumento is
+    left out."""
+    terms: list[tuple[str, int]] = [("", 1)]
+    if weapon.kind != "improvisada" and weapon.damage_increase:
+        terms.append(("Aumento", weapon.damage_increase))
+    if weapon.kind != "disparo":
+        terms.append(("Bônus de Força", attribute_bonus(forca)))
+    return tuple(terms)
+
+
+def weapon_damage_formula(weapon: Weapon, forca: int) -> str:
+    """``weapon_damage`` said whole, for the log: «1 + Aumento 1 + Bônus de Força 2 = 4»
+    (a disparo: «1 + Aumento 2 = 3»; improvised/unarmed: «1 + Bônus de Força 1 = 2»)."""
+    terms = weapon_damage_terms(weapon, forca)
+    said = " + ".join(f"{name} {value}".strip() for name, value in terms)
+    return f"{said} = {sum(value for _, value in terms)}"
 
 
 def weapon_parts(

@@ -594,14 +594,19 @@ def _damage(fight, actor, target, action, kind, result, rolled, weapon, prefix) 
     grappling = any(
         e.key == "contido" and e.target == target and e.source == actor for e in fight.effects()
     )
+    said = ""
     if given:
         parts = [damage.DamagePart(p["type"], p["amount"], p.get("magical", False)) for p in given]
+        said = "Dano dado pelo Mestre: " + " + ".join(
+            f"{p.amount} de {DAMAGE_TYPE_LABELS[p.type].lower()}" for p in parts
+        )
     elif grappling:
         amount = maneuvers.grapple_damage(forca)
         parts = [damage.DamagePart("contusao", amount)]
         fight.line(f"Agarrando: sem o dano da arma, dano mínimo 1 + Bônus de Força = {amount}.")
     else:
         parts = list(damage.weapon_parts(weapon, forca))
+        said = f"Dano de {weapon.name}: {damage.weapon_damage_formula(weapon, forca)}"
     area_defended = kind == "area" and result != attacks.ACERTO
     resolved = damage.resolve(
         parts,
@@ -615,6 +620,8 @@ def _damage(fight, actor, target, action, kind, result, rolled, weapon, prefix) 
     if result == attacks.FALHA and kind != "area":
         fight.line(resolved.steps[0])
         return
+    if said and (result == attacks.ACERTO or kind == "area"):
+        fight.line(said + ".")  # what the resolution's steps start from
     for line in resolved.steps:
         fight.line(line)
     fight.lose(target, resolved.total, f"ataque de {fight.name(actor)}")
@@ -757,6 +764,7 @@ def _strike(fight: _Fight, actor: str, action: Mapping[str, Any], prefix: str) -
     )
     numbers = fight.numbers(actor)
     dealt = damage.weapon_damage(weapon, numbers["attributes"]["forca"])
+    formula = damage.weapon_damage_formula(weapon, numbers["attributes"]["forca"])
     ranged = weapon.kind in ("disparo", "arremesso")
     if ranged:
         left = fight.state["ammunition"].setdefault(actor, {})
@@ -772,12 +780,12 @@ def _strike(fight: _Fight, actor: str, action: Mapping[str, Any], prefix: str) -
     thing["nd"] = objects.strike(thing["nd"], dealt)
     if objects.dissipated(before, dealt):
         fight.line(
-            f"{fight.name(actor)} golpeia {thing['name']} com {weapon.name}: {dealt} de dano, "
+            f"{fight.name(actor)} golpeia {thing['name']} com {weapon.name}: {formula} de dano, "
             f"abaixo do mínimo {minimum} (ND {before} ÷ 5) — totalmente dissipado."
         )
     else:
         fight.line(
-            f"{fight.name(actor)} golpeia {thing['name']} com {weapon.name}: {dealt} de dano "
+            f"{fight.name(actor)} golpeia {thing['name']} com {weapon.name}: {formula} de dano "
             f"(mínimo {minimum}): ND Estrutural {before} → {thing['nd']}."
         )
     if objects.collapsed(thing["nd"]):

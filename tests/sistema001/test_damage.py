@@ -12,6 +12,7 @@ from sistema001.damage import (
     resolve,
     resolve_effect,
     weapon_damage,
+    weapon_damage_formula,
     weapon_parts,
 )
 from sistema001.errors import Sistema001Error
@@ -72,6 +73,23 @@ def test_improvised_and_unarmed_damage():
     fist = unarmed()
     assert weapon_damage(fist, 10) == 3
     assert weapon_parts(fist, 10) == (DamagePart("contusao", 3),)
+
+
+def test_the_weapon_damage_is_said_with_its_formula():
+    """«Dano de Arma Corpo a Corpo: 1 + Aumento de Dano da arma + Bônus de Força.» — «Dano de
+    Arma de Disparo ou Arma de Fogo. 1 + Aumento de Dano da arma.» — «o dano é sempre 1 + Bônus
+    de Força»: the log shows the sum, and it is the damage."""
+    sword = Weapon("Espada", "corpo_a_corpo", damage_increase=1, damage_types=("corte",))
+    bow = Weapon("Arco", "disparo", damage_increase=2, damage_types=("perfuracao",))
+    plain = Weapon("Clava", "corpo_a_corpo", damage_types=("contusao",))
+    assert weapon_damage_formula(sword, 10) == "1 + Aumento 1 + Bônus de Força 2 = 4"
+    assert weapon_damage_formula(bow, 25) == "1 + Aumento 2 = 3"
+    assert weapon_damage_formula(unarmed(), 5) == "1 + Bônus de Força 1 = 2"
+    assert weapon_damage_formula(plain, 4) == "1 + Bônus de Força 0 = 1"
+    for weapon in (sword, bow, plain, unarmed()):
+        for forca in (0, 4, 5, 12, 25):
+            said = weapon_damage_formula(weapon, forca)
+            assert said.endswith(f"= {weapon_damage(weapon, forca)}")
 
 
 def test_a_multi_type_weapon_needs_the_mestres_split():

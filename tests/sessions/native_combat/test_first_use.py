@@ -153,3 +153,38 @@ def test_a_quebrar_under_the_full_action_plan_is_told_which_plan_to_use(scene, p
         )
     assert 'plan: "movimento_execucao"' in refused.value.message
     assert refused.value.field == "actions"
+
+
+def test_the_damage_is_shown_with_its_formula(scene, people, server_dice):
+    """«Dano de Arma Corpo a Corpo: 1 + Aumento de Dano da arma + Bônus de Força.» — the log
+    says the sum the engine made before the resolution's steps and the final damage."""
+    combat = _start(scene, people, server_dice, 7, 3)  # Aria 13 acts first
+    aria = combat.combatants.get(name="Aria")
+    ogro = combat.combatants.get(name="Ogro")
+    server_dice(8, 2)  # Aria 8 + 6 = 14 against the Ogro's 2 + 4 = 6
+    event = services.fight_turn(
+        combat=combat,
+        user=people["mestre"],
+        combatant=aria,
+        plan="movimento_execucao",
+        actions=[{"kind": "ataque", "target": str(ogro.code), "weapon": "Espada"}],
+    )
+    lines = list(event.lines)
+    formula = lines.index("Dano de Espada: 1 + Aumento 1 + Bônus de Força 1 = 3.")
+    assert lines.index("Dano final: 3 PV.") > formula
+    services.fight_object(
+        combat=combat,
+        user=people["mestre"],
+        spec={"name": "Porta", "size": "medio", "structure": "simples", "hardness": "madeira_leve"},
+    )
+    server_dice()
+    struck = services.fight_turn(
+        combat=combat,
+        user=people["mestre"],
+        combatant=ogro,
+        plan="movimento_execucao",
+        actions=[{"kind": "quebrar", "object": "objeto-1"}],
+    )
+    assert any(
+        "golpeia Porta" in x and "1 + Bônus de Força 2 = 3 de dano" in x for x in struck.lines
+    )
