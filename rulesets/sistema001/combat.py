@@ -328,13 +328,13 @@ def _turn_start(fight: _Fight, entry: dict, index: int) -> None:
     burns or bleeds on it (Sangrando, Incendiado, a poison)."""
     key = entry["fighter"]
     rnd = fight.state["round"]
-    fight.line(f"Turno de {fight.name(key)} (Iniciativa {entry['initiative']}).")
     kept, ended = timing.active(
         fight.effects(), rnd, entry["initiative"], key, _turn_index(fight, index)
     )
-    for effect in ended:
+    for effect in ended:  # «imediatamente antes do turno»: said before the turn begins
         fight.line(f"Termina: {effect.label} em {fight.name(effect.target)}.")
     fight.set_effects(kept)
+    fight.line(f"Turno de {fight.name(key)} (Iniciativa {entry['initiative']}).")
     fighter = fight.fighter(key)
     for amount, type_ in conditions.start_of_turn_damage(fight.conditions_on(key), fighter):
         result = damage.resolve_effect([damage.DamagePart(type_, amount)], fighter)

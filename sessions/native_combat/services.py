@@ -169,9 +169,12 @@ def _store(combat: Combat, state: Mapping[str, Any]) -> None:
     }
 
 
-def _write_steps(combat: Combat, user, event_code, steps: Sequence) -> list[str]:
+def _write_steps(
+    combat: Combat, user, event_code, steps: Sequence, round_: int, turn: int
+) -> list[str]:
     """A ``Roll`` of the scene for every step that rolled, in order (``details`` naming the
-    fight, the round, the turn and the event); the log's lines of every step."""
+    fight, the round and turn the call acted in, and the event); the log's lines of every
+    step."""
     rows = {_key(c): c for c in combat.combatants.select_related("character")}
     lines = []
     for number, step in enumerate(steps, start=1):
@@ -197,8 +200,8 @@ def _write_steps(combat: Combat, user, event_code, steps: Sequence) -> list[str]
             details={
                 "combat": str(combat.code),
                 "event": str(event_code),
-                "round": combat.round,
-                "turn": combat.turn,
+                "round": round_,
+                "turn": turn,
                 "step": number,
                 "text": step.text,
                 **roll.get("details", {}),
@@ -210,9 +213,14 @@ def _write_steps(combat: Combat, user, event_code, steps: Sequence) -> list[str]
 
 
 def _event(combat: Combat, user, kind: str, played, *, request_key: str, data=None):
-    """Write ``played``'s rolls and then its event (one code, which the rolls name)."""
+    """Write ``played``'s rolls and then its event (one code, which the rolls name), both
+    with the round and turn the call acted in: the stored ones before it (a turn's event is its
+    round's, not the next one's it may pass to), or after it for the start (the Iniciativa is
+    rolled for round 1, turn 1)."""
     code = uuid.uuid4()
-    lines = _write_steps(combat, user, code, played.steps)
+    acted_round = combat.round or played.state.get("round", 0)
+    acted_turn = combat.turn or played.state.get("turn", 0)
+    lines = _write_steps(combat, user, code, played.steps, acted_round, acted_turn)
     _store(combat, played.state)
     return tracker_event(
         combat,
@@ -224,8 +232,8 @@ def _event(combat: Combat, user, kind: str, played, *, request_key: str, data=No
         request_key=request_key,
         code=code,
         update_fields=["round", "turn", "data", "first_roll", "status", "ended_at"],
-        round=combat.round,
-        turn=combat.turn,
+        round=acted_round,
+        turn=acted_turn,
     )
 
 

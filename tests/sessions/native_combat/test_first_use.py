@@ -188,3 +188,38 @@ def test_the_damage_is_shown_with_its_formula(scene, people, server_dice):
     assert any(
         "golpeia Porta" in x and "1 + Bônus de Força 2 = 3 de dano" in x for x in struck.lines
     )
+
+
+def test_the_log_keeps_each_event_in_its_round_and_an_ending_before_the_turn(
+    scene, people, server_dice
+):
+    """«termina imediatamente antes do turno que possui a mesma Iniciativa, após transcorrer a
+    quantidade indicada de rodadas» — the ending is written before that turn begins; a turn's
+    event is its own round's (not the next one's it passes to), and the Iniciativa is rolled
+    for round 1."""
+    from sessions.models import Roll
+
+    combat = _start(scene, people, server_dice, 3, 7)  # Ogro 11, Aria 9
+    assert {r.details["round"] for r in Roll.objects.filter(kind="iniciativa")} == {1}
+    aria = combat.combatants.get(name="Aria")
+    ogro = combat.combatants.get(name="Ogro")
+    services.fight_condition(
+        combat=combat, user=people["mestre"], target=aria, condition="amedrontado", rounds=1
+    )
+    server_dice()
+    first = services.fight_turn(
+        combat=combat, user=people["mestre"], combatant=ogro, plan=None, actions=[]
+    )
+    last = services.fight_turn(
+        combat=combat, user=people["mestre"], combatant=aria, plan=None, actions=[]
+    )
+    assert (first.round, last.round) == (1, 1) and "rodada 1" in last.text
+    lines = list(last.lines)
+    assert (
+        lines.index("Rodada 2.")
+        < lines.index("Termina: Amedrontado em Aria.")
+        < lines.index("Turno de Ogro (Iniciativa 11).")
+    )
+    combat.refresh_from_db()
+    assert combat.round == 2
+
