@@ -49,6 +49,18 @@ class RulesetLacksPart(RulesetError):
     """The campaign's ruleset has no such part (e.g. a combat-only system has no sheets)."""
 
 
+# What a missing part is, in the words a user reads (``Ruleset.part``'s refusal).
+PART_WORDS = {
+    "checks": "testes fora do combate (rolagens de teste pelo registro da cena)",
+    "sheets": "fichas de personagem",
+    "procedure": "procedimento de exploração",
+    "combat": "regras de combate",
+    "dice": "dados próprios",
+    "pages": "páginas de regras",
+}
+LACKS_PART = "O sistema de regras «{label}» não tem {words}."
+
+
 class DicePart(Protocol):
     """Dice expressions in the ruleset's notation, and rolling them with the one random source
     (``dice.RandomSource``: the site's ``secrets.SystemRandom()``, the tests' seeded or scripted
@@ -446,5 +458,6 @@ class Ruleset:
         """The part called ``name``; raises ``RulesetLacksPart`` (Portuguese) if it is missing."""
         found = getattr(self, name, None)
         if found is None:
-            raise RulesetLacksPart(f"O sistema de regras «{self.label}» não tem a parte «{name}».")
+            words = PART_WORDS.get(name, f"a parte «{name}»")
+            raise RulesetLacksPart(LACKS_PART.format(label=self.label, words=words))
         return found

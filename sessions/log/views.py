@@ -26,7 +26,7 @@ from django_htmx.http import reswap, retarget
 from campaigns.errors import ServiceError
 from campaigns.http import HtmxHttpRequest, region_response
 from campaigns.models import Membership
-from rulesets.registry import rule_errors
+from rulesets.registry import rule_errors, ruleset_for
 from sessions.access import get_scene, get_scene_for_table
 from sessions.exports import json_with_list, stream_download, tidy_markdown_stream
 from sessions.log import chain, services, timeline
@@ -49,6 +49,20 @@ from sheets.models import Character
 
 # The Mestre's forms with a "responde à declaração" list, in the page's order.
 DECLARATION_FORMS = ("announcement_form", "roll_form", "damage_form", "table_form", "contest_form")
+# The Mestre's forms that roll a check: a campaign whose ruleset has no checks part (the
+# sistema001: combat only) is not offered them.
+CHECK_FORMS = ("roll_form", "contest_form")
+NO_CHECKS = (
+    "O sistema de regras desta campanha ({label}) não tem testes fora do combate: os dados "
+    "dele rolam no combate (o painel de combate, a API /fights e as ferramentas fight_*)."
+)
+
+
+def _no_checks(scene: Scene) -> str:
+    """What the scene says in place of the check forms when its campaign's ruleset has no
+    checks part; "" when it has one."""
+    ruleset = ruleset_for(scene.week.campaign.ruleset)
+    return NO_CHECKS.format(label=ruleset.label) if ruleset.checks is None else ""
 
 
 class _SceneTable:
@@ -212,8 +226,12 @@ def _context(
         fresh = _table_forms(table)
         fresh.update({k: v for k, v in forms.items() if k != "declaration_form"})
         context.update(fresh)
+        context["no_checks"] = _no_checks(scene)
+        if context["no_checks"]:  # a form just posted stays, with its refusal
+            context.update({key: None for key in CHECK_FORMS if key not in forms})
         context["declaration_selects"] = [
-            _declaration_select(context[key], "declaration") for key in DECLARATION_FORMS
+            _declaration_select(context[key], "declaration") if context[key] else None
+            for key in DECLARATION_FORMS
         ]
         if "procedure_form" not in context:
             context["procedure_form"] = procedure_form(scene.week.campaign)
@@ -317,7 +335,10 @@ def _with_declaration_selects(request, response, scene, membership) -> HttpRespo
     the page keeps what is chosen in them (keepChoice in the template)."""
     if membership.runs_the_table and scene.is_open and scene.week.accepts_entries:
         forms = _table_forms(_SceneTable(scene))
+        hidden = CHECK_FORMS if _no_checks(scene) else ()
         for key in DECLARATION_FORMS:
+            if key in hidden:
+                continue
             select = _declaration_select(forms[key], "declaration")
             fragment = render(
                 request,

@@ -62,11 +62,11 @@ def test_a_ruleset_without_the_part_is_refused_saying_which(client, bearer, mest
     headers = bearer(mestre)
     vocab = client.get("/api/v1/rules/vocabularies", {"ruleset": DICE_ONLY}, **headers)
     assert vocab.status_code == 422
-    assert "não tem a parte «pages»" in vocab.json()["detail"]
+    assert "não tem páginas de regras" in vocab.json()["detail"]
     odds = client.get("/api/v1/rules/odds", {"level": 10, "ruleset": DICE_ONLY}, **headers)
-    assert odds.status_code == 422 and "não tem a parte «checks»" in odds.json()["detail"]
+    assert odds.status_code == 422 and "não tem testes fora do combate" in odds.json()["detail"]
     damage = client.get("/api/v1/rules/damage", {"st": 10, "ruleset": DICE_ONLY}, **headers)
-    assert damage.status_code == 422 and "não tem a parte «combat»" in damage.json()["detail"]
+    assert damage.status_code == 422 and "não tem regras de combate" in damage.json()["detail"]
 
 
 def test_the_canons_numbers_answer_with_or_without_the_ruleset(client, bearer, mestre):

@@ -63,5 +63,5 @@ async def test_the_server_tells_each_caller_the_systems_of_their_campaigns(token
     assert (found["d20"]["ruleset"], found["d20"]["ruleset_label"]) == (D20, D20_LABEL)
     assert found["a-garganta"]["ruleset"] == GURPS3E
     assert [v["name"] for v in vocab["vocabularies"]] == ["action", "danger", "timer_kind"]
-    assert "não tem a parte «pages»" in error_text(lacking)
+    assert "não tem páginas de regras" in error_text(lacking)
     assert odds["success_exact"] == "108/216"

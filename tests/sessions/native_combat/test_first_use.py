@@ -223,3 +223,20 @@ def test_the_log_keeps_each_event_in_its_round_and_an_ending_before_the_turn(
     combat.refresh_from_db()
     assert combat.round == 2
 
+
+def test_a_sistema001_scene_offers_no_check_form_and_says_why(client, scene, people):
+    """The chapter is combat only: the scene of a campaign on it offers the Mestre no roll of a
+    check (GURPS's 3d6) and says in Portuguese that this system has no checks outside the
+    fight; a check posted anyway is refused in Portuguese, never naming an internal part."""
+    client.force_login(people["mestre"])
+    url = reverse("scene", kwargs={"code": scene.code})
+    page = client.get(url).content.decode()
+    assert "Rolar 3d6 no servidor" not in page
+    assert "não tem testes fora do combate" in page
+    posted = client.post(
+        reverse("roll-add", kwargs={"code": scene.code}),
+        {"target": "custom", "label": "Escalar", "base_level": "12", "kind": "skill"},
+    )
+    text = posted.content.decode()
+    assert "a parte «" not in text and "«checks»" not in text
+    assert posted.status_code == 422 and "não tem testes fora do combate" in text
