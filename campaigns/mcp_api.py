@@ -62,16 +62,30 @@ def _django():
     return _django_app
 
 
+# The API's names a tool's caller knows by another: the header is the tool's argument.
+MCP_NAMES = {"Idempotency-Key": "idempotency_key"}
+
+
+def _as_mcp(text: str) -> str:
+    for api_name, mcp_name in MCP_NAMES.items():
+        text = text.replace(api_name, mcp_name)
+    return text
+
+
 def refusal_text(status: int, body: Any) -> str:
     """The tool error's text for an API refusal: the Portuguese detail (each field's message for
     a body that did not validate), then the field, the code and the HTTP status, so a client
-    may act on it (``…  [campo: label; código: invalid; HTTP 422]``)."""
+    may act on it (``…  [campo: label; código: invalid; HTTP 422]``). The API's names the
+    tool's caller sends otherwise are said as it sends them (``MCP_NAMES``: the
+    ``Idempotency-Key`` header is the ``idempotency_key`` argument)."""
     if not isinstance(body, dict):
         return f"Recusado (HTTP {status})."
     detail = body.get("detail")
     if isinstance(detail, list):
         detail = " ".join(f"{item.get('field')}: {item.get('message')}" for item in detail)
-    tags = [f"campo: {body['field']}"] if body.get("field") else []
+    if isinstance(detail, str):
+        detail = _as_mcp(detail)
+    tags = [f"campo: {_as_mcp(str(body['field']))}"] if body.get("field") else []
     tags += [f"código: {body.get('code')}", f"HTTP {status}"]
     extra = {k: v for k, v in body.items() if k not in ("code", "detail", "field") and v}
     tags += [f"{k}: {v}" for k, v in extra.items()]

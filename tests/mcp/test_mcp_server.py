@@ -206,6 +206,9 @@ async def test_a_replayed_key_rolls_once_and_answers_the_same_roll(tokens, scene
     assert again["id"] == first["id"] and again["dice"] == first["dice"]
     assert len(await _rolls(scene.code)) == before + 1
     assert "HTTP 409" in error_text(other)
+    # The caller sent the tool's idempotency_key, not the API's header: said as it sent it.
+    assert "campo: idempotency_key" in error_text(other)
+    assert "Idempotency-Key" not in error_text(other)
     assert await _chain_ok()
 
 
