@@ -34,12 +34,14 @@ def fight_panel(request, scene: Scene, membership) -> HttpResponse:
 
 def _shown(view: dict) -> dict:
     """The fight's view as the panel draws it: each row with its PV bar (the share of PV left,
-    low at half or less) and the log newest first, as the scene's log reads — the last
+    low at half or less), how many of the rules that depend on the Árbitro still await him,
+    and the log newest first, as the scene's log reads — the last
     ``RECENT`` events shown, the older ones folded (a long fight stays short on a phone)."""
     for row in view["order"]:
         top = max(row["pv_max"], 1)
         row["pv_percent"] = max(0, min(100, round(100 * row["pv"] / top)))
         row["pv_low"] = 2 * row["pv"] <= row["pv_max"]
+    view["arbitro_awaiting"] = sum(1 for a in view.get("arbitro", ()) if a["awaits_arbitro"])
     log = list(reversed(view["log"]))
     view["log_recent"], view["log_older"] = log[:RECENT], log[RECENT:]
     return view

@@ -227,3 +227,24 @@ def test_an_internal_attack_says_what_it_lacks(client, scene, people, server_dic
     assert answer.status_code == 422 and answer.json()["field"] == "actions.0.damage"
     wrong = {**_internal(aria), "resisted_with": "forca"}
     assert _turn(client, fight, ogro, wrong, people["mestre"]).status_code == 422
+
+
+def test_the_panel_shows_each_rule_awaiting_the_arbitro_then_the_answer_in_force(
+    client, scene, people, server_dice
+):
+    """«rules that can only run once the Árbitro has answered say so in Portuguese» — the scene's
+    fight panel too: the rule awaiting him with the options he records in the console, then the
+    answer in force and the decision that fixed it."""
+    from django.urls import reverse
+
+    _start(client, scene, people, server_dice)
+    page = reverse("combat", kwargs={"code": scene.code})
+    client.force_login(people["jogador"])
+    text = client.get(page).content.decode()
+    assert "Regras que dependem do Árbitro — 1 aguardando" in text
+    assert "Aguarda o Árbitro:" in text and SUPERA in text and IGUALA in text
+    assert _decide(client, people, IGUALA).status_code == 201
+    client.force_login(people["jogador"])
+    text = client.get(page).content.decode()
+    assert "Regras que dependem do Árbitro — respondidas" in text
+    assert "Aguarda o Árbitro:" not in text and "Em vigor:" in text
