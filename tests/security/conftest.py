@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 from dataclasses import dataclass
 
 import pytest
@@ -68,6 +69,8 @@ class Place:
     scene: str  # the scene with the fight and the hidden roll
     xscene: str  # the scene with the exploration
     combat: str
+    fight: str  # a fight the sistema001 plays whole (the demo's «Ponte de Cordas»; for
+    # "outra", which has none, its GURPS fight: no such fight, 404 to everyone)
     exploration: str
     version: str  # a submitted sheet version, waiting for the Árbitro
     divergence: str  # an open one
@@ -119,7 +122,9 @@ def _token_of(user) -> ApiToken:
     return ApiToken.objects.filter(user=user).latest("pk")
 
 
-def _place(campaign, *, owner, arbitro, character, mate, scene, combat_scene, xscene) -> Place:
+def _place(
+    campaign, *, owner, arbitro, character, mate, scene, combat_scene, xscene, fight=None
+) -> Place:
     combat = Combat.objects.filter(scene=combat_scene).order_by("-pk").first()
     fighter = combat_state.current(combat)
     foe = combat.combatants.exclude(pk=fighter.pk).order_by("pk").first()
@@ -147,6 +152,7 @@ def _place(campaign, *, owner, arbitro, character, mate, scene, combat_scene, xs
         scene=str(scene.code),
         xscene=str(xscene.code),
         combat=str(combat.code),
+        fight=str((fight or combat).code),
         exploration=str(exploration.code),
         version=str(
             SheetVersion.objects.filter(character__campaign=campaign, status="submitted")
@@ -200,8 +206,10 @@ def build_world() -> World:
     xscene = _second_scene(scene.week, mestre, [jurado, hoplita], "A descida do andar 4")
     exploration_services.exploration_start(scene=xscene, user=mestre, danger="risky")
     weeks_services.report_write(week=scene.week, user=mestre, text="Relatório da semana 1.")
+    ponte = sheet_demo.demo_fight_seed(random.Random(23))
     demo_place = _place(
         demo,
+        fight=ponte["combat"],
         owner=people["jogador"],
         arbitro=arbitro,
         character=jurado,

@@ -263,12 +263,12 @@ POST   /api/v1/combats/{combat}/combatants/{own}/defence/answer answer      401 
 PUT    /api/v1/combats/{combat}/defence-wait                   wait         401  403   403   done   done    404
 POST   /api/v1/combats/{combat}/end                            -            401  403   403   done   done    404
 POST   /api/v1/fights                                          fight        401  403   403   4xx    4xx     404
-GET    /api/v1/fights/{combat}                                 -            401  404   404   404    404     404
-POST   /api/v1/fights/{combat}/combatants                      fighter      401  404   404   404    404     404
-POST   /api/v1/fights/{combat}/turns                           fight-turn   401  404   404   404    404     404
-POST   /api/v1/fights/{combat}/conditions                      fight-cond   401  404   404   404    404     404
-POST   /api/v1/fights/{combat}/objects                         fight-object 401  404   404   404    404     404
-POST   /api/v1/fights/{combat}/end                             -            401  404   404   404    404     404
+GET    /api/v1/fights/{fight}                                  -            401  200   404   200    200     404
+POST   /api/v1/fights/{fight}/combatants                       fighter      401  403   404   done   done    404
+POST   /api/v1/fights/{fight}/turns                            fight-turn   401  403   404   4xx    4xx     404
+POST   /api/v1/fights/{fight}/conditions                       fight-cond   401  403   404   4xx    4xx     404
+POST   /api/v1/fights/{fight}/objects                          fight-object 401  403   404   done   done    404
+POST   /api/v1/fights/{fight}/end                              -            401  403   404   done   done    404
 POST   /api/v1/explorations                                    exploration  401  403   403   4xx    4xx     404
 GET    /api/v1/explorations/{exploration}                      -            401  200   200   200    200     404
 POST   /api/v1/explorations/{exploration}/danger               danger       401  403   403   done   done    404
@@ -341,8 +341,10 @@ BODIES = {
     },
     "sheet-fix": lambda p: {"reason": "Correção de teste.", "notes": "Nota corrigida."},
     "combat": lambda p: {"scene": p.scene},
-    # The sistema001's fights (sessions.native_combat): the demo campaign is GURPS, so a fight
-    # there is refused after the permission, and its GURPS fight is no such fight (404).
+    # The sistema001's fights (sessions.native_combat), on the demo's «Ponte de Cordas» (the
+    # owner, the mestre and the árbitro are in it; the "other" jogadora is not: 404). A fight
+    # in the GURPS demo's scene is refused after the permission; the turn and the condition
+    # name a GURPS combatant, refused after it too.
     "fight": lambda p: {"scene": p.scene, "combatants": [_fighter("A"), _fighter("B")]},
     "fighter": lambda p: _fighter("C"),
     "fight-turn": lambda p: {"combatant": p.fighter},
