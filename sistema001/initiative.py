@@ -128,12 +128,14 @@ def initiative_order(
 
 @dataclass(frozen=True)
 class LateEntry:
-    """A late entrant: its ``roll``, the new ``order`` with it in place, and ``first_round``,
-    the first round it acts in (the one after it entered)."""
+    """A late entrant: its ``roll``, the new ``order`` with it in place, ``first_round``, the
+    first round it acts in (the one after it entered), and ``faces``, every face drawn, in
+    order: its Iniciativa's die, then each roll-off's pair (its die, the tied fighter's)."""
 
     roll: InitiativeRoll
     order: tuple[InitiativeRoll, ...]
     first_round: int
+    faces: tuple[int, ...] = ()
 
 
 def late_entry(
@@ -156,6 +158,7 @@ def late_entry(
     if any(roll.fighter == fighter.key for roll in order):
         raise Sistema001Error(ALREADY_IN_ORDER.format(key=fighter.key), "fighter")
     roll = roll_initiative(fighter, source, modifiers)
+    faces = list(roll.die.rolled)
     placed = list(order)
     position = len(placed)
     for index, other in enumerate(placed):
@@ -168,20 +171,22 @@ def late_entry(
                     TIE_NEEDS_OTHERS.format(key=other.fighter),
                     "others",
                 )
-            won, roll = _roll_off(roll, fighter, others[other.fighter], source)
+            won, roll = _roll_off(roll, fighter, others[other.fighter], source, faces)
             if won:
                 position = index
                 break
     placed.insert(position, roll)
-    return LateEntry(roll, tuple(placed), round_ + 1)
+    return LateEntry(roll, tuple(placed), round_ + 1, tuple(faces))
 
 
 def _roll_off(
-    roll: InitiativeRoll, fighter: Fighter, other: Fighter, source: RandomSource
+    roll: InitiativeRoll, fighter: Fighter, other: Fighter, source: RandomSource, faces: list[int]
 ) -> tuple[bool, InitiativeRoll]:
+    """Roll-offs until one die beats the other; every face drawn is appended to ``faces``."""
     for _ in range(MAX_TIE_ROLLS):
         mine = source.randint(1, fighter.die("mobilidade"))
         theirs = source.randint(1, other.die("mobilidade"))
+        faces += (mine, theirs)
         roll = replace(roll, tiebreak=(*roll.tiebreak, mine))
         if mine != theirs:
             return mine > theirs, roll

@@ -892,17 +892,16 @@ class Sistema001Combat:
         if not fight.state.get("round"):
             raise Sistema001Error(NOT_STARTED, "combatant")
         others = {e["fighter"]: fight.fighter(e["fighter"]) for e in fight.state["order"]}
-        recorder = _Recorder(source)
         entered = initiative.late_entry(
             [_entry_roll(e, others) for e in fight.state["order"]],
             fight.fighter(key),
             fight.state["round"],
-            recorder,
+            source,
             modifier,
             others,
         )
         rolled, order = entered.roll, entered.order
-        _initiative_step(fight, rolled, late=True, faces=recorder.values)
+        _initiative_step(fight, rolled, late=True, faces=entered.faces)
         rounds = {e["fighter"]: e["from_round"] for e in fight.state["order"]}
         rounds[key] = entered.first_round
         current = fight.current()["fighter"] if fight.state.get("turn") else None
@@ -1155,19 +1154,6 @@ def _entry_roll(entry: Mapping[str, Any], others: Mapping[str, Fighter]):
         entry["initiative"],
         tuple(entry["tiebreak"]),
     )
-
-
-class _Recorder:
-    """The source, keeping every face it gave (a roll-off's opponent's die too)."""
-
-    def __init__(self, inner) -> None:
-        self.inner = inner
-        self.values: list[int] = []
-
-    def randint(self, a: int, b: int) -> int:
-        value = self.inner.randint(a, b)
-        self.values.append(value)
-        return value
 
 
 def _condition_action(fight: _Fight, actor: str, action, prefix: str) -> None:
