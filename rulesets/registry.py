@@ -1,7 +1,8 @@
 """The registry of rulesets: the key a campaign stores (``Campaign.ruleset``) → its ``Ruleset``.
 
 ``gurps3e`` is the canon's (every campaign that existed before rulesets were declared);
-``sistema001`` the combat chapter of another system (issue 23). Tests may
+``sistema001`` the combat chapter of another system (issue 23); ``xuleta5e`` the Xuleta, a d20
+quick-rules sheet (issue 22). Tests may
 register a minimal ruleset of their own with ``ruleset_register`` (and ``ruleset_unregister`` it
 after) to prove the agnostic parts are agnostic.
 
@@ -14,13 +15,19 @@ from __future__ import annotations
 from rulesets.base import Ruleset, RulesetError, UnknownRuleset
 from rulesets.gurps3e import GURPS3E_RULESET
 from rulesets.sistema001 import SISTEMA001_RULESET
+from rulesets.xuleta5e import XULETA5E_RULESET
 
 GURPS3E = GURPS3E_RULESET.key
 SISTEMA001 = SISTEMA001_RULESET.key
+XULETA5E = XULETA5E_RULESET.key
 
 UNKNOWN_RULESET = "Sistema de regras desconhecido: «{key}». Os conhecidos: {known}."
 
-_RULESETS: dict[str, Ruleset] = {GURPS3E: GURPS3E_RULESET, SISTEMA001: SISTEMA001_RULESET}
+_RULESETS: dict[str, Ruleset] = {
+    GURPS3E: GURPS3E_RULESET,
+    XULETA5E: XULETA5E_RULESET,
+    SISTEMA001: SISTEMA001_RULESET,
+}
 BUILT_IN = frozenset(_RULESETS)
 
 # key → Portuguese label, in the order the admin offers them.

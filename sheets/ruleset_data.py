@@ -13,7 +13,7 @@ from campaigns.errors import ServiceError
 from campaigns.models import Membership
 from rulesets.base import RulesetError
 from rulesets.registry import GURPS3E, ruleset_for
-from sheets.models import Character, SheetVersion
+from sheets.models import Character, CharacterState, SheetVersion
 
 GURPS_KEEPS_TABLES = "Uma ficha de GURPS se escreve nas tabelas da ficha (atributos e linhas)."
 NOT_YOURS = "Só o jogador da personagem ou o Árbitro escrevem a ficha dela."
@@ -55,3 +55,32 @@ def data_draft_create(*, character: Character, user, data: dict, notes: str = ""
         notes=(notes or "").strip(),
         created_by=user,
     )
+
+
+def data_state(character: Character) -> dict:
+    """The character's state as its ruleset's ``SheetsPart.state_model`` reads it (its defaults
+    where nothing was written yet): plain JSON. Refused for a GURPS campaign (its state is in
+    ``CharacterState``'s columns)."""
+    if character.campaign.ruleset == GURPS3E:
+        raise ServiceError(GURPS_KEEPS_TABLES, field="state")
+    stored = CharacterState.objects.filter(character=character).values_list("data", flat=True)
+    sheets = ruleset_for(character.campaign.ruleset).part("sheets")
+    return sheets.state_model.model_validate(stored.first() or {}).model_dump(mode="json")
+
+
+@transaction.atomic
+def data_state_write(*, character: Character, data: dict) -> CharacterState:
+    """Store ``data`` as the character's state, validated by the ruleset's ``state_model``
+    (``ServiceError`` naming ``state.<field>`` otherwise). The caller holds the right to write
+    it (a fight, a rest, the Mestre): this checks the data, not who sends it."""
+    if character.campaign.ruleset == GURPS3E:
+        raise ServiceError(GURPS_KEEPS_TABLES, field="state")
+    sheets = ruleset_for(character.campaign.ruleset).part("sheets")
+    try:
+        clean = sheets.state_model.model_validate(data).model_dump(mode="json")
+    except ValueError as error:  # pydantic's ValidationError
+        raise ServiceError(f"Estado inválido: {error}", field="state") from None
+    state, _ = CharacterState.objects.select_for_update().get_or_create(character=character)
+    state.data = clean
+    state.save(update_fields=["data", "updated_at"])
+    return state

@@ -16,6 +16,7 @@ from types import MappingProxyType
 
 from xuleta.abilities import DEX, STR
 from xuleta.errors import XuletaError
+from xuleta.readings import Reading
 from xuleta.rolls import CHECK, SAVE, edge_of, roll_kind
 
 
@@ -408,3 +409,23 @@ def exhaustion_effects(exhaustion: int) -> tuple[str, ...]:
 def exhaustion_after(current: int, gained: int = 1) -> int:
     """«Si alguna cosa et dona esgotament, puges un nivell (o els que digui).» Capped at 6."""
     return min(MAX_EXHAUSTION, exhaustion_level(current) + max(0, gained))
+
+
+READINGS = (
+    Reading(
+        "exhaustion_max_hp_rounding",
+        "1.16",
+        "Esgotamento 4 («Punts de cop màxims a la meitat»): a metade arredonda para baixo ou "
+        "para cima? A Xuleta não diz.",
+        "Para baixo (máximo 13 → 6).",
+    ),
+    Reading(
+        "prone_attack_distance_unsaid",
+        "1.12",
+        "Tombat dá vantagem a quem ataca de 1,5 m ou menos e desvantagem de mais longe: quando o "
+        "Mestre não diz a distância, qual vale?",
+        "Nenhuma das duas: o site pede a distância (corpo a corpo = 1,5 m ou menos) e, sem ela, "
+        "não aplica a linha do Tombat e o diz.",
+        "mestre",
+    ),
+)

@@ -1,0 +1,3 @@
+"""The Xuleta's pages part: not built yet (issue 22)."""
+
+PAGES = None

@@ -1,0 +1,3 @@
+"""The Xuleta's procedure part: not built yet (issue 22)."""
+
+PROCEDURE = None
