@@ -34,7 +34,7 @@ def test_an_unknown_ruleset_is_refused_at_creation_in_portuguese():
         campaign_create(slug="c", name="C", ruleset="d&d")
     assert refused.value.field == "ruleset"
     assert refused.value.message == UNKNOWN_RULESET.format(
-        ruleset="d&d", known="gurps3e, sistema001, xuleta5e"
+        ruleset="d&d", known="gurps3e, xuleta5e, sistema001"
     )
     assert not Campaign.objects.filter(slug="c").exists()
 
