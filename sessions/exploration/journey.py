@@ -480,6 +480,9 @@ def tests_write(r: Round, event: ExplorationEvent) -> None:
             asks=ask.asks,
             pendency=ask.pendency,
             modifier=ask.modifier,
+            roll=ask.roll,
+            passed=ask.passed,
+            resolved_in=event if ask.roll is not None else None,
         )
         for ask in r.asked
     )
