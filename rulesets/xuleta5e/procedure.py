@@ -13,10 +13,16 @@ Pure: reads an ``procedure.asks.Ask``, computes no die.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 from procedure.asks import DISADVANTAGE, EXHAUSTION, SAVE, Ask, Cost, Resolution, Texts
 from procedure.supplies import FOOD, WATER
+from rulesets.xuleta5e import house
+from xuleta import conditions as xuleta_conditions
+from xuleta import rest as xuleta_rest
+from xuleta import rolls as xuleta_rolls
+from xuleta import travel as xuleta_travel
 from xuleta.abilities import ABILITY_LABELS, CON, DEX
 
 # The procedure's ability words → the Xuleta's ability keys.
@@ -104,6 +110,86 @@ class XuletaProcedure:
         """«O personagem cria munição igual ao resultado do teste»: the roll's margin, at least
         1; a failure makes none (as the GURPS reading, until the Árbitro says otherwise)."""
         return max(1, margin or 0) if passed else 0
+
+    # --- what the tracker asks of the engine when it plays the procedure natively ------------
+    # (``sessions.exploration.native``: the agnostic code reaches the engine only through here)
+
+    ability_labels = ABILITY_LABELS
+    con, dex = CON, DEX
+    rest_minutes = xuleta_rest.LONG_REST_MINUTES
+    exhaustion_levels = xuleta_conditions.EXHAUSTION_LEVELS
+
+    def house_answers(self, decided: Iterable[Mapping[str, str]]) -> dict[str, house.Answer]:
+        """The house settings in force (``rulesets.xuleta5e.house.answers``): question →
+        ``Answer`` (``.value`` "xuleta" or "procedure", ``.text`` for the log)."""
+        return house.answers(decided)
+
+    def saving_throw(
+        self,
+        source,
+        numbers: Mapping,
+        state: Mapping,
+        ability: str,
+        dc: int,
+        disadvantages: tuple[str, ...] = (),
+    ) -> dict:
+        """A saving throw of ``ability`` against ``dc`` from ``check_data``'s ``numbers`` and
+        the ``state``: the edge from its conditions and exhaustion (§1) and ``disadvantages``;
+        d20 (two with an edge) + the save bonus, equal or more passes (§4.3). A plain dict:
+        ``auto_fail`` (and ``failures``: why) or ``faces``, ``kept``, ``edge``, ``bonus``,
+        ``total``, ``success``, ``reasons``."""
+        edge = xuleta_conditions.roll_edge(
+            xuleta_rolls.SAVE,
+            ability=ability,
+            conditions=state.get("conditions", []),
+            exhaustion=state.get("exhaustion", 0),
+            disadvantages=disadvantages,
+        )
+        if edge.auto_fail:
+            return {"auto_fail": True, "failures": list(edge.failures), "success": False}
+        bonus = int(numbers["saves"][ability])
+        d20 = xuleta_rolls.d20(source, edge.edge)
+        result = xuleta_rolls.resolve(xuleta_rolls.SAVE, d20, bonus, dc)
+        return {
+            "auto_fail": False,
+            "faces": list(d20.faces),
+            "kept": d20.kept,
+            "edge": edge.edge,
+            "edge_label": xuleta_rolls.EDGE_LABELS[edge.edge],
+            "bonus": bonus,
+            "total": result.total,
+            "success": result.success,
+            "reasons": list(edge.reasons),
+        }
+
+    def exhaustion_after(self, before: int, levels: int) -> tuple[int, bool]:
+        """(the level after gaining ``levels``, capped at 6; whether it is «6 Mort»)."""
+        after = xuleta_conditions.exhaustion_after(before, levels)
+        return after, xuleta_conditions.dead_from_exhaustion(after)
+
+    def forced_march_dcs(self, hours_before: int, hours_after: int) -> tuple[tuple[int, int], ...]:
+        """``xuleta.travel.forced_march_dcs``: (extra hour, DC) past the day's 8 hours."""
+        return xuleta_travel.forced_march_dcs(hours_before, hours_after)
+
+    def long_rest(self, numbers: Mapping, state: Mapping, **kwargs):
+        """``xuleta.rest.long_rest`` (§6.2): (the new state, the ``LongRest``)."""
+        return xuleta_rest.long_rest(numbers, state, **kwargs)
+
+    def spend_hit_die(self, source, numbers: Mapping, state: Mapping):
+        """``xuleta.rest.spend_hit_die`` (§6.1): (the new state, the ``HitDieRoll``)."""
+        return xuleta_rest.spend_hit_die(source, numbers, state)
+
+    def hit_dice_left(self, numbers: Mapping, state: Mapping) -> int:
+        return xuleta_rest.hit_dice_left(numbers, state)
+
+    def current_hp(self, numbers: Mapping, state: Mapping) -> int:
+        return xuleta_rest.current_hp(numbers, state)
+
+    def hit_die_total(self, face: int, con_modifier: int) -> int:
+        """One hit die's PC: face + CON modifier, at least the reading's minimum (0)."""
+        return max(xuleta_rest.HIT_DIE_MINIMUM, face + con_modifier)
+
+    no_hit_dice = xuleta_rest.NO_HIT_DICE
 
 
 PROCEDURE = XuletaProcedure()

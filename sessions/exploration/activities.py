@@ -300,11 +300,11 @@ def _forced_march_native(r: Round, names: list[str], streak: int) -> bool:
     """The forced march in a Xuleta campaign, rolled from each sheet; False when the house
     setting gives the procedure's Tabela B with the Mestre's reading (then the caller asks)."""
     e = r.exploration
-    answer = native.house_answers(e.scene.week.campaign)[native.house.FORCED_MARCH]
+    answer = native.house_answers(e.scene.week.campaign)[native.FORCED_MARCH]
     r.say(f"Forçando o avanço ({procedure_journey.ordinal(streak)} rodada seguida): {answer.text}")
     r.hold(P_FORCED_MARCH, P_FORCED_MARCH_COUNT)
-    if answer.value == native.house.XULETA:
-        saves = native.forced_march_xuleta(streak)
+    if answer.value == native.XULETA:
+        saves = native.forced_march_xuleta(e.scene.week.campaign, streak)
         hours = procedure_clock_hours(streak)
         dcs = ", ".join(str(dc) for _, dc in saves)
         r.say(
@@ -620,7 +620,7 @@ def rest_native(r: Round, names: list[str], *, hours_slept: int = 0) -> None:
     (``native.rest_benefits``, by the house setting ``rest``) for who passed every save, none
     for who failed one, the Mestre's roll awaited for who has no sheet."""
     e = r.exploration
-    answer = native.house_answers(e.scene.week.campaign)[native.house.REST]
+    answer = native.house_answers(e.scene.week.campaign)[native.REST]
     r.say(f"Descansar — 4. {answer.text}")
     ends_at = native.clock_minutes(
         e, travel_rounds=0 if hours_slept else 1, hours_slept=hours_slept

@@ -29,34 +29,37 @@ from campaigns.models import Campaign
 from canon.services import house_decisions_in_order
 from procedure import clock as procedure_clock
 from procedure import exhaustion as procedure_exhaustion
-from procedure import journey as procedure_journey
 from procedure.rolling import signed
-from rulesets.registry import ruleset_for
-from rulesets.xuleta5e import house
+from rulesets.registry import rule_errors, ruleset_for
 from sessions.log import chain
 from sessions.models import Exploration, Roll
 from sheets.models import Character, SheetVersion
 from sheets.ruleset_data import data_state, data_state_write
-from xuleta import conditions as xuleta_conditions
-from xuleta import rest as xuleta_rest
-from xuleta import rolls as xuleta_rolls
-from xuleta import travel as xuleta_travel
-from xuleta.abilities import ABILITY_LABELS, CON, DEX
-from xuleta.errors import XuletaError
+
+# The house settings' questions and answers (``rulesets.xuleta5e.house``), as the procedure
+# part publishes them: the tracker names them, the part decides.
+FORCED_MARCH, EXHAUSTION, REST = "forced_march", "exhaustion", "rest"
+XULETA, PROCEDURE = "xuleta", "procedure"
+CON, DEX = "con", "dex"
 
 SAVE_KIND = "save"  # the Roll's kind: a Xuleta saving throw
 NO_SHEET = "{name}: sem ficha homologada na cena — o Mestre rola e dá o número da rolagem."
 
 
+def part(campaign: Campaign):
+    """The campaign's procedure part (None when its ruleset has none)."""
+    return ruleset_for(campaign.ruleset).procedure
+
+
 def is_native(campaign: Campaign) -> bool:
     """Whether the campaign's ruleset plays the procedure natively (``ProcedurePart.native``)."""
-    part = ruleset_for(campaign.ruleset).procedure
-    return bool(getattr(part, "native", False))
+    return bool(getattr(part(campaign), "native", False))
 
 
-def house_answers(campaign: Campaign) -> dict[str, house.Answer]:
-    """The house settings in force (``rulesets.xuleta5e.house.answers``), read fresh."""
-    return house.answers(
+def house_answers(campaign: Campaign) -> dict:
+    """The house settings in force (the part's ``house_answers``), read fresh: question →
+    answer (``.value``: XULETA or PROCEDURE; ``.text``: the log's line)."""
+    return part(campaign).house_answers(
         {"key": d.house_key, "decision": d.label} for d in house_decisions_in_order(campaign)
     )
 
@@ -67,7 +70,7 @@ def exhaustion_native(campaign: Campaign) -> bool:
     waits for the Mestre."""
     if not is_native(campaign):
         return False
-    return house_answers(campaign)[house.EXHAUSTION].value == house.XULETA
+    return house_answers(campaign)[EXHAUSTION].value == XULETA
 
 
 @dataclass
@@ -137,58 +140,49 @@ def roll_save(
     from the state's conditions and exhaustion and ``disadvantages`` (§4.4); a Força or
     Destresa save of a paralysed, petrified, stunned or unconscious character fails unrolled."""
     name = sheet.character.name
-    state = sheet.state
-    edge = xuleta_conditions.roll_edge(
-        SAVE_KIND,
-        ability=ability,
-        conditions=state.get("conditions", []),
-        exhaustion=state.get("exhaustion", 0),
-        disadvantages=disadvantages,
-    )
-    label = ABILITY_LABELS[ability]
-    if edge.auto_fail:
-        line = f"{name}: salvação de {label} CD {dc} falha sem rolar ({'; '.join(edge.failures)})."
+    rules = part(exploration.scene.week.campaign)
+    label = rules.ability_labels[ability]
+    made = rules.saving_throw(source, sheet.numbers, sheet.state, ability, dc, disadvantages)
+    if made["auto_fail"]:
+        line = (
+            f"{name}: salvação de {label} CD {dc} falha sem rolar ({'; '.join(made['failures'])})."
+        )
         return Save(name, ability, dc, False, None, line)
-    bonus = int(sheet.numbers["saves"][ability])
-    d20 = xuleta_rolls.d20(source, edge.edge)
-    result = xuleta_rolls.resolve(SAVE_KIND, d20, bonus, dc)
-    outcome = Roll.Outcome.SUCCESS if result.success else Roll.Outcome.FAILURE
+    outcome = Roll.Outcome.SUCCESS if made["success"] else Roll.Outcome.FAILURE
     roll = chain.append_roll(
         campaign=exploration.scene.week.campaign,
         scene=exploration.scene,
         character=sheet.character,
         label=f"Salvació de {label} CD {dc}",
         kind=SAVE_KIND,
-        base_level=bonus,
+        base_level=made["bonus"],
         effective_level=dc,
-        dice=list(d20.faces),
-        total=result.total,
+        dice=made["faces"],
+        total=made["total"],
         outcome=outcome.value,
-        margin=result.total - dc,
+        margin=made["total"] - dc,
         details={
-            "ruleset": "xuleta5e",
+            "ruleset": exploration.scene.week.campaign.ruleset,
             "roll": SAVE_KIND,
             "ability": ability,
             "dc": dc,
-            "edge": edge.edge,
-            "kept": d20.kept,
-            "bonus": bonus,
-            "reasons": list(edge.reasons),
+            "edge": made["edge"],
+            "kept": made["kept"],
+            "bonus": made["bonus"],
+            "reasons": made["reasons"],
             "asks": why,
         },
         rolled_by=user,
     )
-    faces = "/".join(str(f) for f in d20.faces)
+    faces = "/".join(str(f) for f in made["faces"])
     shown = f"d20 {faces}" + (
-        f" ({xuleta_rolls.EDGE_LABELS[edge.edge].lower()}: {d20.kept})"
-        if len(d20.faces) > 1
-        else ""
+        f" ({made['edge_label'].lower()}: {made['kept']})" if len(made["faces"]) > 1 else ""
     )
     line = (
-        f"{name}: salvação de {label} CD {dc} #{roll.sequence}: {shown} {signed(bonus)} = "
-        f"{result.total} — {'passa' if result.success else 'falha'}."
+        f"{name}: salvação de {label} CD {dc} #{roll.sequence}: {shown} {signed(made['bonus'])} "
+        f"= {made['total']} — {'passa' if made['success'] else 'falha'}."
     )
-    return Save(name, ability, dc, result.success, roll, line)
+    return Save(name, ability, dc, made["success"], roll, line)
 
 
 def exhaust(
@@ -200,15 +194,16 @@ def exhaust(
     sheet = sheet_of(exploration, name, cache)
     if sheet is None:
         return f"{name}: {levels} nível(is) de esgotamento ({why}) — sem ficha na cena: o Mestre anota."
+    rules = part(exploration.scene.week.campaign)
     before = int(sheet.state.get("exhaustion", 0))
-    after = xuleta_conditions.exhaustion_after(before, levels)
+    after, dead = rules.exhaustion_after(before, levels)
     sheet.state["exhaustion"] = after
-    if xuleta_conditions.dead_from_exhaustion(after):
+    if dead:
         sheet.state["dead"] = True
     sheet.write()
     member = exploration.party.setdefault(name, procedure_exhaustion.fresh_member())
     member["exhaustion"] = after
-    effect = xuleta_conditions.EXHAUSTION_LEVELS.get(after, "")
+    effect = rules.exhaustion_levels.get(after, "")
     return f"{name}: esgotamento {before} → {after} ({effect}) — {why}"
 
 
@@ -232,11 +227,11 @@ def give_disadvantage(exploration: Exploration, names, rounds: int, why: str) ->
 # --- the forced march ---------------------------------------------------------------------------
 
 
-def forced_march_xuleta(streak: int) -> tuple[tuple[int, int], ...]:
+def forced_march_xuleta(campaign: Campaign, streak: int) -> tuple[tuple[int, int], ...]:
     """The Xuleta's saves of the ``streak``-th round of Avançar in a row (4 h each): one per
     hour past the day's 8 (reading ``forced_march_round_hours``): ``(extra hour, DC)``."""
     hours = procedure_clock.ROUND_HOURS
-    return xuleta_travel.forced_march_dcs((streak - 1) * hours, streak * hours)
+    return part(campaign).forced_march_dcs((streak - 1) * hours, streak * hours)
 
 
 def clock_minutes(exploration: Exploration, travel_rounds: int = 0, hours_slept: int = 0) -> int:
@@ -268,18 +263,20 @@ def rest_benefits(
     if sheet is None:
         before, after = procedure_exhaustion.recover(member)
         return [f"{name}: sem ficha na cena — exaustão do rastreador {before} → {after}."]
-    answers = house_answers(exploration.scene.week.campaign)
+    campaign = exploration.scene.week.campaign
+    rules = part(campaign)
+    answers = house_answers(campaign)
     numbers = sheet.numbers
-    if answers[house.REST].value == house.XULETA:
+    if answers[REST].value == XULETA:
         state = dict(sheet.state)
         state["ate_and_drank"] = bool(fed)
         try:
-            after, done = xuleta_rest.long_rest(numbers, state, ends_at=ends_at)
-        except XuletaError as refused:
+            after, done = rules.long_rest(numbers, state, ends_at=ends_at)
+        except rule_errors() as refused:
             return [f"{name}: sem descanso longo — {refused.message}"]
         sheet.state = after
         sheet.write()
-        if answers[house.EXHAUSTION].value == house.XULETA:
+        if answers[EXHAUSTION].value == XULETA:
             member["exhaustion"] = after["exhaustion"]
         else:
             procedure_exhaustion.recover(member)
@@ -290,14 +287,14 @@ def rest_benefits(
     for _ in range(int(numbers["hit_dice"])):
         face = source.randint(1, int(numbers["hit_die"]))
         faces.append(face)
-        healed_total += max(xuleta_rest.HIT_DIE_MINIMUM, face + int(numbers["modifiers"][CON]))
+        healed_total += rules.hit_die_total(face, int(numbers["modifiers"][CON]))
     healed = min(healed_total, int(state.get("hp_lost", 0)))
     state["hp_lost"] = int(state.get("hp_lost", 0)) - healed
     lines = [
         f"{name}: {len(faces)}d{numbers['hit_die']} ({', '.join(map(str, faces))}) + CON "
         f"{signed(int(numbers['modifiers'][CON]))} cada → recupera {healed} PC."
     ]
-    if answers[house.EXHAUSTION].value == house.XULETA:
+    if answers[EXHAUSTION].value == XULETA:
         before = int(state.get("exhaustion", 0))
         state["exhaustion"] = max(0, before - 1)
         member["exhaustion"] = state["exhaustion"]
@@ -308,7 +305,3 @@ def rest_benefits(
     sheet.state = state
     sheet.write()
     return lines
-
-
-ABILITIES = {"CON": CON, "DES": DEX}
-FREE_ADVANCE_ROUNDS = procedure_journey.FREE_ADVANCE_ROUNDS

@@ -18,13 +18,12 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from campaigns.errors import ServiceError
+from rulesets.registry import rule_errors
 from sessions import entries
 from sessions.exploration import native
 from sessions.log import chain
 from sessions.log import services as log_services
 from sessions.models import Exploration, Narration, Roll
-from xuleta import rest as xuleta_rest
-from xuleta.errors import XuletaError
 
 SHORT, LONG = "short", "long"
 REST_KINDS = {SHORT: "Descans curt", LONG: "Descans llarg"}
@@ -104,6 +103,7 @@ def exploration_rest(
         raise ServiceError(NO_CHARACTER.format(name=character), field="character")
     entries.ensure_scene_accepts_entries(exploration.scene)
     numbers = sheet.numbers
+    rules = native.part(campaign)
     lines: list[str] = []
     rolls: list[Roll] = []
     try:
@@ -112,10 +112,10 @@ def exploration_rest(
                 raise ServiceError(HIT_DICE_BAD.format(most=MAX_HIT_DICE), field="hit_dice")
             if not 1 <= hit_dice <= MAX_HIT_DICE:
                 raise ServiceError(HIT_DICE_BAD.format(most=MAX_HIT_DICE), field="hit_dice")
-            left = xuleta_rest.hit_dice_left(numbers, sheet.state)
+            left = rules.hit_dice_left(numbers, sheet.state)
             if hit_dice > left:
                 raise ServiceError(
-                    xuleta_rest.NO_HIT_DICE.format(
+                    rules.no_hit_dice.format(
                         spent=sheet.state.get("hit_dice_spent", 0), total=numbers["hit_dice"]
                     )
                     + f" Pedidos {hit_dice}, restam {left}.",
@@ -128,9 +128,9 @@ def exploration_rest(
             )
             state = sheet.state
             for n in range(1, hit_dice + 1):
-                before = xuleta_rest.current_hp(numbers, state)
-                state, die = xuleta_rest.spend_hit_die(source, numbers, state)
-                after = xuleta_rest.current_hp(numbers, state)
+                before = rules.current_hp(numbers, state)
+                state, die = rules.spend_hit_die(source, numbers, state)
+                after = rules.current_hp(numbers, state)
                 roll = chain.append_roll(
                     campaign=campaign,
                     scene=exploration.scene,
@@ -160,14 +160,14 @@ def exploration_rest(
             sheet.state = state
         else:
             if ends_at is None:
-                ends_at = native.clock_minutes(exploration) + xuleta_rest.LONG_REST_MINUTES
-            state, done = xuleta_rest.long_rest(
+                ends_at = native.clock_minutes(exploration) + rules.rest_minutes
+            state, done = rules.long_rest(
                 numbers, sheet.state, ends_at=ends_at, strenuous_minutes=strenuous_minutes
             )
             lines.append(f"Descans llarg de {character} (§6.2), acaba no minuto {ends_at}.")
             lines += list(done.lines) if done.completed else [done.why]
             sheet.state = state
-    except XuletaError as refused:
+    except rule_errors() as refused:
         raise ServiceError(refused.message, field=refused.field or "kind") from None
     sheet.write()
     log_services.narration_create(
