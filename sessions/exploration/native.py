@@ -193,6 +193,9 @@ def exhaust(
     sheet the log says the Mestre notes it."""
     sheet = sheet_of(exploration, name, cache)
     if sheet is None:
+        member = exploration.party.setdefault(name, procedure_exhaustion.fresh_member())
+        for _ in range(levels):
+            procedure_exhaustion.gain(member)
         return f"{name}: {levels} nível(is) de esgotamento ({why}) — sem ficha na cena: o Mestre anota."
     rules = part(exploration.scene.week.campaign)
     before = int(sheet.state.get("exhaustion", 0))

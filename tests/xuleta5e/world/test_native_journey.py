@@ -195,3 +195,47 @@ def test_house_settings_have_a_default_and_the_newest_decision_wins():
     )
     assert found[house.REST].value == house.XULETA and found[house.REST].decision == "Decisão 2"
     assert len(house.HOUSE_SETTINGS) == 6
+
+
+def test_who_has_no_sheet_is_asked_and_the_mestre_s_roll_decides(
+    scene, people, characters, server_dice
+):
+    """A marcher with no homologated sheet in the scene: the tracker asks his saves (one per
+    extra hour) as tests; the Mestre's roll resolves each, a failure a level of exhaustion in
+    the journey's count (the Mestre notes it on the sheet he keeps)."""
+    mestre = people["mestre"]
+    exploration = exploration_services.exploration_start(
+        scene=scene, user=mestre, danger="", marching_order=["Aina", "Dídac"]
+    )
+    server_dice(4)
+    journey.exploration_journey_start(
+        exploration=exploration, user=mestre, season="summer", region="plains"
+    )
+    exploration.refresh_from_db()
+    advance(exploration, mestre, server_dice)
+    advance(exploration, mestre, server_dice)
+    event = advance(exploration, mestre, server_dice, 20, 20, 20, 20)
+    assert any("Dídac: sem ficha homologada na cena" in line for line in event.lines)
+    open_tests = list(
+        ExplorationTest.objects.filter(exploration=exploration, roll__isnull=True).order_by("pk")
+    )
+    assert [t.asks for t in open_tests] == [
+        f"salvació de Constitució CD {dc}" for dc in (11, 12, 13, 14)
+    ]
+    made = chain.append_roll(
+        campaign=scene.week.campaign,
+        scene=scene,
+        label="Salvació de Constitució CD 11 (Dídac)",
+        kind="save",
+        dice=[3],
+        total=5,
+        outcome=Roll.Outcome.FAILURE,
+        margin=-6,
+        rolled_by=mestre,
+    )
+    done = journey.exploration_journey_test(
+        exploration=exploration, user=mestre, test=str(open_tests[0].code), roll=made.sequence
+    )
+    exploration.refresh_from_db()
+    assert exploration.party["Dídac"]["exhaustion"] == 1
+    assert any("Dídac: 1 nível(is) de esgotamento" in line for line in done.lines)
