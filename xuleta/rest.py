@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from dice.rolling import RandomSource
 from xuleta.abilities import CON
-from xuleta.conditions import UNCONSCIOUS, exhaustion_level
+from xuleta.conditions import UNCONSCIOUS, exhaustion_level, max_hp
 from xuleta.errors import XuletaError
 from xuleta.readings import Reading
 
@@ -54,9 +54,25 @@ def _minutes(value, field: str) -> int:
     return value
 
 
+def maximum_hp(sheet: Mapping, state: Mapping) -> int:
+    """The maximum PC now: the sheet's ``max_hp`` (before exhaustion), halved from exhaustion
+    4 («Punts de cop màxims a la meitat», ``xuleta.conditions.max_hp``)."""
+    return max_hp(int(sheet["max_hp"]), int(state.get("exhaustion", 0)))
+
+
 def current_hp(sheet: Mapping, state: Mapping) -> int:
-    """PC now: the sheet's ``max_hp`` less ``hp_lost`` (never below 0)."""
-    return max(0, int(sheet["max_hp"]) - int(state.get("hp_lost", 0)))
+    """PC now: the sheet's ``max_hp`` less ``hp_lost``, never above ``maximum_hp`` (reading
+    ``exhaustion_caps_current_hp``) nor below 0."""
+    lost = int(state.get("hp_lost", 0))
+    return max(0, min(maximum_hp(sheet, state), int(sheet["max_hp"]) - lost))
+
+
+def _lost_after_healing(sheet: Mapping, state: Mapping, healing: int) -> int:
+    """``hp_lost`` after ``healing`` PC: never healed above the maximum now («mai per sobre
+    del teu màxim»)."""
+    lost = int(state.get("hp_lost", 0))
+    floor = min(lost, int(sheet["max_hp"]) - maximum_hp(sheet, state))
+    return max(floor, lost - max(0, healing))
 
 
 def hit_dice_left(sheet: Mapping, state: Mapping) -> int:
@@ -79,10 +95,9 @@ class HitDieRoll:
 
 
 def _healed_state(state: dict, healed: int, at_zero: bool) -> bool:
-    """Apply ``healed`` PC to ``state`` in place; whether a character at 0 PC came to («Si
-    estàs a 0 PC, qualsevol curació et torna la consciència»; «Si et curen o t'estabilitzen, el
-    comptador torna a zero.», §5.5 and §5.8)."""
-    state["hp_lost"] = max(0, int(state.get("hp_lost", 0)) - healed)
+    """After ``healed`` PC (``hp_lost`` already lowered): whether a character at 0 PC came to
+    («Si estàs a 0 PC, qualsevol curació et torna la consciència»; «Si et curen o
+    t'estabilitzen, el comptador torna a zero.», §5.5 and §5.8), his state changed in place."""
     if healed <= 0 or not at_zero:
         return False
     state["death_saves"] = {"successes": 0, "failures": 0}
@@ -113,7 +128,8 @@ def spend_hit_die(source: RandomSource, sheet: Mapping, state: Mapping) -> tuple
     face = source.randint(1, sides)
     total = max(HIT_DIE_MINIMUM, face + modifier)
     after = copy.deepcopy(dict(state))
-    healed = min(total, int(after.get("hp_lost", 0)))
+    after["hp_lost"] = _lost_after_healing(sheet, state, total)
+    healed = current_hp(sheet, after) - current_hp(sheet, state)
     woke = _healed_state(after, healed, current_hp(sheet, state) == 0)
     after["hit_dice_spent"] = int(after.get("hit_dice_spent", 0)) + 1
     return after, HitDieRoll(sides, face, modifier, total, healed, woke)
@@ -198,7 +214,7 @@ def long_rest(
         )
         return copy.deepcopy(dict(state)), LongRest(completed=False, why=why, lines=(why,))
     after = copy.deepcopy(dict(state))
-    healed = int(after.get("hp_lost", 0))
+    before_hp = current_hp(sheet, state)
     after["hp_lost"] = 0
     spent = int(after.get("hit_dice_spent", 0))
     back = hit_dice_regained(int(sheet["hit_dice"]), spent) if spent else 0
@@ -213,6 +229,7 @@ def long_rest(
     temp = int(after.get("temp_hp", 0))
     after["temp_hp"] = 0
     after["last_long_rest"] = str(ends_at)
+    healed = current_hp(sheet, after) - before_hp
     lines = [
         f"Recupera todos os PC (+{healed}).",
         f"Recupera {back} dado(s) de vida (até a metade do total, {sheet['hit_dice']}, "
@@ -257,5 +274,13 @@ READINGS = (
         "6.2",
         "«Només un cada 24 hores»: as 24 horas contam de quando o anterior começou ou acabou?",
         "Do fim ao fim: um descanso longo só pode acabar 24 h ou mais depois do fim do último.",
+    ),
+    Reading(
+        "exhaustion_caps_current_hp",
+        "1.16",
+        "Esgotamento 4 («Punts de cop màxims a la meitat»): quem tem mais PC que o novo máximo "
+        "perde os de cima? E a cura passa do novo máximo?",
+        "Os PC atuais nunca ficam acima do máximo de agora (a metade): a cura e o descanso "
+        "param nele; o que se perdeu conta do máximo da ficha.",
     ),
 )

@@ -438,6 +438,11 @@ class RestIn(Schema, extra="forbid"):
         description="Descans llarg: o minuto do relógio da campanha em que acaba (sem ele, o "
         "relógio da exploração + 8 h)",
     )
+    ate_and_drank: StrictBool | None = Field(
+        default=None,
+        description="Descans llarg: se comeu e bebeu (baixa 1 nível de esgotamento); sem ele, "
+        "o que o estado diz",
+    )
 
 
 class RestRollOut(Schema):
@@ -469,6 +474,7 @@ def exploration_rest(request, code: UUID, payload: RestIn, idempotency_key: str 
         hit_dice=payload.hit_dice,
         strenuous_minutes=payload.strenuous_minutes,
         ends_at=payload.ends_at,
+        ate_and_drank=payload.ate_and_drank,
         request_key=idempotency_key,
     )
     return Status(

@@ -78,6 +78,7 @@ def exploration_rest(
     hit_dice: int = 1,
     strenuous_minutes: int = 0,
     ends_at: int | None = None,
+    ate_and_drank: bool | None = None,
     request_key: str = "",
 ) -> Rested:
     """Rest ``character`` (a name of the scene with a homologated Xuleta sheet).
@@ -87,7 +88,8 @@ def exploration_rest(
     - ``long``: §6.2 — every PC, the hit dice up to half, the spell slots, exhaustion −1 if he
       ate and drank (``ate_and_drank`` in his state), temporary PC gone; refused under 1 PC or
       within 24 h of the last; ``strenuous_minutes`` ≥ 60 of fighting, walking or casting: it
-      does not count."""
+      does not count. ``ate_and_drank``: the Mestre says whether he ate and drank (None: the
+      state's flag, which the journey's Descansar sets)."""
     request_key = (request_key or "")[:50]
     campaign = exploration.scene.week.campaign
     entries.require_table(user, campaign)
@@ -161,8 +163,11 @@ def exploration_rest(
         else:
             if ends_at is None:
                 ends_at = native.clock_minutes(exploration) + rules.rest_minutes
+            before = dict(sheet.state)
+            if ate_and_drank is not None:
+                before["ate_and_drank"] = bool(ate_and_drank)
             state, done = rules.long_rest(
-                numbers, sheet.state, ends_at=ends_at, strenuous_minutes=strenuous_minutes
+                numbers, before, ends_at=ends_at, strenuous_minutes=strenuous_minutes
             )
             lines.append(f"Descans llarg de {character} (§6.2), acaba no minuto {ends_at}.")
             lines += list(done.lines) if done.completed else [done.why]

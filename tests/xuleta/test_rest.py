@@ -185,3 +185,15 @@ def test_long_rest_is_about_8_hours_sleeping_6(quote):
 def test_short_rest_is_an_hour(quote):
     quote("Almenys una hora tranquil·la: menjar, beure, curar ferides, llegir.")
     assert rest.SHORT_REST_MINUTES == 60
+
+
+def test_exhaustion_4_caps_the_healing(quote):
+    quote("4	Punts de cop màxims a la meitat")
+    worn = state(exhaustion=4, hp_lost=30)  # max 38 → 19 now; 8 PC
+    assert rest.maximum_hp(sheet(), worn) == 19 and rest.current_hp(sheet(), worn) == 8
+    after, roll = rest.spend_hit_die(Dice(10), sheet(con=2), worn)
+    assert roll.total == 12 and roll.healed == 11 and rest.current_hp(sheet(), after) == 19
+    assert after["hp_lost"] == 19
+    after, done = rest.long_rest(sheet(), worn, ends_at=480)
+    assert done.healed == 11 and rest.current_hp(sheet(), after) == 19
+    assert {r.key for r in all_readings()} >= {"exhaustion_caps_current_hp"}

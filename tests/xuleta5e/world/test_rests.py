@@ -59,9 +59,13 @@ def test_short_rest_hit_dice_one_at_a_time(exploration, people, characters, serv
 
 def test_long_rest_and_the_24_hours(exploration, people, characters, quote):
     quote("Només un cada 24 hores, i has de tenir almenys 1 PC en començar.")
-    hurt(characters["Bru"], hp_lost=20, hit_dice_spent=3, exhaustion=2, ate_and_drank=True)
+    hurt(characters["Bru"], hp_lost=20, hit_dice_spent=3, exhaustion=2)
     done = rests.exploration_rest(
-        exploration=exploration, user=people["mestre"], character="Bru", kind="long"
+        exploration=exploration,
+        user=people["mestre"],
+        character="Bru",
+        kind="long",
+        ate_and_drank=True,
     )
     state = data_state(characters["Bru"])
     assert (state["hp_lost"], state["hit_dice_spent"], state["exhaustion"]) == (0, 2, 1)
