@@ -239,3 +239,18 @@ def test_who_has_no_sheet_is_asked_and_the_mestre_s_roll_decides(
     exploration.refresh_from_db()
     assert exploration.party["Dídac"]["exhaustion"] == 1
     assert any("Dídac: 1 nível(is) de esgotamento" in line for line in done.lines)
+
+
+def test_the_tracker_page_shows_the_native_saves(client, scene, people, characters, server_dice):
+    from django.urls import reverse
+
+    mestre = people["mestre"]
+    exploration = begin(scene, mestre, server_dice)
+    advance(exploration, mestre, server_dice)
+    advance(exploration, mestre, server_dice)
+    advance(exploration, mestre, server_dice, *(20,) * 12)
+    client.force_login(mestre)
+    page = client.get(reverse("exploration", kwargs={"code": scene.code}))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "salvação de Constitució CD 14" in html and "Marxa forçada (§8.1)" in html
