@@ -297,8 +297,10 @@ def _forced_march(r: Round, names: list[str], streak: int) -> None:
 
 
 def _forced_march_native(r: Round, names: list[str], streak: int) -> bool:
-    """The forced march in a Xuleta campaign, rolled from each sheet; False when the house
-    setting gives the procedure's Tabela B with the Mestre's reading (then the caller asks)."""
+    """The forced march in a Xuleta campaign, rolled from each sheet, by the house setting
+    ``forced_march``: the Xuleta's saves per extra hour, or Tabela B's one save a round. False
+    only when Tabela B gives no DC (the Árbitro's row unreadable): then the caller asks the
+    test as written, for the Mestre's roll."""
     e = r.exploration
     answer = native.house_answers(e.scene.week.campaign)[native.FORCED_MARCH]
     r.say(f"Forçando o avanço ({procedure_journey.ordinal(streak)} rodada seguida): {answer.text}")
