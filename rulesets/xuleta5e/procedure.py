@@ -162,6 +162,37 @@ class XuletaProcedure:
             "reasons": list(edge.reasons),
         }
 
+    def ability_check(
+        self, source, numbers: Mapping, state: Mapping, ability: str, modifier: int = 0
+    ) -> dict:
+        """An ability check with no DC (Criar's «Teste de DES modificado pela Tabela G»): d20
+        (two with an edge, §1 and §4.4) + ``check_data``'s ``checks[ability]`` + ``modifier``.
+        A plain dict: ``faces``, ``kept``, ``edge``, ``edge_label``, ``bonus`` (the check's and
+        the modifier), ``total``, ``reasons``."""
+        edge = xuleta_conditions.roll_edge(
+            xuleta_rolls.CHECK,
+            ability=ability,
+            conditions=state.get("conditions", []),
+            exhaustion=state.get("exhaustion", 0),
+        )
+        bonus = int(numbers["checks"][ability]) + int(modifier)
+        d20 = xuleta_rolls.d20(source, edge.edge)
+        return {
+            "faces": list(d20.faces),
+            "kept": d20.kept,
+            "edge": edge.edge,
+            "edge_label": xuleta_rolls.EDGE_LABELS[edge.edge],
+            "bonus": bonus,
+            "total": d20.kept + bonus,
+            "reasons": list(edge.reasons),
+        }
+
+    def crafted_from_total(self, total: int) -> int:
+        """«O personagem cria munição igual ao resultado do teste»: with the Xuleta's d20 the
+        result is the check's total — that many, never fewer than 0 (the site's reading of
+        the pendência procedure:craft-ammunition-des in a Xuleta campaign)."""
+        return max(0, int(total))
+
     def exhaustion_after(self, before: int, levels: int) -> tuple[int, bool]:
         """(the level after gaining ``levels``, capped at 6; whether it is «6 Mort»)."""
         after = xuleta_conditions.exhaustion_after(before, levels)

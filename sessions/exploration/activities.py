@@ -468,6 +468,9 @@ def craft(r: Round, names: list[str]) -> None:
     modifier = procedure_journey.table_modifier(cell)
     shown = signed_text(modifier) if modifier is not None else f"«{cell}» (não é um número)"
     asks = f"Teste de {procedure_asks.CRAFT_ABILITY} modificado pela Tabela G ({row}: {shown})"
+    if r.native and modifier is not None:
+        _craft_native(r, names, modifier, asks)
+        return
     # Tabela G's modifier is in what it asks; the roll is the ruleset's (GURPS: DX or a skill).
     resolution = r.rules.resolve_ask(
         procedure_asks.Ask(
@@ -485,6 +488,33 @@ def craft(r: Round, names: list[str]) -> None:
             f" — {r.rules.texts.craft_waits}"
         )
         r.ask(name, ExplorationTest.Kind.CRAFT, asks, P_CRAFT, resolution.modifier)
+    r.hold(P_CRAFT)
+
+
+def _craft_native(r: Round, names: list[str], modifier: int, asks: str) -> None:
+    """Criar in a Xuleta campaign: each one's Destresa check (d20 + his sheet's check + Tabela
+    G's modifier) rolled into the chain; «O personagem cria munição igual ao resultado do
+    teste» — the total, never fewer than 0 (the part's reading). Who has no sheet is asked."""
+    e = r.exploration
+    rules = native.part(e.scene.week.campaign)
+    for name in names:
+        sheet = native.sheet_of(e, name, r.sheets)
+        if sheet is None:
+            r.say(native.NO_SHEET.format(name=name))
+            r.ask(name, ExplorationTest.Kind.CRAFT, asks, P_CRAFT)
+            continue
+        made = native.roll_check(e, r.user, r.source, sheet, native.DEX, modifier, asks)
+        count = rules.crafted_from_total(made.total)
+        if count:
+            r.books.change(name, SupplyKind.AMMUNITION, count, f"Criar: resultado {made.total}")
+        r.say(
+            f"{made.line} Cria {count} munição(ões); tem "
+            f"{r.books.have(name, SupplyKind.AMMUNITION)}."
+        )
+        r.rolls.append(made.roll)
+        r.asked.append(
+            Ask(name, ExplorationTest.Kind.CRAFT, asks, P_CRAFT, None, made.roll, count > 0)
+        )
     r.hold(P_CRAFT)
 
 

@@ -185,6 +185,58 @@ def roll_save(
     return Save(name, ability, dc, made["success"], roll, line)
 
 
+@dataclass(frozen=True)
+class Check:
+    """An ability check the tracker rolled (no DC): its ``total``, the chain's ``roll``, the
+    log's ``line``."""
+
+    total: int
+    roll: Roll
+    line: str
+
+
+def roll_check(
+    exploration: Exploration, user, source, sheet: Sheet, ability: str, modifier: int, why: str
+) -> Check:
+    """Roll ``sheet``'s ``ability`` check + ``modifier`` into the scene's chain (kind
+    ``check``; the part's ``ability_check``)."""
+    name = sheet.character.name
+    rules = part(exploration.scene.week.campaign)
+    label = rules.ability_labels[ability]
+    made = rules.ability_check(source, sheet.numbers, sheet.state, ability, modifier)
+    roll = chain.append_roll(
+        campaign=exploration.scene.week.campaign,
+        scene=exploration.scene,
+        character=sheet.character,
+        label=f"Prova de {label} {signed(modifier)}",
+        kind="check",
+        base_level=made["bonus"],
+        dice=made["faces"],
+        total=made["total"],
+        details={
+            "ruleset": exploration.scene.week.campaign.ruleset,
+            "roll": "check",
+            "ability": ability,
+            "modifier": modifier,
+            "edge": made["edge"],
+            "kept": made["kept"],
+            "bonus": made["bonus"],
+            "reasons": made["reasons"],
+            "asks": why,
+        },
+        rolled_by=user,
+    )
+    faces = "/".join(str(f) for f in made["faces"])
+    shown = f"d20 {faces}" + (
+        f" ({made['edge_label'].lower()}: {made['kept']})" if len(made["faces"]) > 1 else ""
+    )
+    line = (
+        f"{name}: prova de {label} #{roll.sequence}: {shown} {signed(made['bonus'])} = "
+        f"{made['total']}."
+    )
+    return Check(made["total"], roll, line)
+
+
 def exhaust(
     exploration: Exploration, name: str, levels: int, why: str, cache: dict | None = None
 ) -> str:

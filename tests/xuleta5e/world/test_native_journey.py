@@ -254,3 +254,22 @@ def test_the_tracker_page_shows_the_native_saves(client, scene, people, characte
     assert page.status_code == 200
     html = page.content.decode()
     assert "salvação de Constitució CD 14" in html and "Marxa forçada (§8.1)" in html
+
+
+def test_crafting_rolls_each_dex_check_with_table_g(scene, people, characters, server_dice):
+    """«Role um Teste de DES modificado pela Tabela G» (plains: −6); «O personagem cria munição
+    igual ao resultado do teste»: the total, never fewer than 0."""
+    mestre = people["mestre"]
+    exploration = begin(scene, mestre, server_dice)
+    server_dice(STAY, NOTHING, 15, 3, 20)  # DEX check +1: 10, −2, 15
+    event = travel(exploration, mestre, "craft")
+    checks = [r for r in event.rolls.order_by("sequence") if r.kind == "check"]
+    assert [(r.character.name, r.total) for r in checks] == [
+        ("Aina", 10),
+        ("Bru", -2),
+        ("Carme", 15),
+    ]
+    counts = supplies.supply_counts(exploration)
+    assert [counts[n]["ammunition"] for n in ("Aina", "Bru", "Carme")] == [10, 0, 15]
+    tests = ExplorationTest.objects.filter(exploration=exploration, kind="craft")
+    assert tests.count() == 3 and not tests.filter(roll__isnull=True).exists()
