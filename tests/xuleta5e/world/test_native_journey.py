@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from canon.models import Decision
 from rulesets.xuleta5e import house
-from sessions.exploration import journey, supplies
+from sessions.exploration import journey, native, supplies
 from sessions.exploration import services as exploration_services
 from sessions.log import chain
 from sessions.models import ExplorationTest, Roll
@@ -273,3 +273,24 @@ def test_crafting_rolls_each_dex_check_with_table_g(scene, people, characters, s
     assert [counts[n]["ammunition"] for n in ("Aina", "Bru", "Carme")] == [10, 0, 15]
     tests = ExplorationTest.objects.filter(exploration=exploration, kind="craft")
     assert tests.count() == 3 and not tests.filter(roll__isnull=True).exists()
+
+
+def test_camp_mishaps_9_and_7_are_played_from_the_sheets(scene, people, characters, server_dice):
+    """Tabela H 9: «Teste de DES DC 12 ou perde 1 item aleatório» — each one's Destresa save;
+    Tabela H 7: «DESV nas próximas duas rodadas» — disadvantage on the procedure's saves."""
+    mestre = people["mestre"]
+    exploration = begin(scene, mestre, server_dice)
+    server_dice(STAY, NOTHING, 9, 11, 5, 20)  # not safe: Tabela H 9; DEX save +1: 12, 6, 21
+    event = travel(exploration, mestre, "rest")
+    saves = [r for r in event.rolls.order_by("sequence") if r.kind == "save"]
+    assert [(r.character.name, r.details["ability"], r.outcome) for r in saves] == [
+        ("Aina", "dex", Roll.Outcome.SUCCESS),
+        ("Bru", "dex", Roll.Outcome.FAILURE),
+        ("Carme", "dex", Roll.Outcome.SUCCESS),
+    ]
+    assert any("Bru perde 1 item aleatório" in line for line in event.lines)
+    server_dice(STAY, NOTHING, 7)
+    travel(exploration, mestre, "rest")
+    assert native.disadvantages_of(exploration, "Aina") == (
+        "Percalço 7: DESV nas próximas duas rodadas",
+    )
