@@ -49,6 +49,7 @@ from procedure.pendencies import (
 )
 from procedure.rolling import RandomSource
 from procedure.rolling import signed as signed_text
+from sessions.exploration import native
 from sessions.exploration.steps import procedure_part, roll_ref
 from sessions.exploration.supplies import Kind as SupplyKind
 from sessions.exploration.supplies import Ledger
@@ -75,13 +76,17 @@ OTHER_ACTIVITY = "{who}: atividade fora do escopo das regras — o Mestre a narr
 
 @dataclass(frozen=True)
 class Ask:
-    """A test the text asks of one character, to be written once the round's event exists."""
+    """A test the text asks of one character, to be written once the round's event exists;
+    ``roll`` and ``passed`` when the tracker rolled it itself (a native procedure: resolved in
+    the same event)."""
 
     character: str
     kind: str
     asks: str
     pendency: str
     modifier: int | None = None
+    roll: Roll | None = None
+    passed: bool | None = None
 
 
 @dataclass
@@ -102,6 +107,12 @@ class Round:
     tables: dict[str, RandomTable] = field(default_factory=dict)
     books: Ledger | None = None  # the food, water and ammunition (sessions.exploration.supplies)
     state: list[tuple[str, int, int, str]] = field(default_factory=list)  # name, hp, fatigue, why
+    # A native procedure (sessions.exploration.native): the sheets read this round, who lost
+    # the rest's benefits to a failed save, who waits for the Mestre's roll, who ate and drank.
+    sheets: dict = field(default_factory=dict)
+    rest_lost: set = field(default_factory=set)
+    rest_waiting: set = field(default_factory=set)
+    fed: dict = field(default_factory=dict)
 
     def say(self, line: str) -> None:
         self.lines.append(line)
@@ -119,9 +130,28 @@ class Round:
     ) -> None:
         self.asked.append(Ask(character, kind, asks, pendency, modifier))
 
+    def resolved(self, kind: str, asks: str, pendency: str, save: native.Save) -> None:
+        """A test the tracker rolled itself (a native procedure): its line, its roll in the
+        round's, and the test written resolved with the round's event (one without a roll —
+        failed unrolled — is only said)."""
+        self.say(save.line)
+        if save.roll is not None:
+            self.rolls.append(save.roll)
+            self.asked.append(Ask(save.name, kind, asks, pendency, None, save.roll, save.passed))
+
+    @property
+    def native(self) -> bool:
+        """Whether the campaign's ruleset plays the procedure natively (the Xuleta)."""
+        return native.is_native(self.exploration.scene.week.campaign)
+
     def ask_rest(self, names: list[str], kind: str, asks: str, pendency: str) -> None:
         """The rest's «teste de CON DC 12» (an interruption, a mishap row) of each of ``names``,
-        as the campaign's system resolves it (GURPS: the Mestre's choice, no modifier)."""
+        as the campaign's system resolves it (GURPS: the Mestre's choice, no modifier; the
+        Xuleta: the site rolls each one's Constitution save from his sheet, a failure losing
+        the rest's benefits — ``rest_lost``)."""
+        if self.native:
+            self._rest_saves(names, kind, asks, pendency)
+            return
         resolution = self.rules.resolve_ask(
             procedure_asks.Ask(
                 procedure_asks.SAVE,
@@ -135,6 +165,29 @@ class Round:
             self.say(resolution.line)
         for name in names:
             self.ask(name, kind, asks, pendency, resolution.modifier)
+
+    def _rest_saves(self, names: list[str], kind: str, asks: str, pendency: str) -> None:
+        e = self.exploration
+        for name in names:
+            sheet = native.sheet_of(e, name, self.sheets)
+            if sheet is None:
+                self.say(native.NO_SHEET.format(name=name))
+                self.ask(name, kind, asks, pendency)
+                self.rest_waiting.add(name)
+                continue
+            save = native.roll_save(
+                e,
+                self.user,
+                self.source,
+                sheet,
+                native.CON,
+                procedure_asks.REST_INTERRUPTED_DC,
+                asks,
+                native.disadvantages_of(e, name),
+            )
+            self.resolved(kind, asks, pendency, save)
+            if not save.passed:
+                self.rest_lost.add(name)
 
     def member(self, name: str) -> dict:
         return self.exploration.party.setdefault(name, procedure_exhaustion.fresh_member())
@@ -190,6 +243,10 @@ class Round:
         """One point of the procedure's exhaustion for ``name``; its consequence in the
         campaign's system is the Mestre's (the dungeon's counter of points waiting for one counts
         it too)."""
+        if native.exhaustion_native(self.exploration.scene.week.campaign):
+            self.say(native.exhaust(self.exploration, name, 1, why, self.sheets))
+            self.hold(P_EXHAUSTION)
+            return
         procedure_exhaustion.gain(self.member(name))
         self.exploration.exhaustion_points += 1
         self.say(f"{name}: 1 ponto de exaustão — {why}")
@@ -209,6 +266,8 @@ def who(names: list[str], party: list[str] | None = None) -> str:
 def _forced_march(r: Round, names: list[str], streak: int) -> None:
     """Beyond 2 rounds in a row, Tabela B's «teste de CON» for each one, its DC from the
     campaign's table (12 the first extra round, +3 each after)."""
+    if r.native and _forced_march_native(r, names, streak):
+        return
     extra = streak - procedure_journey.FREE_ADVANCE_ROUNDS
     first = r.cell("forced_march", procedure_journey.FORCED_MARCH_FIRST)
     step = r.cell("forced_march", procedure_journey.FORCED_MARCH_STEP)
@@ -235,6 +294,94 @@ def _forced_march(r: Round, names: list[str], streak: int) -> None:
     for name in names:
         r.ask(name, ExplorationTest.Kind.FORCED_MARCH, asks, P_FORCED_MARCH, modifier)
     r.hold(P_FORCED_MARCH, P_FORCED_MARCH_COUNT)
+
+
+def _forced_march_native(r: Round, names: list[str], streak: int) -> bool:
+    """The forced march in a Xuleta campaign, rolled from each sheet, by the house setting
+    ``forced_march``: the Xuleta's saves per extra hour, or Tabela B's one save a round. False
+    only when Tabela B gives no DC (the Árbitro's row unreadable): then the caller asks the
+    test as written, for the Mestre's roll."""
+    e = r.exploration
+    answer = native.house_answers(e.scene.week.campaign)[native.FORCED_MARCH]
+    r.say(f"Forçando o avanço ({procedure_journey.ordinal(streak)} rodada seguida): {answer.text}")
+    r.hold(P_FORCED_MARCH, P_FORCED_MARCH_COUNT)
+    if answer.value == native.XULETA:
+        saves = native.forced_march_xuleta(e.scene.week.campaign, streak)
+        hours = procedure_clock_hours(streak)
+        dcs = ", ".join(str(dc) for _, dc in saves)
+        r.say(
+            f"Marxa forçada (§8.1), horas {hours[0]}–{hours[1]} de viagem do dia: «per cada hora "
+            f"de més, salvació de Constitució CD 10 + 1 per hora extra. Si falles, un nivell "
+            f"d'esgotament.» — CD {dcs}, de cada um."
+        )
+        for name in names:
+            sheet = native.sheet_of(e, name, r.sheets)
+            if sheet is None:
+                r.say(native.NO_SHEET.format(name=name))
+                for _, dc in saves:
+                    r.ask(
+                        name,
+                        ExplorationTest.Kind.FORCED_MARCH,
+                        f"salvació de Constitució CD {dc}",
+                        P_FORCED_MARCH,
+                    )
+                continue
+            failed = 0
+            for hour, dc in saves:
+                asks = f"salvació de Constitució CD {dc} (hora extra {hour})"
+                save = native.roll_save(
+                    e,
+                    r.user,
+                    r.source,
+                    sheet,
+                    native.CON,
+                    dc,
+                    asks,
+                    native.disadvantages_of(e, name),
+                )
+                r.resolved(ExplorationTest.Kind.FORCED_MARCH, asks, P_FORCED_MARCH, save)
+                failed += not save.passed
+            if failed:
+                r.say(native.exhaust(e, name, failed, "marxa forçada", r.sheets))
+            else:
+                r.say(f"{name} segue sem esgotamento.")
+        return True
+    # The procedure's Tabela B, each one's save rolled from his sheet.
+    extra = streak - procedure_journey.FREE_ADVANCE_ROUNDS
+    first = r.cell("forced_march", procedure_journey.FORCED_MARCH_FIRST)
+    step = r.cell("forced_march", procedure_journey.FORCED_MARCH_STEP)
+    dc = procedure_journey.forced_march_dc(extra, first, step)
+    if dc is None:
+        return False
+    asks = f"teste de CON DC {dc}"
+    r.say(
+        f"Tabela B: {asks} de cada um ({first} na 1ª rodada extra, {step} nas subsequentes); em "
+        "caso de falha, o personagem deve descansar por 2 rodadas antes de realizar qualquer "
+        "outra atividade ou receber 1 ponto de exaustão."
+    )
+    for name in names:
+        sheet = native.sheet_of(e, name, r.sheets)
+        if sheet is None:
+            r.say(native.NO_SHEET.format(name=name))
+            r.ask(name, ExplorationTest.Kind.FORCED_MARCH, asks, P_FORCED_MARCH)
+            continue
+        save = native.roll_save(
+            e, r.user, r.source, sheet, native.CON, dc, asks, native.disadvantages_of(e, name)
+        )
+        r.resolved(ExplorationTest.Kind.FORCED_MARCH, asks, P_FORCED_MARCH, save)
+        if not save.passed:
+            r.member(name)["rest_owed"] = procedure_journey.FORCED_MARCH_REST_ROUNDS
+            r.say(
+                f"{name} deve descansar por 2 rodadas antes de realizar qualquer outra atividade "
+                "ou receber 1 ponto de exaustão."
+            )
+    return True
+
+
+def procedure_clock_hours(streak: int) -> tuple[int, int]:
+    """The hours of the day's travel the ``streak``-th round of Avançar covers (9–12 …)."""
+    hours = native.procedure_clock.ROUND_HOURS
+    return (streak - 1) * hours + 1, streak * hours
 
 
 def advance(r: Round, names: list[str]) -> None:
@@ -321,6 +468,9 @@ def craft(r: Round, names: list[str]) -> None:
     modifier = procedure_journey.table_modifier(cell)
     shown = signed_text(modifier) if modifier is not None else f"«{cell}» (não é um número)"
     asks = f"Teste de {procedure_asks.CRAFT_ABILITY} modificado pela Tabela G ({row}: {shown})"
+    if r.native and modifier is not None:
+        _craft_native(r, names, modifier, asks)
+        return
     # Tabela G's modifier is in what it asks; the roll is the ruleset's (GURPS: DX or a skill).
     resolution = r.rules.resolve_ask(
         procedure_asks.Ask(
@@ -338,6 +488,33 @@ def craft(r: Round, names: list[str]) -> None:
             f" — {r.rules.texts.craft_waits}"
         )
         r.ask(name, ExplorationTest.Kind.CRAFT, asks, P_CRAFT, resolution.modifier)
+    r.hold(P_CRAFT)
+
+
+def _craft_native(r: Round, names: list[str], modifier: int, asks: str) -> None:
+    """Criar in a Xuleta campaign: each one's Destresa check (d20 + his sheet's check + Tabela
+    G's modifier) rolled into the chain; «O personagem cria munição igual ao resultado do
+    teste» — the total, never fewer than 0 (the part's reading). Who has no sheet is asked."""
+    e = r.exploration
+    rules = native.part(e.scene.week.campaign)
+    for name in names:
+        sheet = native.sheet_of(e, name, r.sheets)
+        if sheet is None:
+            r.say(native.NO_SHEET.format(name=name))
+            r.ask(name, ExplorationTest.Kind.CRAFT, asks, P_CRAFT)
+            continue
+        made = native.roll_check(e, r.user, r.source, sheet, native.DEX, modifier, asks)
+        count = rules.crafted_from_total(made.total)
+        if count:
+            r.books.change(name, SupplyKind.AMMUNITION, count, f"Criar: resultado {made.total}")
+        r.say(
+            f"{made.line} Cria {count} munição(ões); tem "
+            f"{r.books.have(name, SupplyKind.AMMUNITION)}."
+        )
+        r.rolls.append(made.roll)
+        r.asked.append(
+            Ask(name, ExplorationTest.Kind.CRAFT, asks, P_CRAFT, None, made.roll, count > 0)
+        )
     r.hold(P_CRAFT)
 
 
@@ -359,7 +536,34 @@ def other(r: Round, names: list[str]) -> None:
 # --- Descansar ----------------------------------------------------------------------------------
 
 
-def _mishap(r: Round) -> bool:
+def _mishap_native(r: Round, row: str, names: list[str]) -> None:
+    """A Xuleta campaign plays Tabela H's d20 rows: 7's «DESV nas próximas duas rodadas» is
+    disadvantage on the procedure's saves of those resting for the 2 rounds after; 9's «Teste
+    de DES DC 12 ou perde 1 item aleatório» a Destresa save of each (the item is the
+    Mestre's)."""
+    e = r.exploration
+    if row == "7":
+        native.give_disadvantage(e, names, 2, "Percalço 7: DESV nas próximas duas rodadas")
+        r.say(
+            f"{r.who(names)}: desavantatge (§4.4) nas salvações do procedimento das próximas "
+            "duas rodadas."
+        )
+    if row == "9":
+        asks = "Teste de DES DC 12"
+        for name in names:
+            sheet = native.sheet_of(e, name, r.sheets)
+            if sheet is None:
+                r.say(f"{name}: sem ficha na cena — o Mestre rola o {asks}.")
+                continue
+            save = native.roll_save(
+                e, r.user, r.source, sheet, native.DEX, 12, asks, native.disadvantages_of(e, name)
+            )
+            r.resolved(ExplorationTest.Kind.REST, asks, "procedure:camp-mishap-9-des-dc12", save)
+            if not save.passed:
+                r.say(f"{name} perde 1 item aleatório (o Mestre diz qual).")
+
+
+def _mishap(r: Round, names: list[str] | None = None) -> bool:
     """1. Tabela H, when the group is not safe; whether its row 8's 1d6 brought an encounter."""
     if r.exploration.camp_safe:
         r.say("Descansar — 1. O grupo está seguro (Levantar Acampamento): sem Tabela H.")
@@ -369,6 +573,8 @@ def _mishap(r: Round) -> bool:
     text = roll.details["text"]
     r.say(f"Descansar — 1. Tabela H: Percalços (1d10) {roll_ref(roll)}: {text}")
     r.mentions(text)
+    if r.native:
+        _mishap_native(r, roll.details["row"], names or r.exploration.party_names)
     if roll.details["row"] == "6":
         rations = r.roll("camp_mishap_rations")
         lost = r.books.lose(
@@ -408,12 +614,16 @@ def consume(r: Round, names: list[str]) -> None:
     lines = []
     for name in names:
         spent = []
+        r.fed[name] = True
         for kind, label in ((SupplyKind.FOOD, "comida"), (SupplyKind.WATER, "água")):
             holder = r.books.consume(name, kind, "Descansar: consome 1 unidade")
             if holder is None:
                 cost = r.rules.running_out(kind)
                 spent.append(f"sem {label} — {cost.text}")
-                r.state.append((name, cost.hp, cost.fatigue, f"Descansar sem {label}: {cost.text}"))
+                r.fed[name] = False
+                if cost.hp or cost.fatigue:  # the Xuleta's costs nothing but the long rest's
+                    why = f"Descansar sem {label}: {cost.text}"
+                    r.state.append((name, cost.hp, cost.fatigue, why))
                 r.hold(P_RUNNING_OUT)
             else:
                 spent.append(f"{label} {'do estoque comum' if not holder else 'sua'}")
@@ -437,8 +647,31 @@ def recover(r: Round, name: str) -> str:
 REST_ASKS = f"teste de CON DC {procedure_asks.REST_INTERRUPTED_DC}"
 
 
+def rest_native(r: Round, names: list[str], *, hours_slept: int = 0) -> None:
+    """A Xuleta campaign's Descansar step 4 for ``names`` after its saves: the benefits
+    (``native.rest_benefits``, by the house setting ``rest``) for who passed every save, none
+    for who failed one, the Mestre's roll awaited for who has no sheet."""
+    e = r.exploration
+    answer = native.house_answers(e.scene.week.campaign)[native.REST]
+    r.say(f"Descansar — 4. {answer.text}")
+    ends_at = native.clock_minutes(
+        e, travel_rounds=0 if hours_slept else 1, hours_slept=hours_slept
+    )
+    for name in names:
+        if name in r.rest_lost:
+            r.say(f"{name} não recebe os benefícios do descanso (falhou a salvação).")
+        elif name in r.rest_waiting:
+            r.say(f"{name}: os benefícios esperam a rolagem do Mestre.")
+        else:
+            for line in native.rest_benefits(
+                e, r.source, name, fed=r.fed.get(name, False), ends_at=ends_at, cache=r.sheets
+            ):
+                r.say(line)
+    r.hold(P_RECOVERY)
+
+
 def rest(r: Round, names: list[str]) -> None:
-    interrupted = _mishap(r) or r.encounter
+    interrupted = _mishap(r, names) or r.encounter
     consume(r, names)
     r.say(r.rules.texts.hit_dice)
     r.hold(P_HIT_DICE)
@@ -452,6 +685,11 @@ def rest(r: Round, names: list[str]) -> None:
         )
         r.ask_rest(names, ExplorationTest.Kind.REST, REST_ASKS, P_REST_CON)
         r.hold(P_REST_CON, P_REST_INTERRUPTED)
+        if r.native:
+            rest_native(r, names)
+        return
+    if r.native:
+        rest_native(r, names)
         return
     recovered = "; ".join(recover(r, name) for name in names)
     r.say(

@@ -20,7 +20,7 @@ from campaigns.access import membership_for
 from campaigns.api_errors import errors
 from campaigns.auth import gated, runs_a_table
 from campaigns.errors import ServiceError
-from sessions.exploration import journey, services, supplies
+from sessions.exploration import journey, rests, services, supplies
 from sessions.exploration.schemas import (
     ACTIVITY_LABELS,
     DANGER_LABELS,
@@ -411,6 +411,84 @@ def exploration_supply(request, code: UUID, payload: SupplyIn, idempotency_key: 
         request_key=idempotency_key,
     )
     return Status(201, _event_out(event, exploration))
+
+
+class RestIn(Schema, extra="forbid"):
+    character: str = Field(
+        min_length=1, max_length=100, description="Um personagem da cena com ficha da Xuleta"
+    )
+    kind: Literal["short", "long"] = Field(
+        description="short: Descans curt (dados de vida); long: Descans llarg (§6.2)"
+    )
+    hit_dice: int = Field(
+        default=1,
+        ge=1,
+        le=rests.MAX_HIT_DICE,
+        description="Descans curt: quantos dados de vida gastar, rolados um de cada vez",
+    )
+    strenuous_minutes: int = Field(
+        default=0,
+        ge=0,
+        le=24 * 60,
+        description="Descans llarg: minutos de luta, caminhada ou magia no meio (60+ anula)",
+    )
+    ends_at: int | None = Field(
+        default=None,
+        ge=0,
+        description="Descans llarg: o minuto do relógio da campanha em que acaba (sem ele, o "
+        "relógio da exploração + 8 h)",
+    )
+    ate_and_drank: StrictBool | None = Field(
+        default=None,
+        description="Descans llarg: se comeu e bebeu (baixa 1 nível de esgotamento); sem ele, "
+        "o que o estado diz",
+    )
+
+
+class RestRollOut(Schema):
+    sequence: int
+    dice: list[int]
+    total: int
+
+
+class RestOut(Schema):
+    character: str
+    kind: str
+    lines: list[str]
+    rolls: list[RestRollOut]
+    state: dict
+
+
+@router.post(
+    "/{uuid:code}/rests",
+    response={201: RestOut, **TABLE_WRITE_WITH_BODY},
+    summary="Descanso curto ou longo de um personagem da Xuleta (§6 Descansar)",
+)
+def exploration_rest(request, code: UUID, payload: RestIn, idempotency_key: str = Key):
+    exploration = _exploration(request, code)
+    done = rests.exploration_rest(
+        exploration=exploration,
+        user=request.user,
+        character=payload.character,
+        kind=payload.kind,
+        hit_dice=payload.hit_dice,
+        strenuous_minutes=payload.strenuous_minutes,
+        ends_at=payload.ends_at,
+        ate_and_drank=payload.ate_and_drank,
+        request_key=idempotency_key,
+    )
+    return Status(
+        201,
+        {
+            "character": done.character,
+            "kind": done.kind,
+            "lines": done.lines,
+            "rolls": [
+                {"sequence": r.sequence, "dice": r.dice, "total": r.total} for r in done.rolls
+            ],
+            "state": done.state,
+        },
+    )
 
 
 @router.post(

@@ -48,7 +48,7 @@ from procedure.pendencies import (
     P_WEATHER_SILENT,
 )
 from procedure.rolling import signed as signed_text
-from sessions.exploration import activities, supplies
+from sessions.exploration import activities, native, supplies
 from sessions.exploration.activities import Round
 from sessions.exploration.steps import (
     Pendency,
@@ -480,6 +480,9 @@ def tests_write(r: Round, event: ExplorationEvent) -> None:
             asks=ask.asks,
             pendency=ask.pendency,
             modifier=ask.modifier,
+            roll=ask.roll,
+            passed=ask.passed,
+            resolved_in=event if ask.roll is not None else None,
         )
         for ask in r.asked
     )
@@ -586,6 +589,11 @@ def _apply(
     if test.kind == ExplorationTest.Kind.FORCED_MARCH:
         if passed:
             return [f"{name} segue sem penalidade."]
+        campaign = exploration.scene.week.campaign
+        if native.is_native(campaign):
+            if native.house_answers(campaign)[native.FORCED_MARCH].value == native.XULETA:
+                # «Si falles, un nivell d'esgotament.» (Xuleta §8.1)
+                return [native.exhaust(exploration, name, 1, "marxa forçada")]
         member["rest_owed"] = procedure_journey.FORCED_MARCH_REST_ROUNDS
         return [
             f"{name} deve descansar por 2 rodadas antes de realizar qualquer outra atividade ou "

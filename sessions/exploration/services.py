@@ -49,7 +49,7 @@ from procedure.pendencies import (
     P_SURPRISE,
 )
 from sessions import entries
-from sessions.exploration import activities, supplies
+from sessions.exploration import activities, native, supplies
 from sessions.exploration.journey import (
     SURPRISE_OFFERED,
     JourneyView,
@@ -353,7 +353,12 @@ def exploration_timer_add(
 
 def _exhaust_each(exploration: Exploration) -> list[str]:
     """The hour's point for each character of the marching order: one count per character,
-    the journey's and the dungeon's alike (``party``)."""
+    the journey's and the dungeon's alike (``party``). In a Xuleta campaign with the house
+    setting on the Xuleta's exhaustion, a level written to each one's state."""
+    if native.exhaustion_native(exploration.scene.week.campaign):
+        why = "uma hora de exploração sem descanso"
+        cache: dict = {}
+        return [native.exhaust(exploration, n, 1, why, cache) for n in exploration.party_names]
     lines = []
     for name in exploration.party_names:
         member = exploration.party.setdefault(name, procedure_exhaustion.fresh_member())
@@ -449,7 +454,8 @@ def exploration_turn_end(
     if rested:
         lines.append("Turno de descanso: a conta da hora recomeça.")
     elif hour.exhausted:
-        exploration.exhaustion_points += 1
+        if not native.exhaustion_native(exploration.scene.week.campaign):
+            exploration.exhaustion_points += 1
         data["exhaustion"] = True
         held.append(EXHAUSTION_PENDENCY)
         lines.append(procedure_part(exploration.scene.week.campaign).texts.exhaustion)
@@ -589,6 +595,9 @@ def _sleep_rest(r: activities.Round, mishap_row: str, interruptions: int, hours:
         r.ask_rest(names, ExplorationTest.Kind.REST, activities.REST_ASKS, P_REST_CON)
         r.hold(P_REST_CON, P_REST_INTERRUPTED)
         asked = True
+    if r.native:
+        activities.rest_native(r, names, hours_slept=hours)
+        return
     if asked:
         r.say("A recuperação (1 de exaustão) de cada um espera os seus testes.")
         return

@@ -19,6 +19,7 @@ from sessions.exploration.api import (
     JourneyTestIn,
     LootIn,
     MarchingIn,
+    RestIn,
     SleepIn,
     SupplyIn,
     TimerIn,
@@ -155,6 +156,11 @@ class LootAct(_Act):
     loot: LootIn
 
 
+class RestAct(_Act):
+    act: Literal["rest"]
+    rest: RestIn
+
+
 class EndAct(_Act):
     act: Literal["end"]
 
@@ -169,6 +175,7 @@ ExplorationAct = Annotated[
     | SupplyAct
     | ConsequenceAct
     | LootAct
+    | RestAct
     | EndAct,
     Field(discriminator="act"),
 ]
@@ -184,6 +191,7 @@ ACTS = {
     "supply": ("/supplies", "supply"),
     "consequence": ("/consequences", "consequence"),
     "loot": ("/loot", "loot"),
+    "rest": ("/rests", "rest"),
     "end": ("/end", None),
 }
 
@@ -201,6 +209,8 @@ async def exploration_act(
     traz o modificador que o teste pede, `modifier`), supply (acerta a comida, a água ou a
     munição de um personagem ou do estoque comum, com a razão),
     consequence (a consequência GURPS de um ponto de exaustão), loot (tesouro ou item achado),
+    rest (numa campanha da Xuleta: o descanso curto, com os dados de vida rolados um a um, ou o
+    longo, de um personagem),
     end (encerra a descida; não se desfaz)."""
     path, field = ACTS[act.act]
     body = payload(getattr(act, field)) if field else None

@@ -284,6 +284,7 @@ POST   /api/v1/explorations/{exploration}/journey/tests        jtest        401 
 POST   /api/v1/explorations/{exploration}/consequences         text         401  403   403   4xx    4xx     404
 POST   /api/v1/explorations/{exploration}/supplies             supply       401  403   403   done   done    404
 POST   /api/v1/explorations/{exploration}/loot                 loot         401  403   403   done   done    404
+POST   /api/v1/explorations/{exploration}/rests                rest         401  403   403   4xx    4xx     404
 POST   /api/v1/explorations/{exploration}/end                  -            401  403   403   done   done    404
 """
 
@@ -365,6 +366,8 @@ BODIES = {
     "marching": lambda p: {"marching_order": ["Jurado de Gapheim", "Hoplita de Ônfalos"]},
     "timer": lambda p: {"name": "Tocha", "kind": "light", "turns": 6},
     "loot": lambda p: {"category": "item", "kind": "Corda"},
+    # a Xuleta character's rest: the demo's descent is GURPS's, refused after the permission
+    "rest": lambda p: {"character": "Jurado de Gapheim", "kind": "short"},
     "journey": lambda p: {"season": "autumn", "region": "forest"},
     # no journey has begun in the demo's descent: the round is refused, after the permission
     "travel": lambda p: {"activity": "explore", "region": "forest"},
