@@ -51,7 +51,7 @@ ACTION_LABELS = MappingProxyType({key: value[0] for key, value in ACTIONS.items(
 TOO_MANY_ACTIONS = "Uma ação por turno: «En tens una per torn.» Já usou {used}."
 NO_BONUS = (
     "Sem ação adicional: «Si no tens res que la faci servir, no tens acció addicional.» Diga o "
-    "que a dá (bonus_source)."
+    "que a dá (source)."
 )
 BONUS_USED = "Uma ação adicional por turno: «Com a molt una per torn.»"
 NO_REACTION = "Sem reação: «En tens una per ronda.» Já a usou nesta rodada."

@@ -574,8 +574,8 @@ def _one_attack(
         attacker_hidden=x_actor["hidden"],
         helped=helped,
         sees_fear_source=bool(action.get("sees_fear_source", True)),
-        advantages=action.get("advantages") or (),
-        disadvantages=action.get("disadvantages") or (),
+        advantages=_given(action, "advantage"),
+        disadvantages=_given(action, "disadvantage"),
     )
     cover = action.get("cover") or "none"
     try:
@@ -654,6 +654,12 @@ def _roll_damage_on(
         if halves and target in halves:
             fight.line(f"{fight.name(target)} passou na salvação: metade, {amount}.")
         _hurt(fight, target, amount, type_, critical, actor)
+
+
+def _given(action: Mapping[str, Any], edge: str) -> tuple[str, ...]:
+    """The edge the Mestre gives (``edge``: another source he knows — cover's own, a trait, a
+    spell), as one more advantage or disadvantage: they never stack, they cancel."""
+    return ("o Mestre: " + EDGE_LABELS[edge].lower(),) if action.get("edge") == edge else ()
 
 
 def _side(fight: _Fight, key: str) -> str:
@@ -988,10 +994,8 @@ def _act(fight: _Fight, actor: str, budget, action: Mapping[str, Any], index: in
         _one_attack(fight, actor, action, prefix, offhand=True, attack=weapon)
         return budget
     if kind == "bonus_action":
-        granted = (action.get("bonus_source") or "").strip()
-        if granted and granted not in fight.numbers(actor)["bonus_actions"]:
-            fight.line(f"Ação adicional dada por «{granted}» (o Mestre a diz).")
-        budget = xactions.spend_bonus_action(budget, kind, granted, f"{prefix}.bonus_source")
+        granted = (action.get("source") or "").strip()
+        budget = xactions.spend_bonus_action(budget, kind, granted, f"{prefix}.source")
         fight.line(f"{name}: ação adicional ({granted})" + (f": {text}" if text else "") + ".")
         if action.get("spell") or action.get("damage") or action.get("heal"):
             _cast(fight, actor, action, prefix)
@@ -1174,7 +1178,7 @@ class XuletaCombat:
                 xinitiative.Entrant(
                     key,
                     xnumbers.modifier(numbers, DEX) + int(modifiers.get(key, 0)),
-                    numbers["group"],
+                    f"grupo {numbers['group']}" if numbers["group"] else "",
                     reading.edge,
                 )
             )

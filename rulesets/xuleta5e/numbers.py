@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from xuleta.abilities import ABILITIES, SKILLS, ability_modifier, skill_name
 from xuleta.attacks import SIZES
-from xuleta.conditions import CONDITIONS, EXHAUSTION, MAX_EXHAUSTION
+from xuleta.conditions import CONDITIONS, EXHAUSTION, MAX_EXHAUSTION, max_hp
 from xuleta.damage import parse_dice
 from xuleta.damage_types import damage_type
 from xuleta.errors import XuletaError
@@ -61,8 +61,8 @@ class XuletaNumbers(BaseModel):
     ``skills`` bonuses where they differ from the bare modifier, the text's skill names), AC,
     maximum PC (before exhaustion) and PC now, speed in metres, size, attacks, damage
     resistances/vulnerabilities/immunities, spellcasting numbers, its ``group`` of identical
-    monsters (one initiative roll), ``surprised`` (the Mestre decides), ``attacks_per_action``
-    (Atac Extra), ``bonus_actions`` (what grants one), ``dies_at_zero`` (a monster the Mestre
+    monsters (a number, 0 none: the same number rolls one initiative), ``surprised`` (the Mestre decides), ``attacks_per_action``
+    (Atac Extra), ``dies_at_zero`` (a monster the Mestre
     says dies at 0 PC), ``player_character`` (death saves), and its state (conditions,
     exhaustion, temporary PC, death saves, concentration)."""
 
@@ -80,13 +80,12 @@ class XuletaNumbers(BaseModel):
     size: str = "medium"
     attacks: list[AttackNumbers] = Field(default_factory=list, max_length=10)
     attacks_per_action: int = Field(default=1, ge=1, le=4)
-    bonus_actions: list[str] = Field(default_factory=list, max_length=10)
     resistances: list[str] = Field(default_factory=list)
     vulnerabilities: list[str] = Field(default_factory=list)
     immunities: list[str] = Field(default_factory=list)
     spell_save_dc: int | None = Field(default=None, ge=1, le=40)
     spell_attack_bonus: int | None = Field(default=None, ge=-10, le=30)
-    group: str = Field(default="", max_length=60)
+    group: int = Field(default=0, ge=0, le=30)
     surprised: bool = False
     dies_at_zero: bool = False
     player_character: bool = False
@@ -216,8 +215,6 @@ def from_sheet(sheet: Mapping[str, Any]) -> dict:
         }
         for a in sheet.get("attacks") or ()
     ]
-    from xuleta.conditions import max_hp
-
     top = max_hp(sheet["max_hp"], state.get("exhaustion", 0))
     return validated(
         {

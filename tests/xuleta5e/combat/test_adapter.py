@@ -60,8 +60,8 @@ def test_initiative_group_once_and_order(quote):
     quote("El DM sol tirar una sola vegada per cada grup de monstres iguals.")
     s = state(
         hero=numbers(player_character=True, side="jogadores"),
-        g1=numbers(group="goblins", abilities={**SCORES, "dex": 14}),
-        g2=numbers(group="goblins", abilities={**SCORES, "dex": 14}),
+        g1=numbers(group=1, abilities={**SCORES, "dex": 14}),
+        g2=numbers(group=1, abilities={**SCORES, "dex": 14}),
     )
     played = begin(s, [10, 15])
     order = [(e["fighter"], e["initiative"]) for e in played.state["order"]]
@@ -164,7 +164,7 @@ def test_bonus_action_needs_a_grant():
     s = started(a=numbers(), b=numbers())
     with pytest.raises(XuletaError) as caught:
         play(s, "a", {"kind": "bonus_action"})
-    assert caught.value.field == "actions.0.bonus_source"
+    assert caught.value.field == "actions.0.source"
 
 
 def test_zero_pc_death_saves_and_stabilise(quote):
