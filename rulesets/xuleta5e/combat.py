@@ -39,7 +39,7 @@ from xuleta import concentration as xconcentration
 from xuleta import damage as xdamage
 from xuleta import dying as xdying
 from xuleta import initiative as xinitiative
-from xuleta.abilities import ABILITIES, ABILITY_LABELS, CON, DEX, STR
+from xuleta.abilities import ABILITIES, ABILITY_LABELS, CON, DEX, SKILLS, STR
 from xuleta.conditions import (
     CONDITIONS,
     EXHAUSTION,
@@ -707,8 +707,6 @@ def _save(
 def _check(fight: _Fight, key: str, skill: str, dc: int, why: str, senses=()) -> bool | None:
     """An ability check with a skill (§4.1) against ``dc`` (0: a contest's roll, no DC)."""
     x = fight.x(key)
-    from xuleta.abilities import SKILLS
-
     ability = SKILLS[skill]
     reading = roll_edge(CHECK, ability=ability, conditions=fight.conditions(key),
                         exhaustion=x["exhaustion"], senses=senses)  # fmt: skip
@@ -1140,6 +1138,7 @@ class XuletaCombat:
             _set("xuleta_side", "Lados", "", SIDE_LABELS.items()),
             _set("xuleta_size", "Mides", "3.11", xattacks.SIZE_LABELS.items()),
             _set("xuleta_ability", "Característiques", "4", ABILITY_LABELS.items()),
+            _set("xuleta_skill", "Habilitats", "4.11", ((k, k) for k in SKILLS)),
             _set("xuleta_resist_with", "Agafar: resistir amb", "3.11", RESIST_WITH.items()),
             _set(
                 "xuleta_shove_result", "Empènyer: resultat", "3.12", xattacks.SHOVE_RESULTS.items()

@@ -36,7 +36,7 @@ class AttackNumbers(BaseModel):
     damage: str = Field(min_length=1, max_length=10)
     damage_modifier: int = Field(default=0, ge=-10, le=30)
     damage_type: str
-    ability: str = ""
+    ability: str | None = ""
     ranged: bool = False
     finesse: bool = False
     light: bool = False
@@ -54,6 +54,13 @@ class AttackNumbers(BaseModel):
     @classmethod
     def _type(cls, value: str) -> str:
         return damage_type(value)
+
+    @field_validator("ability")
+    @classmethod
+    def _ability(cls, value: str | None) -> str:
+        if value and value not in ABILITIES:
+            raise ValueError(f"use {', '.join(ABILITIES)}")
+        return value or ""
 
 
 class XuletaNumbers(BaseModel):
