@@ -70,6 +70,7 @@ XResistKey = _X["xuleta_resist_with"].annotated(blank=True)
 XShoveKey = _X["xuleta_shove_result"].annotated(blank=True)
 XSearchSkill = Literal["Percepció", "Investigació"]
 
+OTHER_SYSTEMS_ACTION = "Esta ação é de outro sistema de regras: o combate é do {label}."
 ONLY_THE_TABLE_RUNS_COMBAT = "Só o Mestre de Cena ou o Árbitro conduzem o combate."
 Key = Header("", alias="Idempotency-Key")
 TABLE_WRITE = errors(400, 401, 403, 404, 409, 422)
@@ -499,7 +500,13 @@ def fight_turn(request, code: UUID, payload: FightTurnIn, idempotency_key: str =
     combat = _fight(request, code)
     combatant = combatant_of(combat, payload.combatant, "combatant")
     actions = []
+    expected = XuletaActionIn if combat.ruleset == XULETA_RULESET else FightActionIn
     for index, action in enumerate(payload.actions):
+        if not isinstance(action, expected):
+            raise ServiceError(
+                OTHER_SYSTEMS_ACTION.format(label=services.ruleset_label(combat.ruleset)),
+                field=f"actions.{index}.kind",
+            )
         data = action.dict()
         if action.target is not None:
             data["target"] = str(
