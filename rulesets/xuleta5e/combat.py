@@ -682,7 +682,7 @@ def _save(
     label = ABILITY_LABELS[ability]
     name = fight.name(key)
     if reading.auto_fail:
-        fight.line(f"{name} falha sem rolar a salvação de {label} ({'; '.join(reading.fails)}).")
+        fight.line(f"{name} falha sem rolar a salvação de {label} ({'; '.join(reading.failures)}).")
         return False
     bonus = xnumbers.save_bonus(fight.numbers(key), ability)
     if ability == DEX and cover in ("half", "three_quarters"):
@@ -712,7 +712,7 @@ def _check(fight: _Fight, key: str, skill: str, dc: int, why: str, senses=()) ->
                         exhaustion=x["exhaustion"], senses=senses)  # fmt: skip
     name = fight.name(key)
     if reading.auto_fail:
-        fight.line(f"{name} falha sem rolar ({'; '.join(reading.fails)}).")
+        fight.line(f"{name} falha sem rolar ({'; '.join(reading.failures)}).")
         return False
     bonus = xnumbers.skill_bonus(fight.numbers(key), skill)
     result = resolve(CHECK, d20(_source(fight), reading.edge), bonus, dc)
