@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rulesets.xuleta5e.combat import COMBAT
-from tests.xuleta5e.combat.test_adapter import SWORD, begin, lines, numbers, play, state
+from tests.xuleta5e.combat.test_adapter import begin, lines, numbers, play, state
 from xuleta.errors import XuletaError
 
 
