@@ -181,6 +181,29 @@ READINGS = (
         "Para baixo (7 → 3), como no 5e.",
     ),
     Reading(
+        "instant_death_at_zero",
+        "5.10",
+        "Dano a quem já está a 0 PC: «Si un cop et deixa a 0 PC i el dany que sobra és igual o "
+        "més gran que el teu màxim» — conta todo o dano como o que sobra?",
+        "Sim: a 0 PC, um golpe de dano igual ou maior que o máximo de PC mata; menor, soma "
+        "fracassos («un fracàs (dos si és crític)»).",
+    ),
+    Reading(
+        "monster_at_zero",
+        "5.7",
+        "«Molts monstres moren directament en arribar a 0, si el DM vol»: e o monstro que o "
+        "Mestre não mata?",
+        "Cai inconsciente e faz salvações contra a morte como uma personagem (a seção vale para "
+        "todos); o Mestre diz quem morre a 0 (dies_at_zero).",
+        "mestre",
+    ),
+    Reading(
+        "death_save_20_acts",
+        "5.8",
+        "«Un 20 natural: recuperes 1 PC i tornes en tu» no início do turno: age nesse turno?",
+        "Sim: volta com 1 PC, sem o Inconscient (continua Tombat), e faz o turno.",
+    ),
+    Reading(
         "temp_hp_choice",
         "5.6",
         "PC temporários novos: «tries quedar-te els nous o els que tenies» — quando o Mestre "

@@ -283,6 +283,8 @@ def _drop_to_zero(fight: _Fight, key: str, taken: xdamage.Taken) -> None:
     if xdying.dies_at_zero(numbers["player_character"], numbers["dies_at_zero"]):
         _die(fight, key, "«Molts monstres moren directament en arribar a 0, si el DM vol»")
         return
+    if not numbers["player_character"]:
+        fight.used("monster_at_zero")
     fight.line(
         f"{name} cai a 0 PC (o dano que sobra, {taken.excess}, se perde): inconsciente e "
         "tombat; faz salvações contra a morte no início de cada turno."
@@ -324,6 +326,7 @@ def _hurt(
         # «Si et fan mal a 0 PC, sumes un fracàs (dos si és crític).»
         saves = x["death_saves"]
         after = xdying.damage_at_zero(saves["successes"], saves["failures"], critical)
+        fight.used("instant_death_at_zero")
         if dealt >= _max_hp(fight, key):
             _die(fight, key, "dano a 0 PC igual ou maior que o máximo de PC (morte instantânea)")
             return 0
@@ -490,6 +493,7 @@ def _turn_start(fight: _Fight, key: str) -> bool:
             _die(fight, key, "três fracassos nas salvações contra a morte")
             return False
         if after.revived:
+            fight.used("death_save_20_acts")
             _set_hp(fight, key, 1)
             _wake(fight, key)
             fight.line(f"{name}: 20 natural, volta com 1 PC e age.")
