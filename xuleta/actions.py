@@ -184,3 +184,20 @@ def dodge_holds(conditions=(), speed_m: float = 1) -> bool:
 def dash_reach(speed_m: float) -> float:
     """«Amb 9 m de velocitat, pots arribar a 18 m.» (§3.3)"""
     return 2 * speed_m
+
+
+BONUS_SPELL_THEN_CANTRIP = (
+    "«Si llances un encanteri amb l'acció addicional, en aquell torn només pots llançar a més un "
+    "truc d'una acció.» Este é de nível {level}."
+)
+
+
+def spell_allowed(bonus_action_spell: bool, spell_level: int, field: str = "spell_level") -> None:
+    """«Si llances un encanteri amb l'acció addicional, en aquell torn només pots llançar a més
+    un truc d'una acció.» (§7.3 Temps de llançament) ``spell_level``: 0 a cantrip («Trucs»,
+    nivell 0), 1–9 otherwise. Raises ``XuletaError`` for a levelled spell with the action after
+    a spell with the bonus action."""
+    if not 0 <= spell_level <= 9:
+        raise XuletaError("Nível de magia: de 0 (truque) a 9.", field)
+    if bonus_action_spell and spell_level > 0:
+        raise XuletaError(BONUS_SPELL_THEN_CANTRIP.format(level=spell_level), field)

@@ -558,7 +558,8 @@ def _one_attack(
     attack = attack or xnumbers.attack_named(
         numbers, action.get("weapon") or "", fight.name(actor), f"{prefix}.weapon"
     )
-    ranged = attack["ranged"]
+    # «Si alguna és llancívola, la pots llançar en lloc de colpejar.»
+    ranged = attack["ranged"] or bool(action.get("thrown") and attack.get("thrown"))
     within = action.get("within_1_5_m")
     if within is None:
         within = not ranged
@@ -927,6 +928,20 @@ def _cast(fight: _Fight, actor: str, action, prefix: str) -> None:
             _apply_condition(fight, t, condition, actor, action.get("rounds"), prefix)
 
 
+def _spell_timing(fight: _Fight, action, prefix: str, bonus: bool) -> None:
+    """§7.3 Temps de llançament: a spell with the bonus action, then only a cantrip with the
+    action (either order in the turn: ``_turn`` keeps what was cast)."""
+    level = int(action.get("spell_level") or 0)
+    cast = fight.state.setdefault("_turn", {"bonus_spell": False, "action_spell_level": None})
+    if bonus:
+        if cast["action_spell_level"]:
+            xactions.spell_allowed(True, cast["action_spell_level"], f"{prefix}.kind")
+        cast["bonus_spell"] = True
+    else:
+        xactions.spell_allowed(cast["bonus_spell"], level, f"{prefix}.spell_level")
+        cast["action_spell_level"] = level
+
+
 def _apply_condition(fight, target, condition, source, rounds, prefix) -> None:
     if condition not in CONDITIONS or condition == EXHAUSTION:
         known = ", ".join(k for k in CONDITIONS if k != EXHAUSTION)
@@ -1000,6 +1015,7 @@ def _act(fight: _Fight, actor: str, budget, action: Mapping[str, Any], index: in
         budget = xactions.spend_bonus_action(budget, kind, granted, f"{prefix}.source")
         fight.line(f"{name}: ação adicional ({granted})" + (f": {text}" if text else "") + ".")
         if action.get("spell") or action.get("damage") or action.get("heal"):
+            _spell_timing(fight, action, prefix, bonus=True)
             _cast(fight, actor, action, prefix)
         return budget
     # --- the action
@@ -1028,6 +1044,13 @@ def _act(fight: _Fight, actor: str, budget, action: Mapping[str, Any], index: in
                 fight.line(f"{fight.name(target)} cai Tombat.")
             else:
                 fight.line(f"{fight.name(target)} é afastado 1,5 m.")
+                holder = fight.x(target)["grappled_by"]
+                if holder and holder != actor:
+                    # «S'acaba si alguna cosa t'allunya del seu abast»
+                    fight.x(target)["grappled_by"] = ""
+                    _remove_condition(fight, target, "grappled")
+                    fight.line(f"{fight.name(target)} sai do alcance de {fight.name(holder)}: "
+                               "deixa de estar Agafat.")  # fmt: skip
     elif kind == "escape_grapple":
         holder = fight.x(actor)["grappled_by"]
         if not holder:
@@ -1039,6 +1062,7 @@ def _act(fight: _Fight, actor: str, budget, action: Mapping[str, Any], index: in
         else:
             fight.line(f"{name} continua Agafat.")
     elif kind == "cast_spell":
+        _spell_timing(fight, action, prefix, bonus=False)
         _cast(fight, actor, action, prefix)
     elif kind == "dash":
         fight.line(
@@ -1288,6 +1312,7 @@ class XuletaCombat:
             budget = _act(fight, actor, budget, action, index)
             if fight.x(actor)["dead"] or fight.row(actor)["pv"] == 0:
                 break
+        fight.state.pop("_turn", None)
         if not actions:
             fight.line(f"{fight.name(actor)} passa o turno.")
         x = fight.x(actor)
@@ -1427,7 +1452,7 @@ class XuletaCombat:
                 continue
             x = fight.x(key)
             found[key] = {
-                "hp_lost": max(0, row["numbers"]["max_hp"] - row["pv"]),
+                "hp_lost": max(0, _max_hp(fight, key) - row["pv"]),
                 "temp_hp": x["temp_hp"],
                 "exhaustion": x["exhaustion"],
                 "conditions": [c["key"] for c in x["conditions"]],

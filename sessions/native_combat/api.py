@@ -304,9 +304,11 @@ class XuletaActionIn(Schema, extra="forbid"):
     )
     target_sees: StrictBool = Field(default=True, description="O alvo vê quem ataca (Esquivar)")
     sees_fear_source: StrictBool = Field(default=True, description="Espantat: vê o que o espanta")
+    thrown: StrictBool = Field(default=False, description="Arma llancívola: lançada")
     cover: XCoverKey = "none"
     edge: XEdgeKey = Field(default="", description="Outra fonte de vantagem/desvantagem")
     spell: str = Field(default="", max_length=100, description="O nome da magia")
+    spell_level: int = Field(default=0, ge=0, le=9, description="Nível da magia (0: truque)")
     spell_attack: StrictBool = Field(default=False, description="Ataque de magia")
     ranged: StrictBool = Field(default=True, description="Ataque de magia à distância")
     save: XAbilityKey | None = Field(default=None, description="Salvação que a magia pede")

@@ -273,3 +273,13 @@ def test_concentration_breaks(quote):
 def test_readings_are_published():
     keys = {r.key for r in all_readings()}
     assert {"initiative_ties", "resistance_rounding", "sizes_unlisted"} <= keys
+
+
+def test_a_bonus_action_spell_then_only_a_cantrip(quote):
+    quote("Si llances un encanteri amb l'acció addicional, en aquell torn només pots llançar a "
+          "més un truc d'una acció.")  # fmt: skip
+    actions.spell_allowed(True, 0)
+    actions.spell_allowed(False, 3)
+    with pytest.raises(XuletaError) as caught:
+        actions.spell_allowed(True, 1)
+    assert caught.value.field == "spell_level"

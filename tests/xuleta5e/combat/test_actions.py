@@ -207,3 +207,39 @@ def test_numbers_from_a_homologated_sheet():
     assert found["player_character"] and found["conditions"] == ["poisoned"]
     assert found["hp"] == 28 // 2 - 5  # exhaustion 4: «Punts de cop màxims a la meitat»
     assert found["attacks"][0]["damage_type"] == "slashing"
+
+
+def test_bonus_action_spell_then_a_cantrip_only():
+    s = started(a=numbers(), b=numbers(max_hp=30))
+    with pytest.raises(XuletaError) as caught:
+        play(
+            s, "a",
+            {"kind": "bonus_action", "source": "Paraula curativa", "spell": "Paraula curativa",
+             "heal": True, "damage": "1d4", "target": "a"},
+            {"kind": "cast_spell", "spell": "Escut", "spell_level": 1},
+            dice=[2],
+        )  # fmt: skip
+    assert caught.value.field == "actions.1.spell_level"
+
+
+def test_a_push_out_of_the_grapplers_reach_ends_the_grapple(quote):
+    quote("S'acaba si alguna cosa t'allunya del seu abast (una empenta màgica, per exemple).")
+    s = begin(state(a=numbers(), b=numbers(), c=numbers()), [15, 10, 5]).state
+    s = play(s, "a", {"kind": "grapple", "target": "c"}, dice=[15, 5]).state
+    s = play(s, "b", {"kind": "shove", "target": "c", "shove_result": "push"}, dice=[15, 5]).state
+    assert s["xuleta"]["c"]["grappled_by"] == ""
+
+
+def test_a_light_thrown_weapon_thrown_in_the_other_hand(quote):
+    quote("Si alguna és llancívola, la pots llançar en lloc de colpejar.")
+    dagger = {"name": "Daga", "bonus": 5, "damage": "1d4", "damage_modifier": 3,
+              "damage_type": "piercing", "light": True, "thrown": True}  # fmt: skip
+    s = started(a=numbers(attacks=[dagger]), b=numbers(max_hp=30))
+    played = play(
+        s, "a",
+        {"kind": "attack", "target": "b"},
+        {"kind": "offhand_attack", "target": "b", "thrown": True, "enemy_within_1_5_m": True},
+        dice=[15, 2, 15, 14, 3],  # the thrown one with disadvantage: 15 and 14, the lower
+    )  # fmt: skip
+    assert "atac a distància amb un enemic a 1,5 m" in lines(played)
+    assert played.state["fighters"]["b"]["pv"] == 30 - 5 - 3
