@@ -201,3 +201,28 @@ def spell_allowed(bonus_action_spell: bool, spell_level: int, field: str = "spel
         raise XuletaError("Nível de magia: de 0 (truque) a 9.", field)
     if bonus_action_spell and spell_level > 0:
         raise XuletaError(BONUS_SPELL_THEN_CANTRIP.format(level=spell_level), field)
+
+
+NO_SLOT = "Sem espaço de nível {level} livre: tem {known}."
+SLOT_TOO_LOW = (
+    "«gasten un espai del seu nivell o superior»: nível {slot} abaixo do da magia ({level})."
+)
+
+
+def spend_slot(
+    slots: dict[str, int], spent: dict[str, int], spell_level: int, slot_level: int = 0
+) -> dict[str, int]:
+    """«Els encanteris de nivell 1 a 9 gasten un espai del seu nivell o superior.» (§7.1) A
+    cantrip (level 0) spends none («No gasten espais»). ``slots``/``spent``: level (``"1"``…) →
+    count; returns the new ``spent``. Raises ``XuletaError`` (``slot_level``) when none is left."""
+    if spell_level == 0:
+        return dict(spent)
+    level = slot_level or spell_level
+    if level < spell_level:
+        raise XuletaError(SLOT_TOO_LOW.format(slot=level, level=spell_level), "slot_level")
+    key = str(level)
+    if slots.get(key, 0) - spent.get(key, 0) <= 0:
+        left = {k: v - spent.get(k, 0) for k, v in slots.items() if v - spent.get(k, 0) > 0}
+        known = ", ".join(f"nível {k}: {v}" for k, v in sorted(left.items())) or "nenhum"
+        raise XuletaError(NO_SLOT.format(level=level, known=known), "slot_level")
+    return {**spent, key: spent.get(key, 0) + 1}

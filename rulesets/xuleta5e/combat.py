@@ -181,6 +181,7 @@ def _fresh_x(numbers: Mapping[str, Any]) -> dict:
         "stable": numbers.get("stable", False),
         "dead": numbers.get("dead", False),
         "concentration": numbers.get("concentration", ""),
+        "slots_spent": dict(numbers.get("slots_spent") or {}),
         "reaction": not numbers.get("surprised", False),
         "dodging": False,
         "hidden": False,
@@ -869,6 +870,7 @@ def _cast(fight: _Fight, actor: str, action, prefix: str) -> None:
     name = fight.name(actor)
     spell = (action.get("spell") or "encanteri").strip()
     x = fight.x(actor)
+    _spend_slot(fight, actor, action, prefix)
     if action.get("concentration"):
         if x["concentration"]:
             _break_concentration(fight, actor, "lançou outra magia de concentração")
@@ -926,6 +928,26 @@ def _cast(fight: _Fight, actor: str, action, prefix: str) -> None:
     if condition:
         for t in targets:
             _apply_condition(fight, t, condition, actor, action.get("rounds"), prefix)
+
+
+def _spend_slot(fight: _Fight, actor: str, action, prefix: str) -> None:
+    """§7.1 Espais d'encanteri: a levelled spell spends a slot of its level or higher
+    (``slot_level``) when the numbers give the caster's slots; without them (a monster's),
+    the Mestre keeps count."""
+    slots = fight.numbers(actor).get("slots") or {}
+    level = int(action.get("spell_level") or 0)
+    if not slots or not level:
+        return
+    x = fight.x(actor)
+    try:
+        x["slots_spent"] = xactions.spend_slot(
+            slots, x.setdefault("slots_spent", {}), level, int(action.get("slot_level") or 0)
+        )
+    except XuletaError as error:
+        raise XuletaError(error.message, f"{prefix}.{error.field}") from None
+    used = int(action.get("slot_level") or 0) or level
+    left = slots.get(str(used), 0) - x["slots_spent"].get(str(used), 0)
+    fight.line(f"{fight.name(actor)} gasta um espaço de nível {used} (restam {left}).")
 
 
 def _spell_timing(fight: _Fight, action, prefix: str, bonus: bool) -> None:
@@ -1106,6 +1128,7 @@ def _act(fight: _Fight, actor: str, budget, action: Mapping[str, Any], index: in
         x["readied"] = text or "uma ação preparada"
         fight.line(f"{name} prepara: «{x['readied']}» (com a reação, quando acontecer).")
         if action.get("concentration") and action.get("spell"):
+            _spend_slot(fight, actor, action, prefix)
             x["concentration"] = action["spell"]
             fight.line(
                 f"Prepara um encanteri: gasta o espaço já e concentra-se em {action['spell']}."
@@ -1460,6 +1483,7 @@ class XuletaCombat:
                 "stable": x["stable"],
                 "dead": x["dead"],
                 "concentration": x["concentration"],
+                "slots_spent": dict(x.get("slots_spent") or {}),
             }
         return found
 

@@ -92,6 +92,8 @@ class XuletaNumbers(BaseModel):
     immunities: list[str] = Field(default_factory=list)
     spell_save_dc: int | None = Field(default=None, ge=1, le=40)
     spell_attack_bonus: int | None = Field(default=None, ge=-10, le=30)
+    slots: dict[str, int] = Field(default_factory=dict)
+    slots_spent: dict[str, int] = Field(default_factory=dict)
     group: int = Field(default=0, ge=0, le=30)
     surprised: bool = False
     dies_at_zero: bool = False
@@ -124,6 +126,14 @@ class XuletaNumbers(BaseModel):
     @classmethod
     def _skills(cls, value: dict[str, int]) -> dict[str, int]:
         return {skill_name(key): bonus for key, bonus in value.items()}
+
+    @field_validator("slots", "slots_spent")
+    @classmethod
+    def _slots(cls, value: dict[str, int]) -> dict[str, int]:
+        for key, count in value.items():
+            if key not in {str(n) for n in range(1, 10)} or not 0 <= count <= 20:
+                raise ValueError("níveis de 1 a 9, de 0 a 20 espaços cada")
+        return value
 
     @field_validator("size")
     @classmethod
@@ -240,6 +250,8 @@ def from_sheet(sheet: Mapping[str, Any]) -> dict:
             "immunities": sheet.get("immunities") or [],
             "spell_save_dc": spells.get("save_dc"),
             "spell_attack_bonus": spells.get("attack_bonus"),
+            "slots": {str(k): int(v) for k, v in (spells.get("slots") or {}).items()},
+            "slots_spent": {str(k): int(v) for k, v in (state.get("slots_spent") or {}).items()},
             "player_character": True,
             "conditions": [c for c in state.get("conditions") or () if c != EXHAUSTION],
             "exhaustion": state.get("exhaustion", 0),

@@ -182,6 +182,9 @@ class XuletaNumbersIn(Schema, extra="forbid"):
     immunities: list[XDamageTypeKey] = Field(default=[], max_length=13)
     spell_save_dc: int | None = Field(default=None, ge=1, le=40)
     spell_attack_bonus: int | None = Field(default=None, ge=-10, le=30)
+    slots: dict[Literal["1", "2", "3", "4", "5", "6", "7", "8", "9"], int] = Field(
+        default={}, description="Espaços de magia por nível (sem: o Mestre conta)"
+    )
     group: int = Field(
         default=0,
         ge=0,
@@ -309,6 +312,7 @@ class XuletaActionIn(Schema, extra="forbid"):
     edge: XEdgeKey = Field(default="", description="Outra fonte de vantagem/desvantagem")
     spell: str = Field(default="", max_length=100, description="O nome da magia")
     spell_level: int = Field(default=0, ge=0, le=9, description="Nível da magia (0: truque)")
+    slot_level: int = Field(default=0, ge=0, le=9, description="Espaço gasto (sem: o da magia)")
     spell_attack: StrictBool = Field(default=False, description="Ataque de magia")
     ranged: StrictBool = Field(default=True, description="Ataque de magia à distância")
     save: XAbilityKey | None = Field(default=None, description="Salvação que a magia pede")

@@ -283,3 +283,15 @@ def test_a_bonus_action_spell_then_only_a_cantrip(quote):
     with pytest.raises(XuletaError) as caught:
         actions.spell_allowed(True, 1)
     assert caught.value.field == "spell_level"
+
+
+def test_spell_slots(quote):
+    quote("Els encanteris de nivell 1 a 9 gasten un espai del seu nivell o superior.")
+    quote("Encanteris de nivell 0. No gasten espais: els llances tantes vegades com vulguis.")
+    assert actions.spend_slot({"1": 2}, {}, 0) == {}
+    assert actions.spend_slot({"1": 2, "2": 1}, {"1": 2}, 1, 2) == {"1": 2, "2": 1}
+    with pytest.raises(XuletaError) as caught:
+        actions.spend_slot({"1": 2}, {"1": 2}, 1)
+    assert caught.value.field == "slot_level"
+    with pytest.raises(XuletaError):
+        actions.spend_slot({"1": 2, "2": 1}, {}, 2, 1)

@@ -243,3 +243,15 @@ def test_a_light_thrown_weapon_thrown_in_the_other_hand(quote):
     )  # fmt: skip
     assert "atac a distància amb un enemic a 1,5 m" in lines(played)
     assert played.state["fighters"]["b"]["pv"] == 30 - 5 - 3
+
+
+def test_a_levelled_spell_spends_a_slot():
+    s = started(a=numbers(slots={"1": 1}, spell_save_dc=13), b=numbers(max_hp=30))
+    spell = {"kind": "cast_spell", "spell": "Raig", "spell_level": 1, "targets": ["b"],
+             "save": "dex", "damage": "1d6", "damage_type": "fire"}  # fmt: skip
+    s = play(s, "a", spell, dice=[2, 4]).state
+    assert s["xuleta"]["a"]["slots_spent"] == {"1": 1}
+    s = play(s, "b").state
+    with pytest.raises(XuletaError) as caught:
+        play(s, "a", spell)
+    assert caught.value.field == "actions.0.slot_level"
