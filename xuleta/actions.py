@@ -36,6 +36,7 @@ ACTIONS = MappingProxyType(
         "stabilize": ("Estabilitzar", ACTION, "5.9"),
         "escape_grapple": ("Deslliurar-se (Agafat)", ACTION, "1.6"),
         "other_action": ("Una altra cosa (digues-ho al DM)", ACTION, "3"),
+        "reaction": ("Reacció (preparada, o un encanteri de reacció)", REACTION, "2.6"),
         "offhand_attack": ("Combat amb dues armes (acció addicional)", BONUS, "3.14"),
         "bonus_action": ("Acció addicional", BONUS, "2.5"),
         "move": ("Moviment", MOVE, "2.3"),

@@ -930,6 +930,41 @@ def _cast(fight: _Fight, actor: str, action, prefix: str) -> None:
             _apply_condition(fight, t, condition, actor, action.get("rounds"), prefix)
 
 
+def _reaction(fight: _Fight, action, prefix: str) -> None:
+    """Another combatant's reaction during this turn (``by``): what it readied — «Quan passa,
+    ho fas amb la teva reacció (o ho deixes córrer)» — or a spell cast «amb una reacció»: an
+    attack on ``target``, a spell (the spell's fields), or a movement. «En tens una per ronda.»"""
+    reactor = action.get("by") or ""
+    if reactor not in fight.state["fighters"]:
+        raise XuletaError("Diga quem reage (by).", f"{prefix}.by")
+    x = fight.x(reactor)
+    if x["dead"]:
+        raise XuletaError(DEAD_TARGET.format(name=fight.name(reactor)), f"{prefix}.by")
+    try:
+        x["reaction"] = xactions.use_reaction(x["reaction"], fight.conditions(reactor))
+    except XuletaError as error:
+        raise XuletaError(f"{fight.name(reactor)}: {error.message}", f"{prefix}.by") from None
+    readied = x["readied"]
+    x["readied"] = ""
+    fight.line(
+        f"Reação de {fight.name(reactor)}"
+        + (f", a ação preparada: «{readied}»" if readied else "")
+        + "."
+    )
+    if readied and x["concentration"] and x["concentration"] == action.get("spell"):
+        x["concentration"] = ""  # the held spell is let go: its holding ends
+        fight.line(
+            f"{fight.name(reactor)} solta {action['spell']}: a concentração de a manter acaba."
+        )
+    if action.get("spell") or action.get("heal") or action.get("save"):
+        _cast(fight, reactor, {**action, "spell_level": 0 if readied else action.get("spell_level")},
+              prefix)  # fmt: skip
+    elif action.get("target"):
+        _one_attack(fight, reactor, action, prefix)
+    elif action.get("metres"):
+        fight.line(f"{fight.name(reactor)} move-se {float(action['metres']):g} m.")
+
+
 def _spend_slot(fight: _Fight, actor: str, action, prefix: str) -> None:
     """§7.1 Espais d'encanteri: a levelled spell spends a slot of its level or higher
     (``slot_level``) when the numbers give the caster's slots; without them (a monster's),
@@ -1019,6 +1054,9 @@ def _act(fight: _Fight, actor: str, budget, action: Mapping[str, Any], index: in
         return budget
     if kind == "end_concentration":
         _break_concentration(fight, actor, "deixou-a, «sense gastar res»")
+        return budget
+    if kind == "reaction":
+        _reaction(fight, action, prefix)
         return budget
     if kind == "offhand_attack":
         main = [a for a in fight.numbers(actor)["attacks"] if a["light"] and not a["ranged"]]

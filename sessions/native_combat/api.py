@@ -290,11 +290,13 @@ class XuletaActionIn(Schema, extra="forbid"):
     attacks_per_action; grapple e shove substituem um; cast_spell, dash, disengage, dodge, help,
     hide, ready, search, use_object, stabilize, escape_grapple, other_action), uma ação
     adicional só se algo a dá (offhand_attack, ou bonus_action com source), a interação livre
-    (interact), stand_up, drop_prone, release, end_concentration. O servidor rola tudo."""
+    (interact), stand_up, drop_prone, release, end_concentration; reaction (by: quem reage
+    no turno deste — a ação preparada ou uma magia de reação). O servidor rola tudo."""
 
     kind: XActionKey
     target: UUID | None = Field(default=None, description="O combatente alvo")
     targets: list[UUID] = Field(default=[], max_length=30, description="Magia: os alvos (área)")
+    by: UUID | None = Field(default=None, description="reaction: quem reage, no turno deste")
     weapon: str = Field(default="", max_length=100, description="Nome do ataque; vazio: o 1º")
     metres: float = Field(default=0, ge=0, le=200, description="move: metros")
     difficult: StrictBool = Field(default=False, description="Terreno difícil (custa o dobro)")
@@ -518,6 +520,8 @@ def fight_turn(request, code: UUID, payload: FightTurnIn, idempotency_key: str =
             data["target"] = str(
                 combatant_of(combat, action.target, f"actions.{index}.target").code
             )
+        if data.get("by") is not None:
+            data["by"] = str(combatant_of(combat, data["by"], f"actions.{index}.by").code)
         for many in ("targets", "leaves_reach_of"):
             if many in data:
                 data[many] = [

@@ -100,7 +100,8 @@ async def fight_turn(
     save/dc/damage/half_on_save/condition/concentration ou spell_attack; dash, disengage, dodge,
     help, hide, ready, search, use_object, stabilize, escape_grapple), offhand_attack ou
     bonus_action (com source) como ação adicional, interact (a interação livre), stand_up,
-    drop_prone. O servidor rola o ataque contra a CA (com cobertura, vantagem/desvantagem dos
+    drop_prone, reaction (by: quem reage no turno deste, com o que preparou ou uma magia de
+    reação; uma por rodada). O servidor rola o ataque contra a CA (com cobertura, vantagem/desvantagem dos
     estados, 20 e 1 naturais, crítico a 1,5 m de Paralitzat/Inconscient), o dano (crítico: o
     dobro de dados), resistência, vulnerabilidade e imunidade, PC temporários, 0 PC, morte
     instantânea, a salvação de concentração; no início de cada turno a 0 PC, a salvação contra

@@ -255,3 +255,39 @@ def test_a_levelled_spell_spends_a_slot():
     with pytest.raises(XuletaError) as caught:
         play(s, "a", spell)
     assert caught.value.field == "actions.0.slot_level"
+
+
+def test_a_readied_action_goes_off_with_the_reaction(quote):
+    quote("Quan passa, ho fas amb la teva reacció (o ho deixes córrer).")
+    quote("Si prepares un encanteri, gastes l'espai de seguida i necessites concentració fins que "
+          "el deixis anar.")  # fmt: skip
+    s = started(a=numbers(), b=numbers(max_hp=30))
+    s = play(s, "a", {"kind": "ready", "text": "si s'acosta, l'ataco"}).state
+    played = play(
+        s, "b",
+        {"kind": "move", "metres": 3},
+        {"kind": "reaction", "by": "a", "target": "b"},
+        dice=[15, 4],
+    )  # fmt: skip
+    assert played.state["fighters"]["b"]["pv"] == 30 - 7
+    assert "a ação preparada" in lines(played)
+    with pytest.raises(XuletaError) as caught:
+        play(s, "b", {"kind": "reaction", "by": "a", "target": "b"},
+             {"kind": "reaction", "by": "a", "target": "b"}, dice=[15, 4])  # fmt: skip
+    assert caught.value.field == "actions.1.by"
+
+
+def test_a_readied_spell_spends_its_slot_at_once():
+    s = started(a=numbers(slots={"1": 1}, spell_save_dc=13), b=numbers(max_hp=30))
+    s = play(s, "a", {"kind": "ready", "text": "si obre la porta", "spell": "Raig",
+                      "spell_level": 1, "concentration": True}).state  # fmt: skip
+    assert s["xuleta"]["a"]["slots_spent"] == {"1": 1}
+    assert s["xuleta"]["a"]["concentration"] == "Raig"
+    played = play(
+        s, "b",
+        {"kind": "reaction", "by": "a", "spell": "Raig", "targets": ["b"], "save": "dex",
+         "damage": "1d6", "damage_type": "fire"},
+        dice=[2, 4],
+    )  # fmt: skip
+    assert played.state["fighters"]["b"]["pv"] == 26
+    assert played.state["xuleta"]["a"]["concentration"] == ""
