@@ -39,7 +39,7 @@ from xuleta import concentration as xconcentration
 from xuleta import damage as xdamage
 from xuleta import dying as xdying
 from xuleta import initiative as xinitiative
-from xuleta.abilities import ABILITIES, ABILITY_LABELS, CON, DEX, SKILLS, STR
+from xuleta.abilities import ABILITY_LABELS, CON, DEX, SKILLS, STR
 from xuleta.conditions import (
     CONDITIONS,
     EXHAUSTION,
@@ -56,7 +56,7 @@ from xuleta.conditions import (
 from xuleta.damage_types import DAMAGE_TYPES
 from xuleta.errors import XuletaError
 from xuleta.readings import all_readings
-from xuleta.rolls import CHECK, EDGE_LABELS, NONE, SAVE, d20, resolve
+from xuleta.rolls import CHECK, EDGE_LABELS, SAVE, d20, resolve
 
 NOT_STARTED = "O combate ainda não começou."
 NOT_ITS_TURN = "Não é o turno de {name}: é o de {current}."
@@ -1370,7 +1370,11 @@ class XuletaCombat:
             + "."
         )
         for index, action in enumerate(actions):
-            budget = _act(fight, actor, budget, action, index)
+            try:
+                budget = _act(fight, actor, budget, action, index)
+            except XuletaError as error:
+                said = error.message.replace("O combatente", fight.name(actor), 1)
+                raise XuletaError(said, error.field) from None
             if fight.x(actor)["dead"] or fight.row(actor)["pv"] == 0:
                 break
         fight.state.pop("_turn", None)
@@ -1554,5 +1558,3 @@ def _done(fight: _Fight, text: str) -> Played:
 
 
 COMBAT = XuletaCombat()
-ABILITY_KEYS = ABILITIES
-EDGE_NONE = NONE
