@@ -14,6 +14,9 @@ from dataclasses import dataclass
 READING_MODULES: tuple[str, ...] = (
     "xuleta.conditions",
     "xuleta.derived",
+    "xuleta.initiative",
+    "xuleta.attacks",
+    "xuleta.damage",
     "xuleta.rest",
     "xuleta.travel",
     "xuleta.environment",

@@ -21,6 +21,8 @@ from campaigns.access import membership_for
 from campaigns.api_errors import errors
 from campaigns.auth import gated, runs_a_table
 from campaigns.errors import ServiceError
+from campaigns.vocabulary import Vocabulary
+from rulesets.registry import ruleset_for
 from sessions.models import Combat, Scene
 from sessions.native_combat import services
 from sessions.native_combat.services import combatant_of
@@ -47,6 +49,28 @@ StructureKey = _SETS["object_structure"].annotated()
 HardnessKey = _SETS["object_hardness"].annotated()
 RangedPenaltyKey = _SETS["ranged_penalty"].annotated()
 
+# The Xuleta's fight (rulesets.xuleta5e.combat) plays whole too: its closed sets, asked of its
+# combat part through the registry, published beside the sistema001's. A body is one system's
+# or the other's (their keys do not overlap); the fight's ruleset refuses the other's.
+XULETA_RULESET = "xuleta5e"
+_X = {
+    s.name: Vocabulary(s.name, s.title, s.section, s.terms)
+    for s in ruleset_for(XULETA_RULESET).combat.closed_sets()
+}
+XActionKey = _X["xuleta_action"].annotated()
+XConditionKey = _X["xuleta_condition"].annotated()
+XCoverKey = _X["xuleta_cover"].annotated()
+XEdgeKey = _X["xuleta_edge"].annotated(blank=True)
+XDamageTypeKey = _X["xuleta_damage_type"].annotated()
+XSideKey = _X["xuleta_side"].annotated()
+XSizeKey = _X["xuleta_size"].annotated()
+XAbilityKey = _X["xuleta_ability"].annotated()
+XSkillKey = _X["xuleta_skill"].annotated()
+XResistKey = _X["xuleta_resist_with"].annotated(blank=True)
+XShoveKey = _X["xuleta_shove_result"].annotated(blank=True)
+XSearchSkill = Literal["Percepció", "Investigació"]
+
+OTHER_SYSTEMS_ACTION = "Esta ação é de outro sistema de regras: o combate é do {label}."
 ONLY_THE_TABLE_RUNS_COMBAT = "Só o Mestre de Cena ou o Árbitro conduzem o combate."
 Key = Header("", alias="Idempotency-Key")
 TABLE_WRITE = errors(400, 401, 403, 404, 409, 422)
@@ -118,10 +142,72 @@ class FightNumbersIn(Schema, extra="forbid"):
     weapons: list[FightWeaponIn] = Field(default=[], max_length=10)
 
 
+class XuletaAttackIn(Schema, extra="forbid"):
+    """Um ataque (Xuleta, «Tirada d'atac»): d20 + bonus contra a CA; o dano (NdM) + o mesmo
+    modificador do ataque, do tipo dito."""
+
+    name: str = Field(min_length=1, max_length=100)
+    bonus: int = Field(ge=-10, le=30, description="Bônus de ataque (modificador + competência)")
+    damage: str = Field(pattern=r"^\s*\d{1,2}\s*d\s*(4|6|8|10|12|20)\s*$", description="Dados, 1d8")
+    damage_modifier: int = Field(default=0, ge=-10, le=30, description="O mesmo do ataque")
+    damage_type: XDamageTypeKey
+    ability: XAbilityKey | None = None
+    ranged: StrictBool = False
+    finesse: StrictBool = False
+    light: StrictBool = Field(default=False, description="Lleugera (combate com duas armas)")
+    thrown: StrictBool = False
+    reach_m: float = Field(default=1.5, ge=0, le=30)
+    range_m: list[float] | None = Field(default=None, min_length=2, max_length=2)
+
+
+class XuletaNumbersIn(Schema, extra="forbid"):
+    """Os números de um combatente da Xuleta como o Mestre os dá (um monstro, um PNJ; uma
+    personagem sem eles vem da ficha homologada): as seis características (1–30), salvações e
+    habilidades onde diferem do modificador, CA, PC, velocidade, tamanho, ataques, defesas."""
+
+    side: XSideKey = "inimigos"
+    abilities: dict[XAbilityKey, int] = Field(description="As seis: str, dex, con, int, wis, cha")
+    saves: dict[XAbilityKey, int] = Field(default={}, description="Bônus de salvação")
+    skills: dict[XSkillKey, int] = Field(default={}, description="Bônus de habilidade")
+    ac: int = Field(ge=0, le=40, description="Classe d'armadura (CA)")
+    max_hp: int = Field(ge=1, le=10_000, description="PC máximos")
+    hp: int | None = Field(default=None, ge=0, le=10_000, description="PC agora (sem: máximos)")
+    temp_hp: int = Field(default=0, ge=0, le=10_000, description="PC temporários")
+    speed_m: float = Field(default=9, ge=0, le=100, description="Velocidade em metros")
+    size: XSizeKey = "medium"
+    attacks: list[XuletaAttackIn] = Field(default=[], max_length=10)
+    attacks_per_action: int = Field(default=1, ge=1, le=4, description="Atac Extra: ataques")
+    resistances: list[XDamageTypeKey] = Field(default=[], max_length=13)
+    vulnerabilities: list[XDamageTypeKey] = Field(default=[], max_length=13)
+    immunities: list[XDamageTypeKey] = Field(default=[], max_length=13)
+    spell_save_dc: int | None = Field(default=None, ge=1, le=40)
+    spell_attack_bonus: int | None = Field(default=None, ge=-10, le=30)
+    slots: dict[Literal["1", "2", "3", "4", "5", "6", "7", "8", "9"], int] = Field(
+        default={}, description="Espaços de magia por nível (sem: o Mestre conta)"
+    )
+    group: int = Field(
+        default=0,
+        ge=0,
+        le=30,
+        description="Grupo de monstros iguais (mesmo número: uma só iniciativa)",
+    )
+    surprised: StrictBool = Field(default=False, description="Surpreso (o Mestre decide)")
+    dies_at_zero: StrictBool = Field(
+        default=False, description="Morre a 0 PC («si el DM vol»); sem: inconsciente"
+    )
+    player_character: StrictBool = Field(default=False, description="Faz salvações contra a morte")
+    conditions: list[XConditionKey] = Field(default=[], max_length=15)
+    exhaustion: int = Field(default=0, ge=0, le=6)
+
+
 class FighterIn(Schema, extra="forbid"):
     name: str = Field(min_length=1, max_length=200)
     character: UUID | None = Field(default=None, description="Uma personagem da cena, se for")
-    numbers: FightNumbersIn
+    numbers: FightNumbersIn | XuletaNumbersIn | None = Field(
+        default=None,
+        description="Os números do Mestre (Sistema 001 ou Xuleta); numa campanha da Xuleta, uma "
+        "personagem (character) sem eles vem da ficha homologada",
+    )
     initiative_modifier: int = Field(default=0, ge=MODIFIER[0], le=MODIFIER[1])
     note: str = Field(default="", max_length=1000)
 
@@ -129,6 +215,12 @@ class FighterIn(Schema, extra="forbid"):
 class FightStartIn(Schema, extra="forbid"):
     scene: UUID
     combatants: list[FighterIn] = Field(min_length=2, max_length=services.MAX_COMBATANTS)
+    tie_order: list[int] = Field(
+        default=[],
+        max_length=services.MAX_COMBATANTS,
+        description="Xuleta: a ordem do Mestre para empates de iniciativa (posições em "
+        "combatants, 0 primeiro); sem ela, os empatados rolam de novo",
+    )
 
 
 class FightDamagePartIn(Schema, extra="forbid"):
@@ -192,17 +284,73 @@ class FightActionIn(Schema, extra="forbid"):
     text: str = Field(default="", max_length=1000)
 
 
+class XuletaActionIn(Schema, extra="forbid"):
+    """Uma parte do turno na Xuleta, na ordem: move (metres; leaves_reach_of: quem tem reação
+    para o atac d'oportunitat), uma ação (attack — cada ataque da ação Atacar é um item, até
+    attacks_per_action; grapple e shove substituem um; cast_spell, dash, disengage, dodge, help,
+    hide, ready, search, use_object, stabilize, escape_grapple, other_action), uma ação
+    adicional só se algo a dá (offhand_attack, ou bonus_action com source), a interação livre
+    (interact), stand_up, drop_prone, release, end_concentration; reaction (by: quem reage
+    no turno deste — a ação preparada ou uma magia de reação). O servidor rola tudo."""
+
+    kind: XActionKey
+    target: UUID | None = Field(default=None, description="O combatente alvo")
+    targets: list[UUID] = Field(default=[], max_length=30, description="Magia: os alvos (área)")
+    by: UUID | None = Field(default=None, description="reaction: quem reage, no turno deste")
+    weapon: str = Field(default="", max_length=100, description="Nome do ataque; vazio: o 1º")
+    metres: float = Field(default=0, ge=0, le=200, description="move: metros")
+    difficult: StrictBool = Field(default=False, description="Terreno difícil (custa o dobro)")
+    leaves_reach_of: list[UUID] = Field(default=[], max_length=30)
+    within_1_5_m: StrictBool | None = Field(
+        default=None, description="A 1,5 m ou menos do alvo (sem: corpo a corpo sim, distância não)"
+    )
+    enemy_within_1_5_m: StrictBool = Field(
+        default=False, description="Distância com inimigo a 1,5 m"
+    )
+    target_sees: StrictBool = Field(default=True, description="O alvo vê quem ataca (Esquivar)")
+    sees_fear_source: StrictBool = Field(default=True, description="Espantat: vê o que o espanta")
+    thrown: StrictBool = Field(default=False, description="Arma llancívola: lançada")
+    cover: XCoverKey = "none"
+    edge: XEdgeKey = Field(default="", description="Outra fonte de vantagem/desvantagem")
+    spell: str = Field(default="", max_length=100, description="O nome da magia")
+    spell_level: int = Field(default=0, ge=0, le=9, description="Nível da magia (0: truque)")
+    slot_level: int = Field(default=0, ge=0, le=9, description="Espaço gasto (sem: o da magia)")
+    spell_attack: StrictBool = Field(default=False, description="Ataque de magia")
+    ranged: StrictBool = Field(default=True, description="Ataque de magia à distância")
+    save: XAbilityKey | None = Field(default=None, description="Salvação que a magia pede")
+    dc: int | None = Field(default=None, ge=1, le=40, description="CD (sem: a do conjurador)")
+    damage: str = Field(default="", max_length=10, description="Dados de dano ou cura, NdM")
+    damage_modifier: int = Field(default=0, ge=-10, le=30)
+    damage_type: XDamageTypeKey | None = None
+    half_on_save: StrictBool = Field(default=False, description="Metade se passa na salvação")
+    heal: StrictBool = Field(default=False, description="damage é cura")
+    condition: XConditionKey | None = Field(default=None, description="Estado de quem falha")
+    rounds: int | None = Field(default=None, ge=1, le=100)
+    concentration: StrictBool = Field(default=False, description="Magia de concentração")
+    resist_with: XResistKey = Field(default="", description="Agafar/Empènyer: como o alvo resiste")
+    shove_result: XShoveKey = Field(default="", description="Empènyer: tombat ou afastar")
+    skill: XSearchSkill | None = Field(default=None, description="Cercar: a habilidade")
+    source: str = Field(default="", max_length=100, description="O que dá a ação adicional")
+    text: str = Field(default="", max_length=1000)
+
+
 class FightTurnIn(Schema, extra="forbid"):
     combatant: UUID
     plan: TurnPlanKey = Field(
-        default="", description="Movimento + Execução, dois Movimentos ou Completa; vazio: passa"
+        default="",
+        description="Sistema 001: Movimento + Execução, dois Movimentos ou Completa; vazio: passa",
     )
-    actions: list[FightActionIn] = Field(default=[], max_length=4)
+    actions: list[FightActionIn | XuletaActionIn] = Field(default=[], max_length=12)
 
 
 class FightConditionIn(Schema, extra="forbid"):
     target: UUID
-    condition: ConditionKey
+    condition: ConditionKey | XConditionKey = Field(
+        description="A condição (Sistema 001) ou o estado (Xuleta; exhaustion com level)"
+    )
+    level: int | None = Field(
+        default=None, ge=1, le=6, description="Xuleta, esgotamento: níveis a subir (ou descer)"
+    )
     rounds: int | None = Field(
         default=None, ge=1, le=100, description="Duração em rodadas (sem: a do capítulo)"
     )
@@ -297,7 +445,7 @@ def _fighter(scene: Scene, payload: FighterIn, field: str) -> dict:
     return {
         "name": payload.name,
         "character": _character(scene, payload.character, f"{field}.character"),
-        "numbers": payload.numbers.dict(),
+        "numbers": payload.numbers.dict() if payload.numbers is not None else {},
         "initiative_modifier": payload.initiative_modifier,
         "note": payload.note,
     }
@@ -321,7 +469,11 @@ def fight_start(request, payload: FightStartIn, idempotency_key: str = Key):
         for index, fighter in enumerate(payload.combatants)
     ]
     combat = services.fight_start(
-        scene=scene, user=request.user, combatants=combatants, request_key=idempotency_key
+        scene=scene,
+        user=request.user,
+        combatants=combatants,
+        request_key=idempotency_key,
+        tie_order=payload.tie_order,
     )
     return Status(201, _view(combat))
 
@@ -356,12 +508,26 @@ def fight_turn(request, code: UUID, payload: FightTurnIn, idempotency_key: str =
     combat = _fight(request, code)
     combatant = combatant_of(combat, payload.combatant, "combatant")
     actions = []
+    expected = XuletaActionIn if combat.ruleset == XULETA_RULESET else FightActionIn
     for index, action in enumerate(payload.actions):
+        if not isinstance(action, expected):
+            raise ServiceError(
+                OTHER_SYSTEMS_ACTION.format(label=services.ruleset_label(combat.ruleset)),
+                field=f"actions.{index}.kind",
+            )
         data = action.dict()
         if action.target is not None:
             data["target"] = str(
                 combatant_of(combat, action.target, f"actions.{index}.target").code
             )
+        if data.get("by") is not None:
+            data["by"] = str(combatant_of(combat, data["by"], f"actions.{index}.by").code)
+        for many in ("targets", "leaves_reach_of"):
+            if many in data:
+                data[many] = [
+                    str(combatant_of(combat, code, f"actions.{index}.{many}.{n}").code)
+                    for n, code in enumerate(data[many])
+                ]
         actions.append(data)
     event = services.fight_turn(
         combat=combat,
@@ -392,6 +558,7 @@ def fight_condition(request, code: UUID, payload: FightConditionIn, idempotency_
         turn_damage=(payload.turn_damage, payload.turn_damage_type)
         if payload.turn_damage is not None or payload.turn_damage_type is not None
         else None,
+        level=payload.level,
         request_key=idempotency_key,
     )
     return Status(201, _event_out(combat, event))

@@ -32,6 +32,8 @@ from sessions.log import chain
 from sessions.models import Combat, Combatant, CombatEvent, Scene
 from sessions.tracker import tracker_begin, tracker_event
 from sheets.models import Character
+from sheets.reads import homologated_version
+from sheets.ruleset_data import data_state, data_state_write
 
 FIGHT_ENDED = "O combate já terminou."
 FIGHT_ACTIVE_EXISTS = "Já há um combate em andamento nesta cena: termine-o antes de começar outro."
@@ -55,6 +57,7 @@ COMBATANT_NOT_FOUND = "Este combatente não está neste combate."
 CHARACTER_NOT_IN_SCENE = "Esta personagem não está na cena."
 TOO_MANY = "No máximo {limit} combatentes num combate."
 MAX_COMBATANTS = 30
+TIE_ORDER_RANGE = "tie_order: posições dos combatentes na lista, de 0 a {count} menos 1."
 # A refusal the ruleset gives until the Árbitro decides a pendência (its error has ``reading``).
 AWAITS_ARBITRO = "awaits_arbitro"
 
@@ -222,6 +225,7 @@ def _event(combat: Combat, user, kind: str, played, *, request_key: str, data=No
     acted_turn = combat.turn or played.state.get("turn", 0)
     lines = _write_steps(combat, user, code, played.steps, acted_round, acted_turn)
     _store(combat, played.state)
+    _write_back(combat, fight_part(combat), played.state)
     return tracker_event(
         combat,
         user=user,
@@ -266,7 +270,10 @@ def _row(part, combat: Combat, spec: Mapping[str, Any], declared: int, prefix: s
     character = spec.get("character")
     if character is not None and not combat.scene.characters.filter(pk=character.pk).exists():
         raise ServiceError(CHARACTER_NOT_IN_SCENE, field=f"{prefix}.character")
-    numbers = _rules(part.fighter_numbers, spec.get("numbers") or {}, prefix=prefix)
+    given = spec.get("numbers") or {}
+    if not given and character is not None and hasattr(part, "numbers_from_sheet"):
+        given = _sheet_numbers(part, character, f"{prefix}.character")
+    numbers = _rules(part.fighter_numbers, given, prefix=prefix)
     pv_max, pv = part.fighter_pv(numbers)
     kind = Combatant.Kind.PLAYER_CHARACTER if character is not None else Combatant.Kind.CREATURE
     return Combatant(
@@ -280,6 +287,40 @@ def _row(part, combat: Combat, spec: Mapping[str, Any], declared: int, prefix: s
         hp_before=pv,
         demo_note=str(spec.get("note") or "")[:1000],
     )
+
+
+NO_HOMOLOGATED_SHEET = (
+    "{name} não tem ficha homologada: dê os números dela (numbers) ou peça a homologação ao "
+    "Árbitro."
+)
+
+
+def _sheet_numbers(part, character, field: str) -> dict:
+    """A character's numbers from its newest homologated sheet and its state, through the
+    ruleset's sheets part (``check_data``, the Xuleta's) and the combat part
+    (``numbers_from_sheet``); ServiceError naming ``field`` when it has none."""
+    sheets = ruleset_for(character.campaign.ruleset).sheets
+    version = homologated_version(character)
+    if sheets is None or not hasattr(sheets, "check_data") or version is None:
+        raise ServiceError(NO_HOMOLOGATED_SHEET.format(name=character.name), field=field)
+    sheet = _rules(sheets.check_data, version.data, data_state(character), prefix=field)
+    return part.numbers_from_sheet(sheet)
+
+
+def _write_back(combat: Combat, part, state: Mapping[str, Any]) -> None:
+    """The characters' state after a call, written to their sheets' state
+    (``sheets.ruleset_data.data_state_write``) when the ruleset keeps one and the combat part
+    says it (``character_states``: the Xuleta's PC lost, conditions, death saves…)."""
+    if not hasattr(part, "character_states"):
+        return
+    if ruleset_for(combat.ruleset).sheets is None:
+        return
+    rows = {_key(c): c for c in combat.combatants.select_related("character__campaign")}
+    for key, written in part.character_states(state).items():
+        row = rows.get(key)
+        if row is None or row.character is None:
+            continue
+        data_state_write(character=row.character, data={**data_state(row.character), **written})
 
 
 def _combatant(combat: Combat, code, field: str) -> Combatant:
@@ -305,6 +346,7 @@ def fight_start(
     combatants: Sequence[Mapping[str, Any]],
     request_key: str = "",
     source: RandomSource | None = None,
+    tie_order: Sequence[int] = (),
 ) -> Combat:
     """Start a fight in ``scene`` with ``combatants`` (each ``{"name", "character"?, "numbers",
     "initiative_modifier"?}``, the Mestre's numbers) and roll everyone's initiative; the first
@@ -339,7 +381,13 @@ def fight_start(
     for row, spec in zip(rows, combatants, strict=True):
         row.save()
         modifiers[_key(row)] = int(spec.get("initiative_modifier") or 0)
-    played = _rules(part.begin, fight_state(combat), _source(source), modifiers)
+    options = {}
+    if tie_order:
+        # The Mestre's order for ties (the Xuleta's «ho decideix el DM»): positions in the list.
+        if any(not 0 <= i < len(rows) for i in tie_order):
+            raise ServiceError(TIE_ORDER_RANGE.format(count=len(rows)), field="tie_order")
+        options["tie_order"] = [_key(rows[i]) for i in tie_order]
+    played = _rules(part.begin, fight_state(combat), _source(source), modifiers, **options)
     _event(combat, user, CombatEvent.Kind.START, played, request_key="")
     return combat
 
@@ -422,6 +470,7 @@ def fight_condition(
     remove: bool = False,
     source_fighter: Combatant | None = None,
     turn_damage: tuple | None = None,
+    level: int | None = None,
     request_key: str = "",
 ) -> CombatEvent:
     """The Mestre applies a condition (with its duration in rounds, or the chapter's default;
@@ -440,6 +489,7 @@ def fight_condition(
         remove,
         _key(source_fighter) if source_fighter is not None else "",
         turn_damage,
+        **({"level": level} if level is not None else {}),
     )
     return _event(combat, user, CombatEvent.Kind.ADJUSTMENT, played, request_key=request_key)
 

@@ -1,4 +1,4 @@
-"""The MCP tools of a fight its ruleset plays whole (the sistema001's): start it with everyone's
+"""The MCP tools of a fight its ruleset plays whole (the sistema001's, the Xuleta's): start it with everyone's
 numbers, a late entrant, one combatant's whole turn, a condition, an object, the state, the end.
 Each is one operation of sessions/native_combat/api.py, called in-process with the caller's
 token (campaigns.mcp_api); the arguments are the API's schemas, so their enums (conditions,
@@ -17,6 +17,7 @@ from sessions.native_combat.api import (
     FighterIn,
     FightObjectIn,
     TurnPlanKey,
+    XuletaActionIn,
 )
 
 FightId = Annotated[UUID, Field(description="O combate (o id de fight_start)")]
@@ -31,23 +32,33 @@ async def fight_start(
         Field(
             min_length=2,
             max_length=30,
-            description="Cada combatente com os números que o Mestre dá: os seis atributos, o "
-            "tamanho do dado de cada um, PV, lado, resistências, armas",
+            description="Cada combatente com os números que o Mestre dá — Sistema 001: os seis "
+            "atributos, o tamanho do dado de cada um, PV, lado, resistências, armas; Xuleta: as "
+            "seis característiques, CA, PC, ataques, resistências, grupo, surpresa (uma "
+            "personagem da cena sem números vem da ficha homologada)",
         ),
     ],
+    tie_order: Annotated[
+        list[int],
+        Field(
+            max_length=30,
+            description="Xuleta: a ordem do Mestre para empates de iniciativa (posições em "
+            "combatants, 0 primeiro); vazio: os empatados rolam de novo",
+        ),
+    ] = [],  # noqa: B006 - copied
     idempotency_key: IdempotencyKey = "",
 ) -> dict[str, Any]:
     """Sistema 001 (capítulo de combate): começa um combate numa cena. O servidor rola a
     Iniciativa de todos (Dado de Mobilidade + Mobilidade + modificador; empates pela maior
-    Mobilidade, depois nova rolagem só entre os empatados) e abre o turno do primeiro. Devolve
-    a ordem com cada Iniciativa, PV e condições, e o id de cada combatente."""
-    return await api_call(
-        ctx,
-        "POST",
-        "/fights",
-        body={"scene": str(scene), "combatants": [payload(c) for c in combatants]},
-        key=idempotency_key,
-    )
+    Mobilidade, depois nova rolagem só entre os empatados) e abre o turno do primeiro.
+    Xuleta (§2.1 Iniciativa): uma prova de Destresa de cada um, uma só por grupo de monstros
+    iguais (group), da maior para a menor; empates pela ordem do Mestre (tie_order) ou nova
+    rolagem; quem está surpreso perde o primeiro turno. Devolve a ordem com cada Iniciativa, PV
+    e condições, e o id de cada combatente."""
+    body = {"scene": str(scene), "combatants": [payload(c) for c in combatants]}
+    if tie_order:
+        body["tie_order"] = list(tie_order)
+    return await api_call(ctx, "POST", "/fights", body=body, key=idempotency_key)
 
 
 @tool()
@@ -67,7 +78,7 @@ async def fight_turn(
     fight: FightId,
     combatant: Annotated[UUID, Field(description="Quem age: o combatente da vez")],
     plan: TurnPlanKey = "",
-    actions: Annotated[list[FightActionIn], Field(max_length=4)] = [],  # noqa: B006 - copied
+    actions: Annotated[list[FightActionIn | XuletaActionIn], Field(max_length=12)] = [],  # noqa: B006 - copied
     idempotency_key: IdempotencyKey = "",
 ) -> dict[str, Any]:
     """O turno inteiro de um combatente numa chamada: o plano (1 Movimento + 1 Execução, 2
@@ -81,7 +92,20 @@ async def fight_turn(
     nem Defesa. O teste do Ataque Furtivo e o do Ataque Interno aguardam a decisão do Árbitro
     sobre empatar com o ND (veja arbitro em fight_read): sem ela, recusa (awaits_arbitro) sem
     rolar. Depois, o início do turno seguinte: o que termina antes dele e o dano de Sangrando e
-    Incendiado. Devolve cada linha do registro e o estado."""
+    Incendiado.
+
+    Xuleta (§2 El teu torn, §3 Accions en combat), as partes do turno na ordem: move (metros;
+    leaves_reach_of: quem pode dar o atac d'oportunitat com a reação), uma ação (attack — um
+    item por ataque, até attacks_per_action; grapple/shove substituem um; cast_spell com
+    save/dc/damage/half_on_save/condition/concentration ou spell_attack; dash, disengage, dodge,
+    help, hide, ready, search, use_object, stabilize, escape_grapple), offhand_attack ou
+    bonus_action (com source) como ação adicional, interact (a interação livre), stand_up,
+    drop_prone, reaction (by: quem reage no turno deste, com o que preparou ou uma magia de
+    reação; uma por rodada). O servidor rola o ataque contra a CA (com cobertura, vantagem/desvantagem dos
+    estados, 20 e 1 naturais, crítico a 1,5 m de Paralitzat/Inconscient), o dano (crítico: o
+    dobro de dados), resistência, vulnerabilidade e imunidade, PC temporários, 0 PC, morte
+    instantânea, a salvação de concentração; no início de cada turno a 0 PC, a salvação contra
+    a morte. Devolve cada linha do registro e o estado."""
     body = {
         "combatant": str(combatant),
         "plan": plan,
@@ -96,7 +120,8 @@ async def fight_condition(
 ) -> dict[str, Any]:
     """Aplica uma condição a um combatente (com a duração em rodadas que a origem diz; sem ela,
     até o início do segundo turno consecutivo do alvo) ou a remove (remove=true). A mesma
-    condição não se acumula: só a duração se renova."""
+    condição não se acumula: só a duração se renova. Xuleta: os estados duram até algo os tirar
+    (ou rounds); exhaustion sobe level níveis (remove: desce)."""
     return await api_call(
         ctx, "POST", f"/fights/{fight}/conditions", body=payload(condition), key=idempotency_key
     )

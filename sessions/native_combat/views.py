@@ -27,6 +27,8 @@ def fight_panel(request, scene: Scene, membership) -> HttpResponse:
         "fight": view,
         "can_run": membership.runs_the_table,
         "label": services.ruleset_label(scene.week.campaign.ruleset),
+        # the hit points' name in the system's words: the Xuleta's «punts de cop» (PC)
+        "hp_word": "PC" if view is not None and view["ruleset"] == "xuleta5e" else "PV",
     }
     template = "native_combat/panel.html#panel" if request.htmx else "native_combat/panel.html"
     return render(request, template, context)
@@ -38,6 +40,7 @@ def _shown(view: dict) -> dict:
     and the log newest first, as the scene's log reads — the last
     ``RECENT`` events shown, the older ones folded (a long fight stays short on a phone)."""
     for row in view["order"]:
+        row.setdefault("ac", None)
         top = max(row["pv_max"], 1)
         row["pv_percent"] = max(0, min(100, round(100 * row["pv"] / top)))
         row["pv_low"] = 2 * row["pv"] <= row["pv_max"]

@@ -59,6 +59,8 @@ FREE_TEXT = {
     # object the fight holds — sets of the fight, not closed sets of the system
     "weapon",
     "object",
+    # a Xuleta fight's spell: the text lists no spells, so its name is the Mestre's words
+    "spell",
 }
 
 
