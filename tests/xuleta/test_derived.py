@@ -66,6 +66,12 @@ def test_exhaustion_and_conditions_set_the_edges_and_speed(quote):
     assert any("Esgotament 1" in r for r in d.reasons["check"])
 
 
+def test_a_save_named_by_its_label_explains_its_proficiency():
+    d = derive(ISSUE, 3, saves=["Força"])
+    assert d.saves["str"] == 4
+    assert d.explanations["saves.str"] == "mod. de Força +2 + competència +2 = +4"
+
+
 def test_stunned_fails_str_and_dex_saves():
     d = derive(ISSUE, 1, conditions=["stunned"])
     assert d.auto_fail == ("str", "dex")
