@@ -214,3 +214,30 @@ def test_a_gurps_roll_refuses_the_xuletas_fields(client, mestre, scene, jurado):
         answer = _post(client, mestre, url, {"character": str(jurado.code), **body})
         assert answer.status_code == 422, body
         assert answer.json()["field"] == field
+
+
+def test_the_scene_page_shows_a_xuleta_roll(client, world, sheets, server_dice):
+    server_dice(12)
+    _roll(client, world, {"character": str(world["aina"].code), "skill": "Percepció", "dc": 15})
+    client.force_login(world["mestre"])
+    page = client.get(f"/cenas/{world['scene'].code}/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Percepció +3 (ficha) contra 15" in text and "Sucesso" in text
+    assert "bônus +3" in text and "NH 3" not in text
+    answer = client.get(f"/cenas/{world['scene'].code}/exportar.md")
+    export = b"".join(answer.streaming_content).decode()
+    assert "contra 15 (bônus +3: Percepció +3 (ficha) contra 15): Sucesso, margem +0" in export
+
+
+def test_the_scene_page_shows_a_xuleta_contest(client, world, sheets, server_dice):
+    server_dice(10, 12)
+    body = {
+        "a": {"character": str(world["aina"].code), "skill": "Atletisme"},
+        "b": {"name": "L'ós", "base_level": 2, "label": "Atletisme"},
+    }
+    _post(client, world["mestre"], f"/api/v1/scenes/{world['scene'].code}/contests", body)
+    client.force_login(world["mestre"])
+    text = client.get(f"/cenas/{world['scene'].code}/").content.decode()
+    assert "tudo continua como estava" in text and "Xuleta §4.6" in text
+    assert "bônus +4" in text
