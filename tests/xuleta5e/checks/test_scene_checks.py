@@ -241,3 +241,74 @@ def test_the_scene_page_shows_a_xuleta_contest(client, world, sheets, server_dic
     text = client.get(f"/cenas/{world['scene'].code}/").content.decode()
     assert "tudo continua como estava" in text and "Xuleta §4.6" in text
     assert "bônus +4" in text
+
+
+@pytest.fixture
+def offered(monkeypatch, world, sheets):
+    """The roll form offers Aina's sheet (its checks, skills and saves, as ``CHECKS.choices``
+    gives them) until the sheets part lands."""
+    from rulesets.xuleta5e.checks import CHECKS
+    from sessions.log import targets, views
+
+    def lines(character):
+        sheet = levels.sheet_levels(character)
+        return [targets._target(c) for c in CHECKS.choices(sheet)] if sheet else []
+
+    monkeypatch.setattr(targets, "roll_targets", lines)
+    monkeypatch.setattr(views, "roll_targets", lines)
+
+
+def test_the_roll_form_rolls_a_save_against_the_dc_with_the_mestres_edge(
+    client, world, offered, server_dice
+):
+    client.force_login(world["mestre"])
+    scene = world["scene"]
+    page = client.get(f"/cenas/{scene.code}/").content.decode()
+    assert 'data-testid="d20-fields"' in page and "Rolar d20 no servidor" in page
+    target = f"{world['aina'].code}|save:con"
+    assert f'value="{target}"' in page
+    server_dice(4, 18)
+    answer = client.post(
+        f"/cenas/{scene.code}/rolar/",
+        {"target": target, "dc": 12, "edge": "advantage", "request_key": "form-1"},
+    )
+    assert answer.status_code in (200, 302)
+    roll = log_services.Roll.objects.get(scene=scene)
+    assert (roll.kind, roll.dice, roll.total, roll.outcome) == ("save", [4, 18], 22, "success")
+    assert roll.details["level"]["edge"] == "advantage"
+
+
+def test_the_roll_form_without_a_dc_says_so_and_rolls_nothing(client, world, offered):
+    client.force_login(world["mestre"])
+    scene = world["scene"]
+    answer = client.post(
+        f"/cenas/{scene.code}/rolar/",
+        {"target": f"{world['aina'].code}|skill:Percepció", "request_key": "form-2"},
+    )
+    assert "Diga a CD (dc)" in answer.content.decode()
+    assert not log_services.Roll.objects.filter(scene=scene).exists()
+
+
+def test_the_roll_form_for_a_creature_without_a_sheet(client, world, offered, server_dice):
+    client.force_login(world["mestre"])
+    scene = world["scene"]
+    server_dice(11)
+    client.post(
+        f"/cenas/{scene.code}/rolar/",
+        {
+            "target": "custom",
+            "custom_character": str(world["bernat"].code),
+            "label": "Mossegada",
+            "base_level": 5,
+            "roll": "attack",
+            "dc": 16,
+            "request_key": "form-3",
+        },
+    )
+    roll = log_services.Roll.objects.get(scene=scene)
+    assert (roll.kind, roll.total, roll.outcome, roll.label) == (
+        "attack",
+        16,
+        "success",
+        "Mossegada",
+    )
