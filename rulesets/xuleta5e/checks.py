@@ -142,6 +142,10 @@ class XuletaChecks:
     contest_kinds = (rolls.CHECK,)
     # The scene's roll needs a DC (or an AC) and takes an edge (``sessions.log.services``).
     needs_dc = True
+    # The closed sets a roll request takes, for the API's enums (the engine's, in its order).
+    abilities: tuple[str, ...] = tuple(ABILITY_LABELS)
+    edges: tuple[str, ...] = rolls.EDGES
+    roll_kinds: tuple[str, ...] = rolls.ROLL_KINDS
 
     def uses_sheet(self, request: CheckRequest) -> bool:
         """Every check, save and attack of a character with a sheet reads it."""

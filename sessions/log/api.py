@@ -21,13 +21,11 @@ from campaigns.api_errors import errors
 from campaigns.auth import AUTH, gated
 from campaigns.errors import ServiceError
 from campaigns.models import Membership
-from rulesets.registry import dice_readable, rule_errors
+from rulesets.registry import XULETA5E, dice_readable, rule_errors, ruleset_for
 from sessions import vocabularies as vocab
 from sessions.log import chain, services, timeline
 from sessions.models import Declaration, Scene
 from sheets.models import Character
-from xuleta.abilities import ABILITIES
-from xuleta.rolls import EDGES, ROLL_KINDS
 
 # Permission first (issue 27): every write's access is checked in its authentication,
 # before its body is validated or its Idempotency-Key replayed.
@@ -66,10 +64,11 @@ BASE_LEVEL_HELP = (
     "uma personagem com ficha, omita: se vier, tem de conferir com a ficha."
 )
 
-# A d20 ruleset's (the Xuleta's) fields: its enums are the engine's sets.
-D20AbilityKey = Literal[ABILITIES]
-D20RollKey = Literal[ROLL_KINDS]
-D20EdgeKey = Literal[EDGES]
+# A d20 ruleset's (the Xuleta's) fields: its enums are its checks part's sets.
+_D20 = ruleset_for(XULETA5E).part("checks")
+D20AbilityKey = Literal[_D20.abilities]
+D20RollKey = Literal[_D20.roll_kinds]
+D20EdgeKey = Literal[_D20.edges]
 D20_ONLY_FIELD = "«{field}» é do GURPS: numa campanha da Xuleta, use {instead}."
 ABILITY_HELP = (
     "Xuleta: a característica de um teste ou de uma salvação (str, dex, con, int, wis, cha); "
