@@ -265,6 +265,9 @@ def test_the_roll_form_rolls_a_save_against_the_dc_with_the_mestres_edge(
     scene = world["scene"]
     page = client.get(f"/cenas/{scene.code}/").content.decode()
     assert 'data-testid="d20-fields"' in page and "Rolar d20 no servidor" in page
+    # GURPS's default (§3.3) fields are not offered; the d20's kind is.
+    assert 'name="difficulty"' not in page and 'name="roll"' in page
+    assert "Xuleta §4.5" in page and "§1.1" not in page
     target = f"{world['aina'].code}|save:con"
     assert f'value="{target}"' in page
     server_dice(4, 18)
