@@ -1,18 +1,26 @@
 """The rules as API operations: odds, damage by ST, the derived block, the closed vocabularies;
 each for one ruleset (``?ruleset=``, default ``gurps3e``): an unknown key, or a system without
-the part an operation needs, is refused (422, in Portuguese)."""
+the part an operation needs, is refused (422, in Portuguese).
+
+The Xuleta (``xuleta5e``, issue 22) answers two of them from its engine (``xuleta/``): the odds
+of a d20 roll (``bonus``, ``dc``, ``edge``, ``roll``: «Proves i tirades») and the derived numbers
+of a set of abilities (``xuleta.derived.derive``), its body naming the ruleset itself."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Annotated, Any, Literal
 
-from ninja import Field, Query, Router, Schema
+from ninja import Body, Field, Query, Router, Schema
+from ninja.errors import ValidationError
+from pydantic import PlainValidator, create_model
+from pydantic import ValidationError as PydanticValidationError
 
 from campaigns.api_errors import errors
 from campaigns.errors import ServiceError
 from gurps import checks, damage, derived
 from rulesets.base import Ruleset, RulesetError
-from rulesets.registry import GURPS3E, ruleset_choices, ruleset_for
+from rulesets.registry import GURPS3E, XULETA5E, ruleset_choices, ruleset_for
 from sessions import vocabularies as game_vocabularies
 from sheets.schemas import (
     DerivedOut,
@@ -21,6 +29,13 @@ from sheets.schemas import (
     reading_pairs,
     readings_out,
 )
+from xuleta import rolls as xuleta_rolls
+from xuleta.abilities import ABILITIES, ABILITY_LABELS, MAX_SCORE, MIN_SCORE, SKILLS
+from xuleta.conditions import CONDITIONS, MAX_EXHAUSTION
+from xuleta.derived import DEFAULT_SPEED_M
+from xuleta.derived import derive as xuleta_derive
+from xuleta.errors import XuletaError
+from xuleta.readings import all_readings as xuleta_readings
 
 router = Router()
 
@@ -116,17 +131,100 @@ class DerivedRulesOut(DerivedOut):
     )
 
 
+# --- the Xuleta's closed sets, as the schema's enums (the engine's keys, in its order) -------
+
+XuletaEdgeIn = Literal["none", "advantage", "disadvantage"]
+XuletaRollIn = Literal["check", "save", "attack"]
+XuletaAbilityIn = Literal["str", "dex", "con", "int", "wis", "cha"]
+XuletaSkillIn = Literal[tuple(SKILLS)]  # the text's 18 names, as printed
+XuletaConditionIn = Literal[tuple(CONDITIONS)]  # the 15 «Estats» by key
+# The Literals above are the engine's sets; a test holds them equal.
+XULETA_ENUMS = {
+    "edge": xuleta_rolls.EDGES,
+    "roll": xuleta_rolls.ROLL_KINDS,
+    "ability": ABILITIES,
+    "skill": tuple(SKILLS),
+    "condition": tuple(CONDITIONS),
+}
+MISSING_FOR_RULESET = "Para o sistema «{label}», mande {field}."
+XULETA_HELP = "Só para ruleset=xuleta5e (a Xuleta, «Proves i tirades»)"
+
+
+def _fraction(value: Fraction) -> str:
+    """The exact chance, always ``a/b`` (``1/1``, ``0/1`` at the ends)."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _require(ruleset: Ruleset, **given: Any) -> None:
+    """Refuse (422, Portuguese, the field named) the first parameter ``ruleset`` needs that
+    the request left out."""
+    for name, value in given.items():
+        if value is None:
+            raise ServiceError(
+                MISSING_FOR_RULESET.format(label=ruleset.label, field=name), field=name
+            )
+
+
+class XuletaOddsOut(Schema):
+    """The exact odds of a Xuleta d20 roll: d20 (two with an edge) + ``bonus`` against ``dc``
+    (a DC, or the target's AC for an attack), equal or more succeeds; a natural 20 and 1 count
+    on attacks only (Xuleta §4.5 «20 natural i 1 natural»)."""
+
+    ruleset: Literal["xuleta5e"]
+    roll: XuletaRollIn
+    bonus: int
+    dc: int = Field(description="A CD (ou a CA do alvo, num ataque)")
+    edge: XuletaEdgeIn
+    success: float
+    success_exact: str = Field(description="a/b, a fração exata (d20, ou 400 pares com vantagem)")
+    critical: float | None = Field(description="Só num ataque: a chance do 20 natural")
+    critical_exact: str | None = Field(description="Só num ataque: o 20 natural, a/b exato")
+    fumble_exact: str | None = Field(description="Só num ataque: o 1 natural, a/b exato")
+
+
 @router.get(
     "/odds",
-    response={200: OddsOut, **errors(422, database=False)},
-    summary="Chance de passar num teste de 3d6 (§1.1–1.2)",
+    response={200: OddsOut | XuletaOddsOut, **errors(422, database=False)},
+    summary="Chance de passar num teste: 3d6 por NH (GURPS §1.1–1.2) ou d20 + bônus contra CD (Xuleta)",
 )
 def odds(
     request,
-    level: int = Query(..., ge=-100, le=100),
+    level: int | None = Query(
+        None, ge=-100, le=100, description="GURPS (e o padrão): o NH; obrigatório para ele"
+    ),
     ruleset: RulesetQuery = GURPS3E,
+    bonus: int | None = Query(
+        None, ge=-30, le=60, description=f"{XULETA_HELP}: o bônus somado ao d20"
+    ),
+    dc: int | None = Query(None, ge=-30, le=60, description=f"{XULETA_HELP}: a CD ou a CA"),
+    edge: Annotated[
+        XuletaEdgeIn, Query(description=f"{XULETA_HELP}: vantagem, desvantagem ou nenhuma")
+    ] = "none",
+    roll: Annotated[
+        XuletaRollIn,
+        Query(description=f"{XULETA_HELP}: teste, salvação ou ataque (só este conta o 20 e o 1)"),
+    ] = "check",
 ):
+    if ruleset_named(ruleset).key == XULETA5E:
+        _require(ruleset_named(ruleset), bonus=bonus, dc=dc)
+        success = xuleta_rolls.success_chance(bonus, dc, edge, roll)
+        attack = roll == xuleta_rolls.ATTACK
+        critical = xuleta_rolls.critical_chance(edge)
+        fumble = xuleta_rolls.kept_distribution(edge)[1]
+        return {
+            "ruleset": XULETA5E,
+            "roll": roll,
+            "bonus": bonus,
+            "dc": dc,
+            "edge": edge,
+            "success": float(success),
+            "success_exact": _fraction(success),
+            "critical": float(critical) if attack else None,
+            "critical_exact": _fraction(critical) if attack else None,
+            "fumble_exact": _fraction(fumble) if attack else None,
+        }
     _canon_engine(ruleset, "checks")
+    _require(ruleset_named(ruleset), level=level)
     success = checks.success_probability(level)
     return {
         "level": level,
@@ -152,13 +250,181 @@ def basic_damage(
     return {"st": st, "thrust": str(row.thrust), "swing": str(row.swing)}
 
 
+# --- POST /rules/derived for the Xuleta ---------------------------------------------------
+
+# The six scores, each 1–30 (the modifier table's rows); a model made with ``create_model`` so
+# its fields can be the abilities' keys (``str``, ``int`` …).
+XuletaRulesAbilitiesIn = create_model(
+    "XuletaRulesAbilitiesIn",
+    __config__={"extra": "forbid"},
+    **{
+        key: (int, Field(..., ge=MIN_SCORE, le=MAX_SCORE, description=ABILITY_LABELS[key]))
+        for key in ABILITIES
+    },
+)
+
+
+class XuletaRulesProficienciesIn(Schema, extra="forbid"):
+    skills: list[XuletaSkillIn] = Field(
+        [], description="As perícias em que é competente, pelo nome da Xuleta (§4.11 Habilitats)"
+    )
+    saves: list[XuletaAbilityIn] = Field(
+        [], description="As salvações em que é competente, pela chave da característica"
+    )
+
+
+class XuletaRulesDerivedIn(Schema, extra="forbid"):
+    """A Xuleta character's abilities, level and proficiencies, under exhaustion and
+    conditions: what ``xuleta.derived.derive`` takes."""
+
+    ruleset: Literal["xuleta5e"] = Field(XULETA5E, description="O sistema: xuleta5e (ou ?ruleset=)")
+    abilities: XuletaRulesAbilitiesIn  # type: ignore[valid-type]
+    level: int = Field(..., ge=1, le=20, description="O nível do personagem, 1–20")
+    proficiencies: XuletaRulesProficienciesIn = Field(default_factory=XuletaRulesProficienciesIn)
+    exhaustion: int = Field(0, ge=0, le=MAX_EXHAUSTION, description="Esgotament, 0–6")
+    conditions: list[XuletaConditionIn] = Field([], description="Os estats, pela chave")
+    speed_m: float | None = Field(
+        None,
+        ge=0,
+        le=1000,
+        description=f"A velocidade da ficha, em metros (omitida: {DEFAULT_SPEED_M:g} m)",
+    )
+
+
+class XuletaRulesReadingOut(Schema):
+    """A number that rests on an open reading of the Xuleta (``xuleta.readings``)."""
+
+    value: str
+    reading: str
+    section: str
+    question: str
+    answer: str
+
+
+class XuletaRulesDerivedOut(Schema):
+    """The derived numbers (``xuleta.derived.Derived``): ``edges`` is roll kind → edge under
+    the exhaustion and conditions given; ``explanations`` field → formula in the text's words."""
+
+    ruleset: Literal["xuleta5e"]
+    modifiers: dict[XuletaAbilityIn, int]
+    proficiency_bonus: int
+    skills: dict[str, int] = Field(description="O nome da perícia na Xuleta → bônus (as 18)")
+    saves: dict[XuletaAbilityIn, int]
+    passive_perception: int
+    speed: float = Field(description="Metros, depois dos estats e do esgotament")
+    edges: dict[XuletaRollIn, XuletaEdgeIn]
+    save_edges: dict[XuletaAbilityIn, XuletaEdgeIn]
+    auto_fail: list[XuletaAbilityIn] = Field(description="Salvações que falham sem rolar")
+    attacked_edge: XuletaEdgeIn = Field(description="Um ataque contra ele (distância não dita)")
+    explanations: dict[str, str]
+    reasons: dict[str, list[str]]
+    readings: list[XuletaRulesReadingOut]
+
+
+def _keep(value: Any) -> Any:
+    """The body as sent; ``derived_stats`` validates it by the ruleset it names."""
+    if not isinstance(value, dict):
+        raise ValueError("Use um objeto.")
+    return value
+
+
+# What the schema publishes (either body) while the body is validated by its ruleset below.
+DerivedBody = Annotated[
+    dict,
+    PlainValidator(_keep, json_schema_input_type=DerivedIn | XuletaRulesDerivedIn),
+]
+
+
+def _validated(model: type[Schema], body: dict) -> Any:
+    """``body`` validated by ``model``; its errors as the API's 422 (each field by its path)."""
+    try:
+        return model.model_validate(body)
+    except PydanticValidationError as error:
+        raise ValidationError(
+            [{**e, "loc": ("body", "payload", *e["loc"])} for e in error.errors()]
+        ) from None
+
+
+XULETA_FIELDS = {
+    "skill": "proficiencies.skills",
+    "ability": "proficiencies.saves",
+}
+
+
+def xuleta_derived(body: XuletaRulesDerivedIn) -> dict:
+    """``xuleta.derived.derive`` on a validated body, as ``XuletaRulesDerivedOut``."""
+    try:
+        result = xuleta_derive(
+            body.abilities.model_dump(),
+            body.level,
+            skills=body.proficiencies.skills,
+            saves=body.proficiencies.saves,
+            exhaustion=body.exhaustion,
+            conditions=body.conditions,
+            speed_m=body.speed_m,
+        )
+    except XuletaError as error:
+        raise ServiceError(
+            error.message, field=XULETA_FIELDS.get(error.field, error.field)
+        ) from None
+    readings = {r.key: r for r in xuleta_readings()}
+    used = [("speed", "speed_default")] if body.speed_m is None else []
+    return {
+        "ruleset": XULETA5E,
+        "modifiers": result.modifiers,
+        "proficiency_bonus": result.proficiency_bonus,
+        "skills": result.skills,
+        "saves": result.saves,
+        "passive_perception": result.passive_perception,
+        "speed": result.speed,
+        "edges": result.edges,
+        "save_edges": result.save_edges,
+        "auto_fail": list(result.auto_fail),
+        "attacked_edge": result.attacked_edge,
+        "explanations": result.explanations,
+        "reasons": {k: list(v) for k, v in result.reasons.items()},
+        "readings": [
+            {
+                "value": value,
+                "reading": key,
+                "section": readings[key].section,
+                "question": readings[key].question,
+                "answer": readings[key].answer,
+            }
+            for value, key in used
+        ],
+    }
+
+
+RULESET_DIFFERS = "O corpo diz ruleset «{body}» e a consulta ?ruleset={query}: mande um só."
+
+
 @router.post(
     "/derived",
-    response={200: DerivedRulesOut, **errors(400, 422, database=False)},
-    summary="Derivados, Carga e defesas (§2, §4.6–4.7)",
+    response={200: DerivedRulesOut | XuletaRulesDerivedOut, **errors(400, 422, database=False)},
+    summary="Derivados: GURPS (§2, §4.6–4.7) ou Xuleta (modificadores, competência, vantagens)",
 )
-def derived_stats(request, payload: DerivedIn, ruleset: RulesetQuery = GURPS3E):
-    _canon_engine(ruleset, "sheets")
+def derived_stats(
+    request,
+    payload: Annotated[DerivedBody, Body()],
+    ruleset: Annotated[RulesetKey, Query(None, description=RULESET_HELP)] = None,
+):
+    """GURPS's body (``DerivedIn``) or the Xuleta's (``XuletaRulesDerivedIn``, with
+    ``"ruleset": "xuleta5e"``): the ruleset is the body's ``ruleset``, else ``?ruleset=``, else
+    gurps3e; the two differing is refused (422, field ``ruleset``)."""
+    said = payload.get("ruleset")
+    if said is not None and ruleset is not None and said != ruleset:
+        raise ServiceError(RULESET_DIFFERS.format(body=said, query=ruleset), field="ruleset")
+    key = ruleset_named(str(said or ruleset or GURPS3E)).key
+    if key == XULETA5E:
+        return xuleta_derived(_validated(XuletaRulesDerivedIn, {**payload, "ruleset": XULETA5E}))
+    _canon_engine(key, "sheets")
+    body = {k: v for k, v in payload.items() if k != "ruleset"}
+    return gurps_derived(_validated(DerivedIn, body))
+
+
+def gurps_derived(payload: DerivedIn) -> dict:
+    """GURPS's derived block (``gurps.derived.derive``) with the readings it rests on."""
     result = derived.derive(
         st=payload.st,
         dx=payload.dx,

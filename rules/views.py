@@ -205,7 +205,12 @@ def pages_for(request: HtmxHttpRequest) -> PagesPart:
 @login_required
 def rules_index(request: HtmxHttpRequest) -> HttpResponse:
     pages = pages_for(request)
-    context = {"chapters": rulebook_chapters(pages), "table_count": len(pages.tables())}
+    context = {
+        "chapters": rulebook_chapters(pages),
+        "table_count": len(pages.tables()),
+        # Another system's text (the Xuleta's, the sistema001's) names itself; "" the canon.
+        "document": getattr(pages, "document", ""),
+    }
     return render(request, "canon/regras/index.html", context)
 
 

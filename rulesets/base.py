@@ -99,7 +99,9 @@ class CheckRequest:
     ``difficulty`` of a general rule, for a skill the catalogue lacks) or an ``attribute``;
     ``base_level`` the Mestre's number, for who has no sheet (or to be checked against the
     sheet's); ``kind`` of test, if said; ``label`` the line's words; ``new_skill`` when the
-    caller says the skill is new (not a misspelling). Every text as sent, stripped."""
+    caller says the skill is new (not a misspelling). Every text as sent, stripped. A d20
+    ruleset's (the Xuleta's) ``dc``: the DC or AC rolled against, and ``edge``: the advantage or
+    disadvantage the Mestre says; "" and None elsewhere."""
 
     skill: str = ""
     attribute: str = ""
@@ -108,19 +110,23 @@ class CheckRequest:
     kind: str = ""
     label: str = ""
     new_skill: bool = False
+    dc: int | None = None
+    edge: str = ""
 
     def as_dict(self) -> dict:
         """What a roll keeps of the request (the non-empty names), to recognise a replay."""
-        return {
+        found = {
             key: value
             for key, value in (
                 ("skill", " ".join(self.skill.split())),
                 ("attribute", self.attribute),
                 ("difficulty", self.difficulty),
                 ("new_skill", self.new_skill),
+                ("edge", self.edge),
             )
             if value
         }
+        return found if self.dc is None else {**found, "dc": self.dc}
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from xuleta import conditions as conds
-from xuleta.abilities import ABILITIES, ABILITY_LABELS, SKILLS, proficiency_bonus, skill_name
+from xuleta.abilities import (
+    ABILITIES,
+    ABILITY_LABELS,
+    SKILLS,
+    ability_key,
+    proficiency_bonus,
+    skill_name,
+)
 from xuleta.proficiency import check_bonus, modifiers, save_bonus
 from xuleta.readings import Reading
 from xuleta.rolls import ATTACK, CHECK, SAVE, passive
@@ -81,7 +88,7 @@ def derive(
     mods = modifiers(abilities)
     bonus = proficiency_bonus(level)
     skill_set = tuple(dict.fromkeys(skill_name(s) for s in skills))
-    save_set = tuple(dict.fromkeys(saves))
+    save_set = tuple(dict.fromkeys(ability_key(a) for a in saves))
     marks = conds.condition_keys(conditions)
     level_ex = conds.exhaustion_level(exhaustion)
 

@@ -21,7 +21,7 @@ from campaigns.api_errors import errors
 from campaigns.auth import AUTH, gated
 from campaigns.errors import ServiceError
 from campaigns.models import Membership
-from rulesets.registry import dice_readable, rule_errors
+from rulesets.registry import XULETA5E, dice_readable, rule_errors, ruleset_for
 from sessions import vocabularies as vocab
 from sessions.log import chain, services, timeline
 from sessions.models import Declaration, Scene
@@ -62,6 +62,26 @@ NEW_SKILL_HELP = (
 BASE_LEVEL_HELP = (
     "Só para quem não tem ficha homologada (criatura, NPC): o nível que o Mestre diz. Para "
     "uma personagem com ficha, omita: se vier, tem de conferir com a ficha."
+)
+
+# A d20 ruleset's (the Xuleta's) fields: its enums are its checks part's sets.
+_D20 = ruleset_for(XULETA5E).part("checks")
+D20AbilityKey = Literal[_D20.abilities]
+D20RollKey = Literal[_D20.roll_kinds]
+D20EdgeKey = Literal[_D20.edges]
+D20_ONLY_FIELD = "«{field}» é do GURPS: numa campanha da Xuleta, use {instead}."
+ABILITY_HELP = (
+    "Xuleta: a característica de um teste ou de uma salvação (str, dex, con, int, wis, cha); "
+    "com skill, a outra característica que o Mestre pede para a perícia"
+)
+ROLL_HELP = (
+    "Xuleta: check (teste, com skill ou ability), save (salvação, com ability) ou attack "
+    "(ataque, com skill = o nome do ataque da ficha); omita e vale check"
+)
+DC_HELP = "Xuleta (obrigatória nela): a CD do teste ou da salvação, ou a CA do alvo num ataque"
+EDGE_HELP = (
+    "Xuleta: a vantagem ou desvantagem que o Mestre dá (cobertura, ajuda, distância…); as dos "
+    "estados e do esgotamento da personagem vêm do seu estado, e as duas nunca se acumulam"
 )
 
 ONLY_THE_TABLE_ROLLS = "Só o Mestre de Cena ou o Árbitro conduzem a cena: anunciam, rolam e narram."
@@ -107,6 +127,10 @@ class RollIn(Schema, extra="forbid"):
     )
     modifiers: list[ModifierIn] = Field(default=[], max_length=20)
     hidden: StrictBool = False
+    ability: D20AbilityKey | None = Field(default=None, description=ABILITY_HELP)
+    roll: D20RollKey | None = Field(default=None, description=ROLL_HELP)
+    dc: int | None = Field(default=None, ge=-30, le=60, description=DC_HELP)
+    edge: D20EdgeKey | None = Field(default=None, description=EDGE_HELP)
 
 
 class DamageRollIn(Schema, extra="forbid"):
@@ -185,6 +209,8 @@ class ContestSideIn(Schema, extra="forbid"):
     base_level: int | None = Field(default=None, ge=-50, le=50, description=BASE_LEVEL_HELP)
     kind: ContestKindKey | None = None
     modifiers: list[ModifierIn] = Field(default=[], max_length=20)
+    ability: D20AbilityKey | None = Field(default=None, description=ABILITY_HELP)
+    edge: D20EdgeKey | None = Field(default=None, description=EDGE_HELP)
 
 
 class ContestIn(Schema, extra="forbid"):
@@ -538,14 +564,15 @@ def roll_create(
     idempotency_key: str = Header("", alias="Idempotency-Key"),
 ):
     scene = _get_scene_for_table(request, code)
+    _d20_names(scene, payload)
     roll = services.roll_create(
         scene=scene,
         user=request.user,
         label=payload.label,
         base_level=payload.base_level,
-        kind=payload.kind or "",
+        kind=payload.kind or payload.roll or "",
         skill=payload.skill,
-        attribute=payload.attribute or "",
+        attribute=payload.attribute or payload.ability or "",
         difficulty=payload.difficulty or "",
         new_skill=payload.new_skill,
         modifiers=_modifiers(payload.modifiers),
@@ -553,8 +580,28 @@ def roll_create(
         declaration=_declaration(scene, payload.declaration),
         hidden=payload.hidden,
         request_key=idempotency_key,
+        dc=payload.dc,
+        edge=payload.edge or "",
     )
     return Status(201, _roll_out(roll))
+
+
+def _d20_names(scene: Scene, payload: Schema, prefix: str = "") -> None:
+    """A d20 ruleset names its rolls by ``ability`` and ``roll``, GURPS by ``attribute`` and
+    ``kind``: each refused in the other's campaign, the field named (422)."""
+    ruleset = services.ruleset_for(scene.week.campaign.ruleset)
+    d20 = getattr(ruleset.part("checks"), "needs_dc", False)
+    where = f"{prefix}." if prefix else ""
+    for ours, theirs in (("ability", "attribute"), ("roll", "kind")):
+        if not hasattr(payload, ours):
+            continue
+        sent = theirs if d20 else ours
+        if getattr(payload, sent, None):
+            if d20:
+                message = D20_ONLY_FIELD.format(field=theirs, instead=ours)
+            else:
+                message = services.D20_ONLY.format(field=ours, label=ruleset.label)
+            raise ServiceError(message, field=f"{where}{sent}")
 
 
 @router.post(
@@ -628,6 +675,8 @@ def contest_create(
     idempotency_key: str = Header("", alias="Idempotency-Key"),
 ):
     scene = _get_scene_for_table(request, code)
+    _d20_names(scene, payload.a, "a")
+    _d20_names(scene, payload.b, "b")
     sides = [
         services.ContestSide(
             character=_character(scene, side.character, f"{name}.character"),
@@ -636,10 +685,11 @@ def contest_create(
             kind=side.kind or "",
             modifiers=tuple(_modifiers(side.modifiers)),
             skill=side.skill,
-            attribute=side.attribute or "",
+            attribute=side.attribute or side.ability or "",
             difficulty=side.difficulty or "",
             new_skill=side.new_skill,
             name=side.name,
+            edge=side.edge or "",
         )
         for name, side in (("a", payload.a), ("b", payload.b))
     ]

@@ -101,6 +101,21 @@ class RollForm(forms.Form):
     custom_character = forms.ChoiceField(label="De quem (se outro)", required=False)
     declaration = forms.ChoiceField(label="Responde à declaração", required=False)
     hidden = forms.BooleanField(label="Rolagem escondida (§1.6)", required=False)
+    # A d20 ruleset's (the Xuleta's): the DC or AC, the Mestre's edge and, for another test,
+    # its kind; the page shows them only in such a campaign.
+    dc = forms.IntegerField(
+        label="CD (ou a CA do alvo)", required=False, min_value=-30, max_value=60
+    )
+    edge = forms.ChoiceField(
+        label="Vantagem do Mestre",
+        choices=[("", "—"), ("advantage", "Vantagem"), ("disadvantage", "Desvantagem")],
+        required=False,
+    )
+    roll = forms.ChoiceField(
+        label="Tipo de d20 (se outro)",
+        choices=[("check", "Teste"), ("save", "Salvação"), ("attack", "Ataque")],
+        required=False,
+    )
 
     def __init__(
         self, *args, target_choices=(), declaration_choices=(), character_choices=(), **kwargs

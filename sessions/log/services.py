@@ -93,6 +93,12 @@ FOLLOWED_MARGIN_DISAGREES = (
     "margin_of_failure {given} não confere com a rolagem seguida: {label} falhou por {margin}. "
     "Omita a margem e ela vem da rolagem."
 )
+DC_NEEDED = (
+    "Diga a CD (dc) contra a qual se rola: a de um teste ou salvação, ou a CA do alvo num ataque."
+)
+D20_ONLY = (
+    "«{field}» é de um sistema de d20 (a Xuleta): o sistema desta campanha, «{label}», não o usa."
+)
 FOLLOWED_CHARACTER_DISAGREES = "A rolagem seguida (follows) é de {name}, não desta personagem."
 
 MAX_MODIFIERS = 20
@@ -323,8 +329,16 @@ def roll_create(
     hidden: bool = False,
     source: RandomSource | None = None,
     request_key: str = "",
+    dc: int | None = None,
+    edge: str = "",
 ) -> Roll:
     """Roll 3d6 on the server against a level plus ``modifiers`` and append it.
+
+    In a campaign of a d20 ruleset (the Xuleta, whose checks part ``needs_dc``): d20 + the
+    bonus against ``dc`` (a DC, or the target's AC for an attack; required), under ``edge``
+    (the Mestre's advantage or disadvantage) and the one the character's state gives; the
+    bonus, the edge and its reasons in ``details["level"]``. Elsewhere ``dc`` and ``edge``
+    are refused (field named).
 
     The level (docs/DESIGN.md, invariant 10 (Levels from the sheet)): for a character with a
     homologated sheet, the named ``skill`` or ``attribute`` read from the sheet and state, or the
@@ -356,6 +370,8 @@ def roll_create(
         kind=str(kind or ""),
         label=label,
         new_skill=bool(new_skill),
+        dc=dc,
+        edge=str(edge or ""),
     )
     same = {"label": label, "asked": asked, "modifiers": modifiers}
     same |= {"character": character, "hidden": hidden}
@@ -373,6 +389,7 @@ def roll_create(
         raise ServiceError(HIDDEN_NEEDS_CHARACTER, field="hidden")
     modifiers = clean_modifiers(modifiers)
     announcement, modifiers = _answering(scene, declaration, character, modifiers)
+    ensure_d20_fields(campaign, dc=dc, edge=edge, needs_dc=True)
     level = levels.level_for(character, asked, campaign=campaign)
     label = label or level.name
     if not label:
@@ -400,6 +417,21 @@ def roll_create(
         _test_fields(**fields),
         lambda existing: _same_request(existing, **same),
     )
+
+
+def ensure_d20_fields(campaign, *, dc=None, edge: str = "", needs_dc: bool = False, prefix=""):
+    """Refuse a ``dc`` or an ``edge`` in a campaign whose ruleset does not roll a d20 against
+    one, and (``needs_dc``) a d20 roll without its DC; the field named (``prefix``.dc …)."""
+    ruleset = ruleset_for(campaign.ruleset)
+    d20 = getattr(ruleset.part("checks"), "needs_dc", False)
+    where = f"{prefix}." if prefix else ""
+    if not d20:
+        for name, value in (("dc", dc), ("edge", edge)):
+            if value not in (None, ""):
+                message = D20_ONLY.format(field=name, label=ruleset.label)
+                raise ServiceError(message, field=f"{where}{name}")
+    elif needs_dc and dc is None:
+        raise ServiceError(DC_NEEDED, field=f"{where}dc")
 
 
 def level_record(level, asked: levels.Asked) -> dict:
@@ -648,6 +680,7 @@ class ContestSide:
     difficulty: str = ""
     name: str = ""
     new_skill: bool = False
+    edge: str = ""  # a d20 ruleset's: the Mestre's advantage or disadvantage for this side
 
     @property
     def asked(self) -> levels.Asked:
@@ -659,6 +692,7 @@ class ContestSide:
             kind=str(self.kind or ""),
             label=(self.label or "").strip(),
             new_skill=bool(self.new_skill),
+            edge=str(self.edge or ""),
         )
 
     @property
@@ -705,6 +739,7 @@ def _contest_sides(
             raise ServiceError(LEVEL_OUT_OF_RANGE, field=f"{prefix}.base_level")
         if side.kind and side.kind not in checks.contest_kinds:
             raise ServiceError(CONTEST_KIND, field=f"{prefix}.kind")
+        ensure_d20_fields(campaign, edge=side.edge, prefix=prefix)
         level = levels.level_for(
             side.character,
             side.asked,

@@ -44,8 +44,10 @@ def minus(value: int) -> str:
 
 
 def _target(c) -> RollTarget:
+    # A d20 ruleset's save of an ability is a line of its own beside the ability's check.
+    prefix = "save" if str(c.level.kind) == "save" else "attr"
     return RollTarget(
-        f"attr:{c.attribute}" if c.attribute else f"skill:{c.skill}",
+        f"{prefix}:{c.attribute}" if c.attribute else f"skill:{c.skill}",
         c.level.name,
         str(c.level.kind),
         c.level.level,

@@ -113,7 +113,12 @@ async def roll_check(
     pré-definido pela regra geral. `base_level` só para criatura ou NPC sem ficha. `level_text` diz de
     onde veio o nível («Escalada 9 por pré-definido DX−5»). `hidden=true` para uma rolagem que
     só o Mestre e o Árbitro veem até a homologação do relatório (uma Observação escondida).
-    Devolve a rolagem com dados, NH efetivo e seu elo na cadeia."""
+    Devolve a rolagem com dados, NH efetivo e seu elo na cadeia. Numa campanha da Xuleta
+    (`ruleset` xuleta5e de campaign_overview): o servidor rola d20 contra `dc` (obrigatória: a
+    CD, ou a CA do alvo num ataque); `roll` check (com `skill` ou `ability`), save (com
+    `ability`) ou attack (`skill` = o nome do ataque da ficha); `edge` a vantagem ou
+    desvantagem que o Mestre dá; os estados e o esgotamento da personagem dão a sua, e o
+    motivo de cada uma fica em `details.level.reasons`; `attribute` e `kind` são do GURPS."""
     return await api_call(
         ctx, "POST", f"/scenes/{scene}/rolls", body=payload(roll), key=idempotency_key
     )
@@ -158,7 +163,9 @@ async def roll_contest(
     `modifiers` do lado A são recusados; os do lado B valem); a resposta diz em
     `details.announced_side` ("a") e em `announcement`. Uma declaração se responde uma vez: outra
     disputa para ela é recusada (HTTP 409); repetir o mesmo pedido com a mesma
-    `idempotency_key` devolve a mesma disputa, sem rolar."""
+    `idempotency_key` devolve a mesma disputa, sem rolar. Na Xuleta: cada lado rola d20 + o
+    bônus (`skill` ou `ability`, `edge`), vence o total mais alto e o empate deixa tudo como
+    estava."""
     return await api_call(
         ctx, "POST", f"/scenes/{scene}/contests", body=payload(contest), key=idempotency_key
     )

@@ -65,6 +65,13 @@ def _no_checks(scene: Scene) -> str:
     return NO_CHECKS.format(label=ruleset.label) if ruleset.checks is None else ""
 
 
+def _d20(scene: Scene) -> bool:
+    """Whether the campaign's checks roll a d20 against a DC (the Xuleta): its roll form asks
+    for the DC, the edge and the d20's kind."""
+    checks = ruleset_for(scene.week.campaign.ruleset).checks
+    return bool(getattr(checks, "needs_dc", False))
+
+
 class _SceneTable:
     """What the Mestre's forms offer, read once per request: the scene's characters, the
     lines of their homologated sheets and the latest declarations."""
@@ -227,6 +234,7 @@ def _context(
         fresh.update({k: v for k, v in forms.items() if k != "declaration_form"})
         context.update(fresh)
         context["no_checks"] = _no_checks(scene)
+        context["d20"] = _d20(scene)
         if context["no_checks"]:  # a form just posted stays, with its refusal
             context.update({key: None for key in CHECK_FORMS if key not in forms})
         context["declaration_selects"] = [
@@ -465,7 +473,20 @@ def roll_add(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, table, data):
         declaration = _declaration(scene, data.get("declaration"))
         asked = {}
-        if data["target"] == "custom":
+        d20 = _d20(scene)
+        if d20:
+            asked = {"dc": data.get("dc"), "edge": data.get("edge") or ""}
+        if data["target"] == "custom" and d20:
+            character = table.character(data.get("custom_character") or "")
+            if character is None and declaration is not None:
+                character = declaration.character
+            label, kind = data["label"], data.get("roll") or "check"
+            if character is not None and table.has_sheet(character):
+                # The sheet's attack by its name, or its skill: the bonus is the server's.
+                asked.update({"skill": label, "kind": kind})
+            else:
+                asked.update({"base_level": data["base_level"], "kind": kind})
+        elif data["target"] == "custom":
             character = table.character(data.get("custom_character") or "")
             if character is None and declaration is not None:
                 character = declaration.character
@@ -486,6 +507,10 @@ def roll_add(request: HtmxHttpRequest, code) -> HttpResponse:
             label = target.label
             if target.kind == "defence":
                 asked = {"base_level": target.level, "kind": "defence"}
+            elif d20:
+                asked.update(
+                    {"skill": target.skill, "attribute": target.attribute, "kind": target.kind}
+                )
             else:
                 asked = {"skill": target.skill, "attribute": target.attribute}
         services.roll_create(
