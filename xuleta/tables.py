@@ -14,10 +14,10 @@ sorted by section; ``table(key)`` finds one. Pure Python.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from xuleta import attacks, travel
 from xuleta.abilities import (
     ABILITY_LABELS,
     DIFFICULTY_CLASSES,
@@ -109,11 +109,7 @@ COVER_WHAT = {"half": "Almenys la meitat del cos", "three_quarters": "Gairebé t
 TOTAL_COVER_EFFECT = "No et poden apuntar directament"
 
 
-def _cover() -> CanonTable | None:
-    try:
-        attacks = importlib.import_module("xuleta.attacks")
-    except ImportError:
-        return None
+def _cover() -> CanonTable:
     rows = []
     for key, (label, bonus) in attacks.COVER.items():
         if bonus == 0:
@@ -222,11 +218,7 @@ def _spellcasting() -> CanonTable:
     )
 
 
-def _travel_pace() -> CanonTable | None:
-    try:
-        travel = importlib.import_module("xuleta.travel")
-    except ImportError:
-        return None
+def _travel_pace() -> CanonTable:
     rows = tuple(
         (
             pace.label,
@@ -250,7 +242,7 @@ def _travel_pace() -> CanonTable | None:
     )
 
 
-BUILDERS: tuple[Callable[[], CanonTable | None], ...] = (
+BUILDERS: tuple[Callable[[], CanonTable], ...] = (
     _conditions,
     _exhaustion,
     _cover,
@@ -269,9 +261,8 @@ def _section_key(section: str) -> tuple[int, ...]:
 
 
 def all_tables() -> tuple[CanonTable, ...]:
-    """Every table, sorted by section (the text's order); a table whose engine module is not
-    there (the cover, the travel pace) is left out."""
-    found = [table for build in BUILDERS if (table := build()) is not None]
+    """Every table, sorted by section (the text's order)."""
+    found = [build() for build in BUILDERS]
     return tuple(sorted(found, key=lambda t: _section_key(t.section)))
 
 
