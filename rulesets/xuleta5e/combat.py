@@ -83,12 +83,13 @@ TWO_WEAPONS = "Combat amb dues armes: {why}; e só depois de atacar com a ação
 # The kinds of roll a fight writes (``Roll.kind``), in the text's words for the log.
 ROLL_KINDS: Mapping[str, str] = MappingProxyType(
     {
-        "iniciativa": "Iniciativa",
-        "atac": "Tirada d'atac",
-        "dany": "Tirada de dany",
-        "salvacio": "Tirada de salvació",
-        "prova": "Prova de característica",
-        "mort": "Salvació contra la mort",
+        "initiative": "Iniciativa",
+        "attack": "Tirada d'atac",
+        "damage": "Tirada de dany",
+        "save": "Tirada de salvació",
+        "check": "Prova de característica",
+        "death_save": "Salvació contra la mort",
+        "hit_die": "Dau de cop",
     }
 )
 RESIST_WITH = MappingProxyType({"athletics": "Atletisme", "acrobatics": "Acrobàcies"})
@@ -376,7 +377,7 @@ def _concentration_check(fight: _Fight, key: str, dealt: int) -> None:
         f"{_faces(result.roll)} {result.bonus:+d} = {result.total} contra CD {saved.dc} "
         f"(10 ou a metade de {dealt}) — {'mantém' if saved.holds else 'perde'}.",
         key,
-        "salvacio",
+        "save",
         "Salvació de Constitució (concentració)",
         result.roll.faces,
         result.total,
@@ -482,7 +483,7 @@ def _turn_start(fight: _Fight, key: str) -> bool:
             f"Salvação contra a morte de {name}: d20 {saved.face} (sem somar nada) — {saved.text}"
             f" ({after.successes} êxitos, {after.failures} fracassos).",
             key,
-            "mort",
+            "death_save",
             "Salvació contra la mort",
             [saved.face],
             saved.face,
@@ -621,7 +622,7 @@ def _one_attack(
     fight.rolled(
         said + ".",
         actor,
-        "atac",
+        "attack",
         f"Tirada d'atac ({attack['name']})",
         result.roll.faces,
         result.total,
@@ -648,7 +649,7 @@ def _roll_damage_on(
         + (" — crítico: o dobro de dados, o modificador uma vez" if critical else "")
         + ".",
         actor,
-        "dany",
+        "damage",
         f"Tirada de dany ({label})",
         rolled.faces,
         rolled.total,
@@ -700,7 +701,7 @@ def _save(
         + (f" [{'; '.join(reading.reasons)}]" if reading.reasons else "")
         + ".",
         key,
-        "salvacio",
+        "save",
         f"Salvació de {label}",
         result.roll.faces,
         result.total,
@@ -726,7 +727,7 @@ def _check(fight: _Fight, key: str, skill: str, dc: int, why: str, senses=()) ->
         f"{why}: {name}, {ABILITY_LABELS[ability]} ({skill}) {_faces(result.roll)} {bonus:+d} = "
         f"{result.total} contra CD {dc} — {'consegue' if result.success else 'falha'}.",
         key,
-        "prova",
+        "check",
         f"Prova de {ABILITY_LABELS[ability]} ({skill})",
         result.roll.faces,
         result.total,
@@ -761,7 +762,7 @@ def _contest(fight: _Fight, actor: str, target: str, action, prefix: str, what: 
     a, b = contest.attacker, contest.defender
     fight.rolled(
         f"{what}: {fight.name(actor)}, Força (Atletisme) {_faces(a.roll)} {a_bonus:+d} = {a.total}.",
-        actor, "prova", "Prova de Força (Atletisme)", a.roll.faces, a.total,
+        actor, "check", "Prova de Força (Atletisme)", a.roll.faces, a.total,
     )  # fmt: skip
     outcome = {
         "attacker": f"{fight.name(actor)} vence",
@@ -771,7 +772,7 @@ def _contest(fight: _Fight, actor: str, target: str, action, prefix: str, what: 
     fight.rolled(
         f"{what}: {fight.name(target)}, {skill} {_faces(b.roll)} {b_bonus:+d} = {b.total} — "
         f"{outcome}.",
-        target, "prova", f"Prova ({skill})", b.roll.faces, b.total,
+        target, "check", f"Prova ({skill})", b.roll.faces, b.total,
     )  # fmt: skip
     return contest.winner
 
@@ -802,9 +803,9 @@ def _escape(fight: _Fight, actor: str, holder: str, action, prefix: str) -> str 
     contest = xattacks.roll_contest(_source(fight), a_bonus, b_bonus, a_edge.edge, b_edge.edge)
     a, b = contest.attacker, contest.defender
     fight.rolled(f"Deslliurar-se: {fight.name(actor)}, {skill} {_faces(a.roll)} {a_bonus:+d} = {a.total}.",
-                 actor, "prova", f"Prova ({skill})", a.roll.faces, a.total)  # fmt: skip
+                 actor, "check", f"Prova ({skill})", a.roll.faces, a.total)  # fmt: skip
     fight.rolled(f"Deslliurar-se: {fight.name(holder)}, Atletisme {_faces(b.roll)} {b_bonus:+d} = {b.total}.",
-                 holder, "prova", "Prova de Força (Atletisme)", b.roll.faces, b.total)  # fmt: skip
+                 holder, "check", "Prova de Força (Atletisme)", b.roll.faces, b.total)  # fmt: skip
     return contest.winner
 
 
@@ -886,7 +887,7 @@ def _cast(fight: _Fight, actor: str, action, prefix: str) -> None:
     modifier = int(action.get("damage_modifier") or 0)
     if action.get("heal"):
         rolled = xdamage.roll_damage(_source(fight), dice or "0", modifier)
-        fight.rolled(f"Cura ({spell}): {rolled.text}.", actor, "dany", f"Curació ({spell})",
+        fight.rolled(f"Cura ({spell}): {rolled.text}.", actor, "damage", f"Curació ({spell})",
                      rolled.faces, rolled.total)  # fmt: skip
         for t in targets:
             _heal(fight, t, rolled.total)
@@ -1190,7 +1191,7 @@ def _act(fight: _Fight, actor: str, budget, action: Mapping[str, Any], index: in
             rolled = xdamage.roll_damage(_source(fight), action.get("damage") or "0",
                                          int(action.get("damage_modifier") or 0))  # fmt: skip
             fight.rolled(
-                f"Cura: {rolled.text}.", actor, "dany", "Curació", rolled.faces, rolled.total
+                f"Cura: {rolled.text}.", actor, "damage", "Curació", rolled.faces, rolled.total
             )
             _heal(fight, target, rolled.total)
     else:
@@ -1284,13 +1285,13 @@ class XuletaCombat:
             fight.rolled(
                 f"Iniciativa de {who}{f' ({names})' if roll.group else ''}: "
                 f"{'/'.join(map(str, roll.faces))} {roll.modifier:+d} = {roll.total}.",
-                roll.keys[0], "iniciativa", f"Iniciativa ({who})", roll.faces, roll.total,
+                roll.keys[0], "initiative", f"Iniciativa ({who})", roll.faces, roll.total,
                 group=roll.group,
             )  # fmt: skip
             if roll.tiebreak:
                 fight.rolled(
                     f"Empate: {who} rola de novo {', '.join(map(str, roll.tiebreak))}.",
-                    roll.keys[0], "iniciativa", f"Iniciativa, desempate ({who})",
+                    roll.keys[0], "initiative", f"Iniciativa, desempate ({who})",
                     roll.tiebreak, roll.tiebreak[-1],
                 )  # fmt: skip
         fight.state["order"] = [
@@ -1329,7 +1330,7 @@ class XuletaCombat:
         rolled = d20(source)
         total = rolled.kept + xnumbers.modifier(numbers, DEX) + modifier
         fight.rolled(f"Iniciativa de {fight.name(key)}: {rolled.kept} {total - rolled.kept:+d} = {total}.",
-                     key, "iniciativa", "Iniciativa", rolled.faces, total)  # fmt: skip
+                     key, "initiative", "Iniciativa", rolled.faces, total)  # fmt: skip
         order = fight.state["order"]
         current = fight.current()["fighter"] if fight.state.get("turn") else None
         place = next((i for i, e in enumerate(order) if e["initiative"] < total), len(order))

@@ -186,7 +186,7 @@ async def test_an_ai_mestre_runs_five_rounds_through_mcp(tokens, scene, server_d
     rolls, ok = await orm(stored)()
     kinds = [kind for kind, _ in rolls]
     assert ok and {ruleset for _, ruleset in rolls} == {"xuleta5e"}
-    assert kinds.count("iniciativa") == 3 and kinds.count("mort") == 2
+    assert kinds.count("initiative") == 3 and kinds.count("death_save") == 2
     assert len(rolls) == 17  # one Roll for every d20 or damage roll: 25 faces in all
 
 
