@@ -11,7 +11,7 @@ import importlib
 from dataclasses import dataclass
 
 # The modules whose ``READINGS`` the pages and the registers publish, in order.
-READING_MODULES: tuple[str, ...] = ("xuleta.conditions", "xuleta.derived")
+READING_MODULES: tuple[str, ...] = ("xuleta.conditions", "xuleta.derived", "xuleta.sheet")
 
 
 @dataclass(frozen=True)
