@@ -178,7 +178,7 @@ def attack_numbers(
     formula += f" = {_signed(bonus)}"
     dice = attack["damage"]
     damage_formula = (
-        f"{dice} {_signed(mod)} (el mateix modificador que has fet servir per atacar)"
+        f"{dice} {_signed(mod)[0]} {abs(mod)} (el mateix modificador que has fet servir per atacar)"
         if mod
         else f"{dice} (modificador de {ABILITY_LABELS[ability]} +0)"
     )
@@ -259,6 +259,26 @@ def _state(state: Mapping[str, Any] | None) -> dict[str, Any]:
     return state
 
 
+def _speed(base: float, speed: float, marks: frozenset[str], exhaustion: int) -> Number:
+    """The speed's ``Number``: the base and, when it changes, each condition that stops it
+    («La teva velocitat és 0 i res no la pot pujar», or one that does not move) and the
+    exhaustion level that halves or stops it. The value is ``xuleta.derived.derive``'s."""
+    if speed == base:
+        return Number(speed, f"{_m(base)} de la fitxa", cite("Moviment"))
+    stops = [
+        conds.CONDITIONS[k].label
+        for k in conds.CONDITIONS
+        if k in marks and conds.speed(base, [k]) == 0
+    ]
+    why = [f"{label}: velocitat 0" for label in stops]
+    if exhaustion >= 5:
+        why.append(f"esgotament {exhaustion}: {conds.EXHAUSTION_LEVELS[5]}")
+    elif exhaustion >= 2 and not stops:
+        why.append(f"esgotament {exhaustion}: {conds.EXHAUSTION_LEVELS[2]}")
+    section = cite(stops[0]) if stops else cite("Nivells d'esgotament")
+    return Number(speed, f"{_m(base)} → {_m(speed)} ({'; '.join(why)})", section)
+
+
 def sheet_numbers(data: Mapping[str, Any], state: Mapping[str, Any] | None = None) -> SheetNumbers:
     """Every number of the sheet ``data`` (validated inputs) under ``state``, each with its
     formula and section. Raises ``XuletaError`` naming the field for a value the rules cannot
@@ -308,8 +328,7 @@ def sheet_numbers(data: Mapping[str, Any], state: Mapping[str, Any] | None = Non
     numbers["passive_perception"] = Number(
         found.passive_perception, found.explanations["passive_perception"], cite("Proves passives")
     )
-    speed_section = cite("Nivells d'esgotament") if found.speed != base_speed else cite("Moviment")
-    numbers["speed"] = Number(found.speed, found.explanations["speed"], speed_section)
+    numbers["speed"] = _speed(base_speed, found.speed, marks, exhaustion)
     numbers["ac"] = Number(
         data["ac"], "CA de la fitxa (llegida: sheet_ac_input)", cite("Tirada d'atac")
     )
