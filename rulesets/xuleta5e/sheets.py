@@ -12,6 +12,7 @@ Pure: no Django.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Annotated, Any
 
 from pydantic import (
@@ -28,10 +29,21 @@ from pydantic_core import PydanticCustomError
 from rulesets.base import RulesetError, SheetCheck
 from xuleta import conditions as conds
 from xuleta import sheet as engine
-from xuleta.abilities import ABILITIES, ability_key, ability_modifier, skill_name
-from xuleta.damage_types import damage_type
+from xuleta.abilities import (
+    ABILITIES,
+    ABILITY_LABELS,
+    DIFFICULTY_CLASSES,
+    SKILLS,
+    ability_key,
+    ability_modifier,
+    skill_name,
+)
+from xuleta.damage_types import DAMAGE_TYPES, damage_type
 from xuleta.errors import XuletaError
 from xuleta.proficiency import SPELLCASTING_ABILITY, spellcasting_ability
+from xuleta.readings import all_readings
+from xuleta.rolls import CHECK, EDGE_LABELS, SAVE, success_chance
+from xuleta.text import cite
 
 BAD_SHEET = "Ficha inválida em «{field}»: {message}"
 BAD_STATE = "Estado inválido em «{field}»: {message}"
@@ -410,6 +422,13 @@ class XuletaSheets:
     def diff(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
         return engine.diff(before or {}, after or {})
 
+    def page(
+        self, data: Mapping[str, Any], state: Mapping[str, Any], dc: str | None = None
+    ) -> dict:
+        """What the sheet page draws (``page_rows``) with the chances against the usual DCs
+        and the reader's ``dc`` (``page_dcs``: ``RulesetError`` field ``cd`` for a bad one)."""
+        return page_rows(data, state, page_dcs(dc))
+
     def state_change(
         self, sheet: Mapping[str, Any] | None, state: Mapping[str, Any], hp: int, fatigue: int
     ) -> dict:
@@ -481,3 +500,172 @@ def _damaged(state: dict, damage: int, max_hp: int | None) -> dict:
 
 
 SHEETS = XuletaSheets()
+
+
+# --- the sheet page's rows (numbers with their exact chances) ------------------------------------
+
+DEFAULT_DCS: tuple[int, ...] = (10, 15, 20)
+BAD_DC = "A CD vai de 1 a 40; veio «{value}»."
+
+
+def percent_text(chance: Fraction) -> str:
+    """An exact chance as the page shows it: «55 %», «79,75 %» (d20 odds have at most two
+    decimals: their denominators are 20 and 400)."""
+    value = chance * 100
+    text = f"{float(value):.2f}".rstrip("0").rstrip(".")
+    return text.replace(".", ",") + " %"
+
+
+def _chances(kind: str, bonus: int, edge: str, auto_fail: bool, dcs) -> list[dict]:
+    rows = []
+    for dc in dcs:
+        chance = Fraction(0) if auto_fail else success_chance(bonus, dc, edge, kind)
+        rows.append(
+            {
+                "dc": dc,
+                "exact": f"{chance.numerator}/{chance.denominator}",
+                "percent": percent_text(chance),
+            }
+        )
+    return rows
+
+
+def page_rows(data: Mapping[str, Any], state: Mapping[str, Any], dcs=DEFAULT_DCS) -> dict:
+    """What the sheet page draws of a valid sheet and its state: ``numbers`` (every number with
+    its formula and section, ``xuleta.sheet.sheet_numbers``), ``checks``, ``saves`` and
+    ``skills`` (each row: ``label``, ``bonus``, ``formula``, ``section``, the ``edge`` and its
+    label, ``auto_fail``, and ``chances`` — per DC in ``dcs``, the exact fraction and the %:
+    ``xuleta.rolls.success_chance`` under the state's edge), ``attacks``, ``spellcasting``,
+    ``conditions`` (each with its text's lines), ``exhaustion`` (its level and the effects in
+    force), ``readings`` (the stated readings the numbers rest on) and ``usual_dcs`` (the
+    text's «CD habituals»)."""
+    clean = SHEETS.validate(data)
+    st = SHEETS.validate_state(state)
+    found = engine.sheet_numbers(clean, st)
+    numbers = found.numbers
+    check_edge = found.edges["check"]
+
+    def row(key: str, label: str, kind: str, edge: str, auto_fail: bool, sub: str = "") -> dict:
+        number = numbers[key]
+        return {
+            "key": key,
+            "label": label,
+            "sub": sub,
+            "bonus": number.value,
+            "formula": number.formula,
+            "section": number.section,
+            "edge": edge,
+            "edge_label": EDGE_LABELS[edge],
+            "auto_fail": auto_fail,
+            "chances": _chances(kind, number.value, edge, auto_fail, dcs),
+        }
+
+    checks = [
+        {
+            **row(f"checks.{a}", ABILITY_LABELS[a], CHECK, check_edge, False),
+            "ability": a,
+            "score": clean["abilities"][a],
+            "modifier": numbers[f"modifiers.{a}"].as_dict(),
+        }
+        for a in ABILITIES
+    ]
+    saves = [
+        row(
+            f"saves.{a}",
+            ABILITY_LABELS[a],
+            SAVE,
+            found.save_edges[a],
+            a in found.auto_fail,
+            "competent" if a in clean["proficiencies"]["saves"] else "",
+        )
+        for a in ABILITIES
+    ]
+    skills = [
+        row(
+            f"skills.{s}",
+            s,
+            CHECK,
+            check_edge,
+            False,
+            ABILITY_LABELS[ability]
+            + (" · competent" if s in clean["proficiencies"]["skills"] else ""),
+        )
+        for s, ability in SKILLS.items()
+    ]
+    attacks = [
+        {
+            **a,
+            "damage_type_label": DAMAGE_TYPES[a["damage_type"]],
+            "ability_label": ABILITY_LABELS[a["ability"]],
+            "edge": found.edges["attack"],
+            "edge_label": EDGE_LABELS[found.edges["attack"]],
+        }
+        for a in found.attacks
+    ]
+    casting = engine.spellcasting_numbers(clean["abilities"], clean["level"], clean["spellcasting"])
+    marks = set(found.conditions)
+    conditions = [
+        {
+            "key": c.key,
+            "label": c.label,
+            "summary": c.summary,
+            "effects": c.effects,
+            "section": cite(c.label),
+            "implied": c.key not in st["conditions"],
+        }
+        for c in conds.CONDITIONS.values()
+        if c.key in marks
+    ]
+    readings = {r.key: r for r in all_readings()}
+    return {
+        "data": clean,
+        "state": st,
+        "numbers": {k: n.as_dict() for k, n in numbers.items()},
+        "checks": checks,
+        "saves": saves,
+        "skills": skills,
+        "attacks": attacks,
+        "spellcasting": None
+        if casting is None
+        else {
+            **casting,
+            "ability_label": ABILITY_LABELS[casting["ability"]],
+            "save_dc": casting["save_dc"].as_dict(),
+            "attack_bonus": casting["attack_bonus"].as_dict(),
+            "slots_left": {lvl: numbers[f"slots.{lvl}"].as_dict() for lvl in casting["slots"]},
+        },
+        "conditions": conditions,
+        "exhaustion": {
+            "level": st["exhaustion"],
+            "effects": found.exhaustion_effects,
+            "section": cite("Nivells d'esgotament"),
+        },
+        "reasons": {k: list(v) for k, v in found.reasons.items()},
+        "attacked_edge_label": EDGE_LABELS[found.attacked_edge],
+        "readings": [readings[k] for k in found.readings if k in readings],
+        "dcs": list(dcs),
+        "usual_dcs": [{"label": label, "dc": dc} for label, dc in DIFFICULTY_CLASSES],
+        "damage_sets": [
+            (label, [DAMAGE_TYPES[k] for k in clean[key]])
+            for key, label in (
+                ("resistances", "Resistència"),
+                ("vulnerabilities", "Vulnerabilitat"),
+                ("immunities", "Immunitat"),
+            )
+            if clean[key]
+        ],
+    }
+
+
+def page_dcs(value: str | None) -> tuple[int, ...]:
+    """The DCs the page's chances are against: the usual three, plus the one the reader asks
+    (``?cd=``, 1–40); ``RulesetError`` (field ``cd``) for another value."""
+    if value in (None, ""):
+        return DEFAULT_DCS
+    try:
+        dc = int(value)
+    except (TypeError, ValueError):
+        raise RulesetError(BAD_DC.format(value=value), "cd") from None
+    if not 1 <= dc <= 40:
+        raise RulesetError(BAD_DC.format(value=value), "cd")
+    return tuple(sorted({*DEFAULT_DCS, dc}))

@@ -1,0 +1,69 @@
+"""The sheet page of a character whose ruleset keeps its sheet as JSON (the Xuleta): the same
+URL as GURPS's sheet page (``sheets.views.sheet_detail`` branches here), a template of the
+ruleset's own (``sheets/sheet_<ruleset>.html``), the numbers from the ruleset's ``SheetsPart``
+(its ``page``: every number with its formula and section, the exact chance beside each check
+and save). Nothing here knows a rule.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import render
+
+from campaigns.http import HtmxHttpRequest
+from campaigns.models import Membership
+from rulesets.base import RulesetError
+from rulesets.registry import GURPS3E, ruleset_for
+from sheets import ruleset_data
+from sheets.models import Character, SheetVersion
+
+
+def keeps_json(character: Character) -> bool:
+    """Whether the character's ruleset keeps its sheet as JSON and draws its own page (a
+    ``SheetsPart`` with a ``data_model`` and a ``page``); GURPS keeps tables."""
+    if character.campaign.ruleset == GURPS3E:
+        return False
+    sheets = ruleset_for(character.campaign.ruleset).sheets
+    return sheets is not None and sheets.data_model is not None and hasattr(sheets, "page")
+
+
+def data_sheet_context(request: HtmxHttpRequest, character: Character, membership) -> dict:
+    """The page's context: the newest homologated version and its numbers (``page``: None
+    without one), the versions waiting (for the owner and who runs the table), the DC the
+    reader asked (``?cd=``) or its error."""
+    ruleset = ruleset_for(character.campaign.ruleset)
+    versions = list(SheetVersion.objects.filter(character=character).order_by("-number"))
+    homologated = next((v for v in versions if v.status == SheetVersion.Status.HOMOLOGATED), None)
+    is_owner = character.is_owned_by(request.user)
+    sees_pending = is_owner or membership.role != Membership.Role.JOGADOR
+    state = ruleset_data.data_state(character)
+    dc_error = ""
+    page = None
+    if homologated is not None:
+        try:
+            page = ruleset.sheets.page(homologated.data, state, request.GET.get("cd"))
+        except RulesetError as error:
+            if error.field != "cd":
+                raise
+            dc_error = error.message
+            page = ruleset.sheets.page(homologated.data, state)
+    return {
+        "character": character,
+        "membership": membership,
+        "ruleset": ruleset,
+        "version": homologated,
+        "page": page,
+        "state": state,
+        "is_owner": is_owner,
+        "pending_versions": [v for v in versions if v.status != SheetVersion.Status.HOMOLOGATED]
+        if sees_pending
+        else [],
+        "dc_asked": request.GET.get("cd", ""),
+        "dc_error": dc_error,
+    }
+
+
+def data_sheet_page(request: HtmxHttpRequest, character: Character, membership) -> HttpResponse:
+    context = data_sheet_context(request, character, membership)
+    template = f"sheets/sheet_{character.campaign.ruleset}.html"
+    return render(request, template, context, status=422 if context["dc_error"] else 200)
