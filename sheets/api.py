@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from django.core.cache import cache
@@ -16,6 +16,8 @@ from campaigns.auth import AUTH
 from campaigns.models import Membership
 from canon.models import Divergence
 from canon.seed import READING_KEY_PREFIX
+from rulesets.registry import ruleset_for
+from sheets import data_sheet, ruleset_data
 from sheets.audit import character_defaults
 from sheets.computed import sheet_view
 from sheets.models import Character
@@ -111,6 +113,106 @@ class SheetOut(Schema):
     )
 
 
+class NumberOut(Schema):
+    value: int | float | str
+    formula: str = Field(description="A conta, com os números da ficha, nas palavras do texto")
+    section: str = Field(description="A seção do texto (§4.2 Tirada d'atac)")
+
+
+class DataSheetOut(Schema):
+    """A sheet of a ruleset that keeps it as JSON (the Xuleta, ``ruleset: xuleta5e``)."""
+
+    id: UUID
+    name: str
+    kind: CharacterKind
+    owner: Owner
+    ruleset: str = Field(description="O sistema de regras da campanha (xuleta5e)")
+    version: int
+    homologated: datetime | None
+    data: dict[str, Any] = Field(
+        description="As entradas da ficha homologada, como escritas (nenhum número derivado): "
+        "name, level, abilities (str dex con int wis cha: 1–30), proficiencies (skills: os nomes "
+        "do texto; saves: as chaves), ac, max_hp, hit_die (6/8/10/12), speed_m, darkvision_m, "
+        "attacks, spellcasting, resistances, vulnerabilities, immunities, notes"
+    )
+    state: dict[str, Any] = Field(
+        description="O estado em jogo: hp_lost, temp_hp, exhaustion (0–6), conditions (chaves), "
+        "hit_dice_spent, slots_spent, death_saves, stable, dead, concentration, "
+        "last_long_rest, ate_and_drank"
+    )
+    sheet: dict[str, Any] = Field(
+        description="O que os testes, o combate e o procedimento leem da ficha (check_data): "
+        "modifiers, proficiency_bonus, checks, skills (as 18), saves, passive_perception, ac, "
+        "max_hp, hit_die, hit_dice, speed_m, darkvision_m, attacks (bonus, damage, "
+        "damage_modifier, damage_type…), spellcasting (save_dc, attack_bonus, slots…)"
+    )
+    numbers: dict[str, NumberOut] = Field(
+        description="Cada número com a conta e a seção, sob o estado (esgotamento, estados): "
+        "modifiers.str, skills.Percepció, saves.dex, passive_perception, speed, max_hp, hp, "
+        "spell_save_dc, slots.1…"
+    )
+    attacks: list[dict[str, Any]] = Field(
+        description="Cada ataque com bonus e damage (value, formula, section), ability e tipo"
+    )
+    edges: dict[str, str] = Field(
+        description="check, save, attack → none/advantage/disadvantage, pelo estado"
+    )
+    save_edges: dict[str, str]
+    auto_fail: list[str] = Field(description="As salvações que falham sem tirar (str, dex)")
+    attacked_edge: str = Field(description="A vantagem de quem ataca esta personagem")
+    conditions: list[str] = Field(description="Os estados em vigor, com os que eles implicam")
+    exhaustion_effects: list[str]
+    readings: list[ReadingOut]
+
+
+def _data_sheet_out(character: Character) -> dict:
+    """A JSON sheet's answer: the newest homologated version's data, the state, what checks
+    read of them and every number with its formula (the ruleset's ``SheetsPart``)."""
+    version = character.versions.filter(status="homologated").order_by("-number").first()
+    if version is None:
+        raise HttpError(404, NO_SHEET)
+    sheets = ruleset_for(character.campaign.ruleset).sheets
+    state = ruleset_data.data_state(character)
+    derived = sheets.derive(version.data, state)
+    pairs = [("sheet", key) for key in derived["readings"]]
+    divergences = {
+        d.source_key: d
+        for d in Divergence.objects.filter(
+            campaign_id=character.campaign_id,
+            source_key__in={READING_KEY_PREFIX + key for _, key in pairs},
+        )
+    }
+    readings = []
+    for value, key in pairs:
+        reading = sheets.reading(key)
+        divergence = divergences.get(READING_KEY_PREFIX + key)
+        readings.append(
+            {
+                "value": value,
+                "reading": key,
+                "section": reading.section,
+                "question": reading.question,
+                "answer": reading.answer,
+                "divergence": divergence.code if divergence else None,
+                "divergence_status": divergence.status if divergence else None,
+            }
+        )
+    return {
+        "id": character.code,
+        "name": character.name,
+        "kind": character.kind,
+        "owner": _owner(character),
+        "ruleset": character.campaign.ruleset,
+        "version": version.number,
+        "homologated": version.decided_at,
+        "data": version.data,
+        "state": state,
+        "sheet": sheets.check_data(version.data, state),
+        **{k: v for k, v in derived.items() if k != "readings"},
+        "readings": readings,
+    }
+
+
 def _owner(character: Character) -> str | None:
     return character.owner.get_username() if character.owner_id else None
 
@@ -165,7 +267,7 @@ def sheet_list(request):
 
 @router.get(
     "/{uuid:code}",
-    response={200: SheetOut, **errors(401, 404)},
+    response={200: SheetOut | DataSheetOut, **errors(401, 404)},
     summary="A ficha homologada e o estado em jogo",
 )
 def sheet_detail(request, code: UUID):
@@ -175,10 +277,12 @@ def sheet_detail(request, code: UUID):
     of those changed. The Árbitro's pendências of the readings move on their own: read fresh
     each time (1 query)."""
     character = get_object_or_404(
-        Character.objects.select_related("state", "owner"),
+        Character.objects.select_related("state", "owner", "campaign"),
         code=code,
         campaign_id__in=_campaign_ids(request.user),
     )
+    if data_sheet.keeps_json(character):  # the Xuleta: its data, state and numbers
+        return _data_sheet_out(character)
     state = state_of(character)
     revision = sheet_revision(character, state, _owner(character))
     if revision is None:

@@ -609,110 +609,143 @@ def audit(data: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 # --- the diff between two versions -------------------------------------------------------------
 
-
-def _yes(value: bool) -> str:
-    return "sim" if value else "não"
-
-
-_ATTACK_WORDS = (
-    ("damage", "dano"),
-    ("damage_type", "tipo de dano"),
-    ("finesse", "subtil"),
-    ("light", "lleugera"),
-    ("thrown", "llancívola"),
-    ("ranged", "a distância"),
-    ("reach_m", "alcance"),
-    ("range_m", "abast"),
-    ("proficient", "competente"),
+SHEET_GROUP, ABILITIES_GROUP, PROFICIENCIES_GROUP = "Fitxa", "Característiques", "Competències"
+ATTACKS_GROUP, SPELLS_GROUP, DAMAGE_GROUP, NOTES_GROUP = (
+    "Atacs",
+    "Encanteris",
+    "Dany",
+    "Notas",
 )
 _PLAIN_WORDS = (
-    ("name", "Nome"),
-    ("level", "Nível"),
+    ("name", "Nom"),
+    ("level", "Nivell"),
     ("ac", "CA"),
-    ("max_hp", "PC máximos"),
+    ("max_hp", "PC màxims"),
     ("hit_die", "Dau de cop"),
-    ("speed_m", "Velocidade (m)"),
-    ("darkvision_m", "Visão no escuro (m)"),
+    ("speed_m", "Velocitat"),
+    ("darkvision_m", "Visió a les fosques"),
 )
 _SETS = (
-    ("resistances", "Resistência"),
-    ("vulnerabilities", "Vulnerabilidade"),
-    ("immunities", "Imunidade"),
+    ("resistances", "Resistència"),
+    ("vulnerabilities", "Vulnerabilitat"),
+    ("immunities", "Immunitat"),
 )
 
 
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return _yes(value)
-    if isinstance(value, float):
-        return f"{value:g}".replace(".", ",")
-    if isinstance(value, (list, tuple)):
-        return "–".join(_show(v) for v in value)
+def _show(key: str, value: Any) -> str:
     if value is None or value == "":
-        return "—"
+        return ""
+    if key == "hit_die":
+        return f"d{value}"
+    if isinstance(value, float):
+        return _m(value)
     return str(value)
 
 
-def _changed(label: str, before: Any, after: Any) -> list[str]:
-    return [] if before == after else [f"{label}: {_show(before)} → {_show(after)}"]
+def _attack_text(attack: Mapping[str, Any]) -> str:
+    kind = DAMAGE_TYPES.get(attack.get("damage_type"), attack.get("damage_type"))
+    parts = [f"{attack.get('damage')} {kind}"]
+    for key, word in (
+        ("finesse", "subtil"),
+        ("light", "lleugera"),
+        ("thrown", "llancívola"),
+        ("ranged", "a distància"),
+    ):
+        if attack.get(key):
+            parts.append(word)
+    reach = attack.get("range_m")
+    if reach:
+        parts.append(f"abast {_m(reach[0])}/{_m(reach[1])}")
+    if float(attack.get("reach_m", DEFAULT_REACH_M)) != DEFAULT_REACH_M:
+        parts.append(f"abast cos a cos {_m(float(attack['reach_m']))}")
+    if not attack.get("proficient", True):
+        parts.append("sense competència")
+    return ", ".join(parts)
 
 
-def _added_removed(label: str, before, after, show=str) -> list[str]:
-    b, a = list(dict.fromkeys(before or ())), list(dict.fromkeys(after or ()))
-    return [f"{label}: + {show(x)}" for x in a if x not in b] + [
-        f"{label}: − {show(x)}" for x in b if x not in a
-    ]
+def changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
+    """What changed from the sheet ``before`` to ``after``: ``(group, what, before, after)``
+    per line of the sheet, in its order, "" for a line that was not there or is gone (the
+    history and the Árbitro's queue show them as GURPS's version diff)."""
+    found: list[tuple[str, str, str, str]] = []
+
+    def add(group: str, what: str, old: str, new: str) -> None:
+        if old != new:
+            found.append((group, what, old, new))
+
+    for key, label in _PLAIN_WORDS[:2]:
+        add(SHEET_GROUP, label, _show(key, before.get(key)), _show(key, after.get(key)))
+    old_scores, new_scores = before.get("abilities") or {}, after.get("abilities") or {}
+    for key in ABILITIES:
+        add(
+            ABILITIES_GROUP,
+            ABILITY_LABELS[key],
+            _show(key, old_scores.get(key)),
+            _show(key, new_scores.get(key)),
+        )
+    old_prof, new_prof = before.get("proficiencies") or {}, after.get("proficiencies") or {}
+    for name in SKILLS:
+        add(
+            PROFICIENCIES_GROUP,
+            name,
+            "competent" if name in (old_prof.get("skills") or ()) else "",
+            "competent" if name in (new_prof.get("skills") or ()) else "",
+        )
+    for key in ABILITIES:
+        add(
+            PROFICIENCIES_GROUP,
+            f"Salvació de {ABILITY_LABELS[key]}",
+            "competent" if key in (old_prof.get("saves") or ()) else "",
+            "competent" if key in (new_prof.get("saves") or ()) else "",
+        )
+    for key, label in _PLAIN_WORDS[2:]:
+        add(SHEET_GROUP, label, _show(key, before.get(key)), _show(key, after.get(key)))
+    old_attacks = {a["name"]: a for a in before.get("attacks") or ()}
+    new_attacks = {a["name"]: a for a in after.get("attacks") or ()}
+    for name in [*new_attacks, *(n for n in old_attacks if n not in new_attacks)]:
+        add(
+            ATTACKS_GROUP,
+            name,
+            _attack_text(old_attacks[name]) if name in old_attacks else "",
+            _attack_text(new_attacks[name]) if name in new_attacks else "",
+        )
+    old_cast, new_cast = before.get("spellcasting") or {}, after.get("spellcasting") or {}
+    add(SPELLS_GROUP, "Classe", old_cast.get("class", ""), new_cast.get("class", ""))
+    old_slots, new_slots = old_cast.get("slots") or {}, new_cast.get("slots") or {}
+    for lvl in SPELL_LEVELS:
+        add(
+            SPELLS_GROUP,
+            f"Espais de nivell {lvl}",
+            str(old_slots[lvl]) if old_slots.get(lvl) else "",
+            str(new_slots[lvl]) if new_slots.get(lvl) else "",
+        )
+    for key, label in (("cantrips", "Trucs"), ("spells", "Encanteris")):
+        add(
+            SPELLS_GROUP,
+            label,
+            ", ".join(old_cast.get(key) or ()),
+            ", ".join(new_cast.get(key) or ()),
+        )
+    for key, label in _SETS:
+        add(
+            DAMAGE_GROUP,
+            label,
+            ", ".join(DAMAGE_TYPES.get(k, k) for k in before.get(key) or ()),
+            ", ".join(DAMAGE_TYPES.get(k, k) for k in after.get(key) or ()),
+        )
+    add(NOTES_GROUP, "Notas", before.get("notes") or "", after.get("notes") or "")
+    return found
 
 
 def diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
-    """What changed from the sheet ``before`` to ``after``, one Portuguese line per change, in
-    the sheet's order: «Força: 15 → 16», «Competência em habilitat: + Sigil», «Espasa llarga —
-    dano: 1d8 → 1d10», «Ataque novo: Arc curt (1d6 perforant)» …; [] when nothing changed."""
-    lines: list[str] = []
-    for key, label in _PLAIN_WORDS[:2]:
-        lines += _changed(label, before.get(key), after.get(key))
-    b_scores, a_scores = before.get("abilities") or {}, after.get("abilities") or {}
-    for key in ABILITIES:
-        lines += _changed(ABILITY_LABELS[key], b_scores.get(key), a_scores.get(key))
-    b_prof, a_prof = before.get("proficiencies") or {}, after.get("proficiencies") or {}
-    lines += _added_removed("Competência em habilitat", b_prof.get("skills"), a_prof.get("skills"))
-    lines += _added_removed(
-        "Competência em salvació",
-        b_prof.get("saves"),
-        a_prof.get("saves"),
-        lambda k: ABILITY_LABELS.get(k, k),
-    )
-    for key, label in _PLAIN_WORDS[2:]:
-        lines += _changed(label, before.get(key), after.get(key))
-    b_attacks = {a["name"]: a for a in before.get("attacks") or ()}
-    a_attacks = {a["name"]: a for a in after.get("attacks") or ()}
-    for name, attack in a_attacks.items():
-        if name not in b_attacks:
-            kind = DAMAGE_TYPES.get(attack.get("damage_type"), attack.get("damage_type"))
-            lines.append(f"Ataque novo: {name} ({attack.get('damage')} {kind})")
-            continue
-        old = b_attacks[name]
-        for key, label in _ATTACK_WORDS:
-            lines += _changed(f"{name} — {label}", old.get(key), attack.get(key))
-    lines += [f"Ataque retirado: {name}" for name in b_attacks if name not in a_attacks]
-    b_cast, a_cast = before.get("spellcasting"), after.get("spellcasting")
-    if b_cast and not a_cast:
-        lines.append("Conjuração retirada")
-    elif a_cast and not b_cast:
-        lines.append(f"Conjuração nova: {a_cast.get('class')}")
-    if a_cast:
-        b_cast = b_cast or {}
-        if b_cast:
-            lines += _changed("Classe de conjuração", b_cast.get("class"), a_cast.get("class"))
-        b_slots, a_slots = b_cast.get("slots") or {}, a_cast.get("slots") or {}
-        for lvl in SPELL_LEVELS:
-            lines += _changed(f"Espais de nivell {lvl}", b_slots.get(lvl, 0), a_slots.get(lvl, 0))
-        lines += _added_removed("Truc", b_cast.get("cantrips"), a_cast.get("cantrips"))
-        lines += _added_removed("Encanteri", b_cast.get("spells"), a_cast.get("spells"))
-    for key, label in _SETS:
-        lines += _added_removed(
-            label, before.get(key), after.get(key), lambda k: DAMAGE_TYPES.get(k, k)
-        )
-    if (before.get("notes") or "") != (after.get("notes") or ""):
-        lines.append("Notas mudaram")
+    """``changes`` as one Portuguese line each: «Força: 15 → 16», «Sigil (novo): competent»,
+    «Arc curt (retirado): 1d6 perforant, a distància …»; [] when nothing changed."""
+    lines = []
+    for _, what, old, new in changes(before, after):
+        if old and new:
+            lines.append(f"{what}: {old} → {new}")
+        elif new:
+            lines.append(f"{what} (novo): {new}")
+        else:
+            lines.append(f"{what} (retirado): {old}")
     return lines

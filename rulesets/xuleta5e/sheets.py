@@ -422,6 +422,16 @@ class XuletaSheets:
     def diff(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
         return engine.diff(before or {}, after or {})
 
+    def reading(self, key: str):
+        """The stated reading ``key`` (``xuleta.readings``: section, question, answer)."""
+        return {r.key: r for r in all_readings()}[key]
+
+    def changes(
+        self, before: Mapping[str, Any] | None, after: Mapping[str, Any]
+    ) -> list[tuple[str, str, str, str]]:
+        """``(group, what, before, after)`` per changed line (``xuleta.sheet.changes``)."""
+        return engine.changes(before or {}, after or {})
+
     def page(
         self, data: Mapping[str, Any], state: Mapping[str, Any], dc: str | None = None
     ) -> dict:

@@ -378,17 +378,18 @@ def test_diff_one_portuguese_line_per_change():
         )
     )
     assert SHEETS.diff(before, after) == [
-        "Nível: 3 → 4",
+        "Nivell: 3 → 4",
         "Força: 15 → 16",
-        "Competência em habilitat: + Sigil",
-        "Competência em habilitat: − Atletisme",
-        "Espasa llarga — dano: 1d8 → 1d10",
-        "Ataque novo: Javelina (1d6 perforant)",
-        "Ataque retirado: Arc curt",
-        "Ataque retirado: Daga",
-        "Conjuração nova: mag",
-        "Espais de nivell 1: 0 → 2",
-        "Truc: + Llum",
-        "Resistência: + foc",
+        "Atletisme (retirado): competent",
+        "Sigil (novo): competent",
+        "Espasa llarga: 1d8 tallant → 1d10 tallant",
+        "Javelina (novo): 1d6 perforant, llancívola",
+        "Arc curt (retirado): 1d6 perforant, a distància, abast 24 m/96 m",
+        "Daga (retirado): 1d4 perforant, subtil, lleugera, llancívola, abast 6 m/18 m",
+        "Classe (novo): mag",
+        "Espais de nivell 1 (novo): 2",
+        "Trucs (novo): Llum",
+        "Resistència (novo): foc",
     ]
+    assert SHEETS.changes(before, after)[0] == ("Fitxa", "Nivell", "3", "4")
     assert SHEETS.diff(before, before) == []
