@@ -20,10 +20,12 @@ from sheets.models import Character, SheetVersion
 
 def keeps_json(character: Character) -> bool:
     """Whether the character's ruleset keeps its sheet as JSON and draws its own page (a
-    ``SheetsPart`` with a ``data_model`` and a ``page``); GURPS keeps tables."""
-    if character.campaign.ruleset == GURPS3E:
+    ``SheetsPart`` with a ``data_model`` and a ``page``); GURPS keeps tables. No query when
+    the character came with ``campaign_ruleset`` (``sheets.access``)."""
+    key = getattr(character, "campaign_ruleset", None) or character.campaign.ruleset
+    if key == GURPS3E:
         return False
-    sheets = ruleset_for(character.campaign.ruleset).sheets
+    sheets = ruleset_for(key).sheets
     return sheets is not None and sheets.data_model is not None and hasattr(sheets, "page")
 
 
