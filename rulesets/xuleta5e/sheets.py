@@ -422,6 +422,20 @@ class XuletaSheets:
     def diff(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
         return engine.diff(before or {}, after or {})
 
+    @property
+    def choices(self) -> dict[str, Any]:
+        """The closed sets a draft form offers: ``abilities`` and ``damage_types`` as (key,
+        label), ``skills`` (the text's names, with their ability's label), ``classes`` (the
+        text's spellcasting classes), ``hit_dice`` and ``spell_levels``."""
+        return {
+            "abilities": list(ABILITY_LABELS.items()),
+            "skills": [(name, ABILITY_LABELS[a]) for name, a in SKILLS.items()],
+            "damage_types": list(DAMAGE_TYPES.items()),
+            "classes": list(SPELLCASTING_ABILITY),
+            "hit_dice": list(engine.HIT_DICE),
+            "spell_levels": list(engine.SPELL_LEVELS),
+        }
+
     def reading(self, key: str):
         """The stated reading ``key`` (``xuleta.readings``: section, question, answer)."""
         return {r.key: r for r in all_readings()}[key]
