@@ -78,6 +78,9 @@ def version_audit(
     return audit.gurps_version_audit(version, data=data, current=current)
 
 
+DATA_FINDING = "sheet_data"  # the code of every finding of a JSON sheet's audit
+
+
 @dataclass(frozen=True)
 class DataFinding:
     """One of the ruleset's checks of a JSON sheet, as the queue shows a GURPS finding: every
@@ -92,12 +95,24 @@ class DataFinding:
 
 
 @dataclass(frozen=True)
+class DataTotals:
+    """A JSON sheet buys nothing with points: its total is 0."""
+
+    total: int = 0
+
+
+@dataclass(frozen=True)
 class DataAudit:
     """The ruleset's checks of a JSON sheet's ``data`` (``SheetsPart.audit``): ``findings``
     (all warnings), ``lines`` (as ``version_warnings`` gives them) and their ``digest``."""
 
     findings: tuple[DataFinding, ...]
     lines: tuple[str, ...]
+    skills: tuple = ()  # GURPS's skill lines: none in a JSON sheet
+
+    @property
+    def totals(self) -> DataTotals:
+        return DataTotals()
 
     @property
     def warnings(self) -> tuple[DataFinding, ...]:
@@ -118,7 +133,7 @@ def data_audit(version: SheetVersion) -> DataAudit:
     return DataAudit(
         findings=tuple(
             DataFinding(
-                code=check.field.split(".")[0] if check.field else "sheet",
+                code=DATA_FINDING,
                 group="Ficha",
                 what=check.field or "ficha",
                 message=check.message,

@@ -111,3 +111,25 @@ async def test_the_mcp_sheet_read_answers_a_xuleta_sheet(aina, people):
     assert (
         sheet["numbers"]["modifiers.str"]["formula"] == "(15 − 10) ÷ 2, arrodonint cap avall = +2"
     )
+
+
+def test_the_console_checks_api_answers_a_xuleta_version(aina, people, client, sheet_data):
+    sheet_data["darkvision_m"] = 36
+    version = _propose(aina, people, sheet_data)
+    url = f"/api/v1/console/sheets/{aina.code}/versions/{version.number}/checks"
+    answer = client.get(url, **_headers(people["arbitro"]))
+    assert answer.status_code == 200, answer.json()
+    body = answer.json()
+    assert body["warnings"] == 1
+    assert body["digest"] == version_warnings(version)[1]
+    assert body["findings"] == [
+        {
+            "code": "sheet_data",
+            "severity": "warning",
+            "group": "Ficha",
+            "what": "darkvision_m",
+            "message": "Visão no escuro de 36 m: a Xuleta diz «normalment 18 m» "
+            "(§8.7 Visió a les fosques).",
+        }
+    ]
+    assert body["skills"] == [] and body["total_points"] == 0
