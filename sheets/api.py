@@ -13,14 +13,16 @@ from ninja.errors import HttpError
 
 from campaigns.api_errors import errors
 from campaigns.auth import AUTH
+from campaigns.errors import ServiceError
 from campaigns.models import Membership
 from canon.models import Divergence
 from canon.seed import READING_KEY_PREFIX
 from rulesets.registry import ruleset_for
-from sheets import data_sheet, ruleset_data
+from sheets import data_draft, data_sheet, ruleset_data
 from sheets.audit import character_defaults
 from sheets.computed import sheet_view
-from sheets.models import Character
+from sheets.homologation import sheet_submit, version_warnings
+from sheets.models import Character, SheetVersion
 from sheets.reads import sheet_revision, state_of
 from sheets.schemas import DerivedOut, ReadingOut, derived_out, reading_pairs, readings_out
 
@@ -354,6 +356,102 @@ def _sheet_out(character: Character, state) -> dict:
         ],
         "reading_pairs": _reading_pairs(view),
     }
+
+
+# --- a draft written as JSON (a ruleset that keeps its sheet so: the Xuleta) ------------------
+
+
+class DataDraftIn(Schema, extra="forbid"):
+    data: dict[str, Any] = Field(
+        description="As entradas da ficha, inteiras (substituem as do rascunho): name, level "
+        "(1–20), abilities ({str, dex, con, int, wis, cha}: 1–30), proficiencies ({skills: os "
+        "nomes do texto, saves: as chaves}), ac, max_hp, hit_die (6, 8, 10, 12), speed_m "
+        "(9), darkvision_m (0), attacks ([{name, damage «1d8», damage_type, finesse, light, "
+        "thrown, ranged, reach_m, range_m [normal, longo], proficient}]), spellcasting (null "
+        "ou {class: mag, clergue, druida, explorador, bard, bruixot, fetiller, paladí; slots "
+        '{"1": n…"9": n}; cantrips; spells}), resistances, vulnerabilities, immunities (tipos '
+        "de dano), notes"
+    )
+    notes: str = Field("", max_length=2000, description="O que o jogador diz ao Árbitro")
+
+
+class DataDraftOut(Schema):
+    id: UUID = Field(description="A personagem")
+    version: int
+    status: Literal["draft", "submitted"]
+    data: dict[str, Any] = Field(description="As entradas como a ficha as guarda")
+    warnings: list[str] = Field(
+        description="A conferência do Árbitro (o que não fecha), linha a linha: ele os lê "
+        "antes de homologar"
+    )
+
+
+NOT_OWNER_OR_ARBITRO = "Só o jogador da personagem ou o Árbitro escrevem a ficha dela."
+NO_DRAFT = "Esta personagem não tem rascunho aberto: escreva um (POST …/draft) antes de enviar."
+
+
+def _draft_character(request, code: UUID) -> tuple[Character, Membership]:
+    character = get_object_or_404(
+        Character.objects.select_related("campaign"),
+        code=code,
+        campaign_id__in=_campaign_ids(request.user),
+    )
+    membership = Membership.objects.get(user=request.user, campaign_id=character.campaign_id)
+    if not (character.is_owned_by(request.user) or membership.role == Membership.Role.ARBITRO):
+        raise ServiceError(NOT_OWNER_OR_ARBITRO, code="forbidden")
+    return character, membership
+
+
+def _draft_out(character: Character, version: SheetVersion) -> dict:
+    lines, _ = version_warnings(version)
+    return {
+        "id": character.code,
+        "version": version.number,
+        "status": version.status,
+        "data": version.data,
+        "warnings": lines,
+    }
+
+
+@router.post(
+    "/{uuid:code}/draft",
+    response={200: DataDraftOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="Escrever o rascunho de uma ficha da Xuleta (JSON): cria ou substitui",
+)
+def data_draft_write(request, code: UUID, payload: DataDraftIn):
+    """O rascunho inteiro da ficha (só o jogador dela ou o Árbitro), conferido pelo modelo da
+    ficha: um erro nomeia o campo (data.abilities.str) e os valores aceitos, e nada é salvo.
+    Numa campanha de GURPS a ficha se escreve nas tabelas (recusado)."""
+    character, _ = _draft_character(request, code)
+    draft = SheetVersion.objects.filter(
+        character=character, status=SheetVersion.Status.DRAFT
+    ).first()
+    if draft is None:
+        draft = ruleset_data.data_draft_create(
+            character=character, user=request.user, data=payload.data, notes=payload.notes
+        )
+    else:
+        draft = data_draft.data_draft_update(version=draft, data=payload.data, notes=payload.notes)
+    return _draft_out(character, draft)
+
+
+@router.post(
+    "/{uuid:code}/draft/submit",
+    response={200: DataDraftOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="Enviar ao Árbitro o rascunho de uma ficha da Xuleta",
+)
+def data_draft_submit(request, code: UUID):
+    """O rascunho aberto vai à fila de homologação; o Árbitro o lê com a conferência
+    (``warnings``) e o homologa ou devolve no console."""
+    character, _ = _draft_character(request, code)
+    if not data_sheet.keeps_json(character):
+        raise ServiceError(ruleset_data.GURPS_KEEPS_TABLES, field="data")
+    draft = SheetVersion.objects.filter(
+        character=character, status=SheetVersion.Status.DRAFT
+    ).first()
+    if draft is None:
+        raise ServiceError(NO_DRAFT, code="not_a_draft")
+    return _draft_out(character, sheet_submit(version=draft, user=request.user))
 
 
 # --- "e sem a perícia?" ---------------------------------------------------------------------------

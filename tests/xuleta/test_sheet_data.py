@@ -7,6 +7,8 @@ from __future__ import annotations
 import copy
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulesets.base import RulesetError
 from rulesets.xuleta5e.sheets import SHEETS, SheetData, StateData
@@ -393,3 +395,57 @@ def test_diff_one_portuguese_line_per_change():
     ]
     assert SHEETS.changes(before, after)[0] == ("Fitxa", "Nivell", "3", "4")
     assert SHEETS.diff(before, before) == []
+
+
+# --- bad input never breaks the model -----------------------------------------------------------
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-50, 50)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+sheet_keys = st.sampled_from(
+    [
+        "name",
+        "level",
+        "abilities",
+        "proficiencies",
+        "ac",
+        "max_hp",
+        "hit_die",
+        "speed_m",
+        "darkvision_m",
+        "attacks",
+        "spellcasting",
+        "resistances",
+        "notes",
+        "x",
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(sheet_keys, json_values, max_size=8))
+def test_any_json_is_refused_in_portuguese_or_taken(changes):
+    data = {**copy.deepcopy(AINA), **changes}
+    try:
+        SHEETS.validate(data)
+    except RulesetError as error:
+        assert error.message.startswith("Ficha inválida em «")
+    for check in SHEETS.audit(data):
+        assert check.message
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.sampled_from(sorted(STATE_KEYS | {"x"})), json_values, max_size=5))
+def test_any_state_is_refused_in_portuguese_or_taken(state):
+    try:
+        SHEETS.validate_state(state)
+    except RulesetError as error:
+        assert error.message.startswith("Estado inválido em «")

@@ -133,3 +133,34 @@ def test_the_console_checks_api_answers_a_xuleta_version(aina, people, client, s
         }
     ]
     assert body["skills"] == [] and body["total_points"] == 0
+
+
+def test_a_draft_written_as_json_through_the_api(campaign, people, client, sheet_data):
+    from sheets.models import Character
+
+    bru = Character.objects.create(campaign=campaign, owner=people["jogador"], name="Bru")
+    url = f"/api/v1/sheets/{bru.code}/draft"
+    headers = _headers(people["jogador"])
+    bad = {**sheet_data, "abilities": {**sheet_data["abilities"], "wis": 0}}
+    refused = client.post(url, {"data": bad}, content_type="application/json", **headers)
+    assert refused.status_code == 422
+    assert "abilities.wis" in str(refused.json()) and "de 1 a 30" in str(refused.json())
+    assert not SheetVersion.objects.filter(character=bru).exists()
+    data = {**sheet_data, "name": "Bru", "darkvision_m": 36}
+    answer = client.post(url, {"data": data}, content_type="application/json", **headers)
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["status"] == "draft" and answer.json()["version"] == 1
+    assert answer.json()["warnings"][0].startswith("darkvision_m: Visão no escuro de 36 m")
+    again = client.post(
+        url, {"data": {**data, "level": 4}}, content_type="application/json", **headers
+    )
+    assert again.json()["data"]["level"] == 4
+    assert SheetVersion.objects.filter(character=bru).count() == 1  # the same draft, replaced
+    sent = client.post(url + "/submit", **headers)
+    assert sent.status_code == 200 and sent.json()["status"] == "submitted"
+    twice = client.post(url + "/submit", **headers)
+    assert twice.status_code == 422 and "não tem rascunho aberto" in twice.json()["detail"]
+    other = client.post(
+        url, {"data": data}, content_type="application/json", **_headers(people["outro"])
+    )
+    assert other.status_code == 403
