@@ -15,7 +15,7 @@ from campaigns.models import Membership
 from rulesets.base import RulesetError
 from rulesets.registry import GURPS3E, ruleset_for
 from sheets import ruleset_data
-from sheets.models import Character, SheetVersion
+from sheets.models import Character, CharacterState, SheetVersion
 
 
 def keeps_json(character: Character) -> bool:
@@ -33,12 +33,17 @@ def data_sheet_context(request: HtmxHttpRequest, character: Character, membershi
     """The page's context: the newest homologated version and its numbers (``page``: None
     without one), the versions waiting (for the owner and who runs the table), the DC the
     reader asked (``?cd=``) or its error."""
-    ruleset = ruleset_for(character.campaign.ruleset)
-    versions = list(SheetVersion.objects.filter(character=character).order_by("-number"))
+    key = getattr(character, "campaign_ruleset", None) or character.campaign.ruleset
+    ruleset = ruleset_for(key)
+    versions = list(
+        SheetVersion.objects.filter(character=character)
+        .select_related("decided_by")
+        .order_by("-number")
+    )
     homologated = next((v for v in versions if v.status == SheetVersion.Status.HOMOLOGATED), None)
     is_owner = character.is_owned_by(request.user)
     sees_pending = is_owner or membership.role != Membership.Role.JOGADOR
-    state = ruleset_data.data_state(character)
+    state = _state(character, ruleset)
     dc_error = ""
     page = None
     if homologated is not None:
@@ -65,7 +70,19 @@ def data_sheet_context(request: HtmxHttpRequest, character: Character, membershi
     }
 
 
+def _state(character: Character, ruleset) -> dict:
+    """The character's state as ``sheets.ruleset_data.data_state`` reads it, from the row that
+    came with the character (``sheets.access``: no query), its defaults when there is none."""
+    if not Character.state.is_cached(character):
+        return ruleset_data.data_state(character)
+    try:
+        stored = character.state.data
+    except CharacterState.DoesNotExist:
+        stored = {}
+    return ruleset.sheets.state_model.model_validate(stored or {}).model_dump(mode="json")
+
+
 def data_sheet_page(request: HtmxHttpRequest, character: Character, membership) -> HttpResponse:
     context = data_sheet_context(request, character, membership)
-    template = f"sheets/sheet_{character.campaign.ruleset}.html"
+    template = f"sheets/sheet_{context['ruleset'].key}.html"
     return render(request, template, context, status=422 if context["dc_error"] else 200)

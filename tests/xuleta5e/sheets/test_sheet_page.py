@@ -90,3 +90,12 @@ def test_the_live_region_has_nothing_to_draw(aina, client_of):
 def test_outsiders_do_not_see_it(aina, client, django_user_model):
     client.force_login(django_user_model.objects.create_user("x-fora", password="x-fora-1234"))
     assert page(client, aina).status_code == 404
+
+
+def test_its_query_count_is_pinned(aina, client_of, django_assert_num_queries):
+    client = client_of("jogador")
+    client.get(reverse("sheet", args=[aina.code]))
+    # Session, user, the character (with the reader's membership, the state and the
+    # campaign's ruleset), its versions (with who decided them). The numbers are computed.
+    with django_assert_num_queries(4):
+        assert page(client, aina).status_code == 200
