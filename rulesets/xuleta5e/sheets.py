@@ -52,9 +52,6 @@ NO_FATIGUE = (
     "estado (exhaustion)."
 )
 RECOVERY_TOO_MUCH = "{name} perdeu {lost} PC; não recupera {asked}."
-EXHAUSTION_NOT_A_CONDITION = (
-    "O esgotamento não entra na lista de estados: é um nível de 0 a 6 (o campo exhaustion)."
-)
 
 
 def _xuleta(error: XuletaError) -> PydanticCustomError:
@@ -235,10 +232,11 @@ class DeathSaves(BaseModel):
 
 class StateData(BaseModel):
     """A Xuleta character's state (the issue's contract): PC lost and temporary, exhaustion
-    0–6, conditions (keys, each once: «Si en tens dos d'iguals, compten com un de sol»), hit
-    dice and spell slots spent, death saves, stable, dead, the spell concentrated on ("" none),
-    the end of the last long rest (the procedure clock's mark, "" none) and whether the
-    character ate and drank (a long rest lowers exhaustion only then)."""
+    0–6, conditions (keys, each once: «Si en tens dos d'iguals, compten com un de sol»;
+    Esgotament named among them is dropped, its level being ``exhaustion``), hit dice and spell
+    slots spent, death saves, stable, dead, the spell concentrated on ("" none), the end of the
+    last long rest (the procedure clock's mark, "" none) and whether the character ate and
+    drank (a long rest lowers exhaustion only then)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -258,10 +256,10 @@ class StateData(BaseModel):
     @field_validator("conditions")
     @classmethod
     def _conditions(cls, values: list[str]) -> list[str]:
+        # Esgotament is one of the fifteen, but its level is ``exhaustion``: the list keeps the
+        # others (a writer that names it loses nothing, its level is apart).
         keys = _engine(conds.condition_keys, values)
-        if conds.EXHAUSTION in keys:
-            raise PydanticCustomError("xuleta", EXHAUSTION_NOT_A_CONDITION)
-        return [key for key in conds.CONDITIONS if key in keys]
+        return [key for key in conds.CONDITIONS if key in keys and key != conds.EXHAUSTION]
 
 
 # --- errors in Portuguese -----------------------------------------------------------------------

@@ -176,8 +176,9 @@ def test_the_spellcasting_class_is_the_texts_and_dumps_as_class():
 
 def test_two_of_the_same_count_once(quote):
     quote("Si en tens dos d'iguals, compten com un de sol.")
-    state = SHEETS.validate_state({"conditions": ["prone", "Tombat", "blinded"]})
-    assert state["conditions"] == ["blinded", "prone"]  # the text's order, each once
+    state = SHEETS.validate_state({"conditions": ["prone", "Tombat", "blinded", "exhaustion"]})
+    # The text's order, each once; Esgotament's level is apart (``exhaustion``).
+    assert state["conditions"] == ["blinded", "prone"]
     data = SHEETS.validate(aina(resistances=["fire", "foc"]))
     assert data["resistances"] == ["fire"]
 
@@ -211,7 +212,6 @@ def test_every_state_key_has_a_default():
         ({"hp_lost": -1}, "hp_lost", "pelo menos 0"),
         ({"death_saves": {"failures": 4}}, "death_saves.failures", "de 0 a 3"),
         ({"conditions": ["dazed"]}, "conditions", "prone (Tombat)"),
-        ({"conditions": ["exhaustion"]}, "conditions", "de 0 a 6"),
         ({"slots_spent": {"0": 1}}, "slots_spent", "1 a 9"),
         ({"fatigue_lost": 1}, "fatigue_lost", "campo desconhecido"),
     ],
