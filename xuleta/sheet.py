@@ -248,6 +248,14 @@ def spellcasting_numbers(
 # --- the whole sheet --------------------------------------------------------------------------
 
 
+def current_hp(max_hp: int, hp_lost: int, exhaustion: int = 0) -> int:
+    """PC now: the sheet's ``max_hp`` (before exhaustion) less ``hp_lost``, never above the
+    maximum under ``exhaustion`` («Punts de cop màxims a la meitat»; «mai per sobre del teu
+    màxim») nor below 0. ``hp_lost`` counts from the sheet's maximum, so halving it at
+    exhaustion 4 and giving it back at 3 changes no PC lost."""
+    return max(0, min(conds.max_hp(max_hp, exhaustion), max_hp - hp_lost))
+
+
 def _state(state: Mapping[str, Any] | None) -> dict[str, Any]:
     state = dict(state or {})
     state.setdefault("exhaustion", 0)
@@ -344,10 +352,11 @@ def sheet_numbers(data: Mapping[str, Any], state: Mapping[str, Any] | None = Non
         ),
         cite("Nivells d'esgotament") if max_now != base_max else cite("Dany i curació"),
     )
-    hp_now = max(0, max_now - st["hp_lost"])
-    numbers["hp"] = Number(
-        hp_now, f"{max_now} màxims − {st['hp_lost']} perduts = {hp_now}", cite("Dany i curació")
-    )
+    hp_now = current_hp(base_max, st["hp_lost"], exhaustion)
+    formula = f"{base_max} − {st['hp_lost']} perduts = {base_max - st['hp_lost']}"
+    if max_now != base_max:
+        formula = f"{formula}, mai per sobre del màxim ({max_now}) = {hp_now}"
+    numbers["hp"] = Number(hp_now, formula, cite("Dany i curació"))
     numbers["temp_hp"] = Number(
         st["temp_hp"],
         "punts de cop temporals: es gasten abans que els de veritat",

@@ -51,7 +51,6 @@ NO_FATIGUE = (
     "A Xuleta não tem fadiga: o cansaço é o esgotamento (níveis de 0 a 6), que se muda no "
     "estado (exhaustion)."
 )
-RECOVERY_TOO_MUCH = "{name} perdeu {lost} PC; não recupera {asked}."
 
 
 def _xuleta(error: XuletaError) -> PydanticCustomError:
@@ -240,6 +239,8 @@ class StateData(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    # Counted from the sheet's max_hp before exhaustion: PC now = min(the maximum under
+    # exhaustion, max_hp − hp_lost) (``xuleta.sheet.current_hp``).
     hp_lost: int = Field(default=0, ge=0)
     temp_hp: int = Field(default=0, ge=0)
     exhaustion: int = Field(default=0, ge=0, le=conds.MAX_EXHAUSTION)
@@ -458,9 +459,10 @@ class XuletaSheets:
         ``StateData`` dict. Damage spends the temporary PC first («Un matalàs de PC que es gasta
         abans que els de veritat») and what passes the current PC is lost («El dany que sobra
         es perd: estàs a 0, no en negatiu»); healing never past the maximum («Mai no passes del
-        teu màxim») and wakes one at 0 PC («qualsevol curació et torna la consciència»,
-        resetting the death saves and the stable mark); the dead are not healed («Qui ha mort
-        no es pot curar»). ``fatigue`` must be 0: the Xuleta has exhaustion instead
+        teu màxim»: more is not refused, it is not had) and wakes one at 0 PC («qualsevol
+        curació et torna la consciència», resetting the death saves and the stable mark); the
+        dead are not healed («Qui ha mort no es pot curar»). ``hp_lost`` counts from the
+        sheet's ``max_hp`` (``xuleta.sheet.current_hp``). ``fatigue`` must be 0: the Xuleta has exhaustion instead
         (``RulesetError`` field ``fatigue``)."""
         if fatigue:
             raise RulesetError(NO_FATIGUE, "fatigue")
@@ -469,55 +471,55 @@ class XuletaSheets:
             raise RulesetError(
                 "Qui ha mort no es pot curar: cal màgia que el torni a la vida.", "hp"
             )
-        max_hp = None
-        if sheet is not None:
-            max_hp = conds.max_hp(sheet["max_hp"], new["exhaustion"])
+        if sheet is None:  # no sheet, no maximum: the PC lost only
+            new["hp_lost"] = max(0, new["hp_lost"] - hp)
+            return self.validate_state(new)
         if hp < 0:
-            new = _damaged(new, -hp, max_hp)
+            new = _damaged(new, -hp, sheet["max_hp"])
         elif hp > 0:
-            if hp > new["hp_lost"]:
-                raise RulesetError(
-                    RECOVERY_TOO_MUCH.format(
-                        name=(sheet or {}).get("name", "A personagem"),
-                        lost=new["hp_lost"],
-                        asked=hp,
-                    ),
-                    "hp",
-                )
-            was_down = max_hp is not None and new["hp_lost"] >= max_hp
-            new["hp_lost"] -= hp
-            if was_down:
-                new["death_saves"] = {"successes": 0, "failures": 0}
-                new["stable"] = False
-                new["conditions"] = [c for c in new["conditions"] if c != conds.UNCONSCIOUS]
+            new = _healed(new, hp, sheet["max_hp"])
         return self.validate_state(new)
 
 
-def _damaged(state: dict, damage: int, max_hp: int | None) -> dict:
-    """``state`` after ``damage`` PC outside a fight (not a critical): the temporary PC first,
-    then the PC down to 0 — «Quedes inconscient» at 0, «Mort instantània» when what is left
-    over is the maximum or more; at 0 PC already, «Si et fan mal a 0 PC, sumes un fracàs» (3:
-    dead) and «Si et tornen a fer mal, deixes d'estar estable»."""
+def _damaged(state: dict, damage: int, base: int) -> dict:
+    """``state`` after ``damage`` PC outside a fight (not a critical), ``base`` the sheet's
+    maximum: the temporary PC first, then the PC down to 0 — «Quedes inconscient» at 0, «Mort
+    instantània» when what is left over is the maximum or more; at 0 PC already, «Si et fan
+    mal a 0 PC, sumes un fracàs» (3: dead) and «Si et tornen a fer mal, deixes d'estar
+    estable»."""
     absorbed = min(state["temp_hp"], damage)
     state["temp_hp"] -= absorbed
     damage -= absorbed
     if not damage:
         return state
-    if max_hp is None:  # no sheet: the PC lost only
-        state["hp_lost"] += damage
-        return state
-    left = max_hp - state["hp_lost"]
-    if left <= 0:
+    top = conds.max_hp(base, state["exhaustion"])
+    now = engine.current_hp(base, state["hp_lost"], state["exhaustion"])
+    if now == 0:
         saves = dict(state["death_saves"])
         saves["failures"] = min(3, saves["failures"] + 1)
         state["death_saves"] = saves
         state["stable"] = False
         state["dead"] = state["dead"] or saves["failures"] >= 3
         return state
-    state["hp_lost"] = min(max_hp, state["hp_lost"] + damage)
-    if damage >= left:
+    left = max(0, now - damage)
+    state["hp_lost"] = base - left
+    if left == 0:
         state["conditions"] = [*state["conditions"], conds.UNCONSCIOUS]
-        state["dead"] = damage - left >= max_hp
+        state["dead"] = damage - now >= top
+    return state
+
+
+def _healed(state: dict, healing: int, base: int) -> dict:
+    """``state`` after ``healing`` PC: «Mai no passes del teu màxim» (the maximum under
+    exhaustion); at 0 PC «qualsevol curació et torna la consciència» and «Si et curen o
+    t'estabilitzen, el comptador torna a zero»."""
+    now = engine.current_hp(base, state["hp_lost"], state["exhaustion"])
+    top = conds.max_hp(base, state["exhaustion"])
+    state["hp_lost"] = base - min(top, now + healing)
+    if now == 0:
+        state["death_saves"] = {"successes": 0, "failures": 0}
+        state["stable"] = False
+        state["conditions"] = [c for c in state["conditions"] if c != conds.UNCONSCIOUS]
     return state
 
 

@@ -183,7 +183,9 @@ def test_max_hp_quote_and_formula(quote):
     assert found.numbers["max_hp"].formula == (
         "28 PC màxims de la fitxa ÷ 2 (esgotament 4: punts de cop màxims a la meitat) = 14"
     )
-    assert found.numbers["hp"].value == 11
+    # 25 of 28 before exhaustion, never above the halved maximum.
+    assert found.numbers["hp"].value == 14
+    assert found.numbers["hp"].formula == "28 − 3 perduts = 25, mai per sobre del màxim (14) = 14"
     assert "exhaustion_max_hp_rounding" in found.readings
 
 

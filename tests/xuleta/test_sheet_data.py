@@ -342,9 +342,17 @@ def test_healing_wakes_and_resets_the_count_never_past_the_maximum(quote):
     assert state["hp_lost"] == 25
     assert state["conditions"] == []
     assert state["death_saves"] == {"successes": 0, "failures": 0}
-    with pytest.raises(RulesetError) as caught:
-        SHEETS.state_change(sheet, {"hp_lost": 2}, 3, 0)
-    assert caught.value.field == "hp"
+    assert SHEETS.state_change(sheet, {"hp_lost": 2}, 3, 0)["hp_lost"] == 0  # never past it
+
+
+def test_exhaustion_4_caps_the_pc_without_losing_them(quote):
+    quote("El dany els fa baixar i la curació els fa pujar, mai per sobre del teu màxim.")
+    sheet = SHEETS.check_data(AINA, {})  # 28 PC
+    tired = {"exhaustion": 4, "hp_lost": 3}  # 25 of 28, capped at 14
+    assert SHEETS.derive(AINA, tired)["numbers"]["hp"]["value"] == 14
+    state = SHEETS.state_change(sheet, tired, -4, 0)
+    assert state["hp_lost"] == 28 - 10
+    assert SHEETS.state_change(sheet, state, 20, 0)["hp_lost"] == 28 - 14  # up to 14 only
 
 
 def test_the_dead_are_not_healed(quote):
