@@ -13,6 +13,7 @@ from garganta_site.founding import campaign_create
 from sheets import ruleset_data
 from sheets.homologation import sheet_homologate, sheet_submit
 from sheets.models import Character
+from tests.xuleta.conftest import quote  # noqa: F401 - the text's sentences, here too
 from tests.xuleta.test_sheet_data import AINA
 
 PASSWORD = "senha-da-xuleta-1"  # pragma: allowlist secret
