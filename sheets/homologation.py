@@ -109,6 +109,11 @@ class DataAudit:
     findings: tuple[DataFinding, ...]
     lines: tuple[str, ...]
     skills: tuple = ()  # GURPS's skill lines: none in a JSON sheet
+    # What the checks were made against, as the queue says it (GURPS's: the cost table).
+    intro: str = (
+        "Conferida pelas regras do sistema da campanha: o que a ficha diz e o texto não "
+        "sustenta, ou que não fecha entre si."
+    )
 
     @property
     def totals(self) -> DataTotals:

@@ -68,6 +68,8 @@ def test_the_queue_shows_the_audit_and_the_diff(aina, people, client_of, sheet_d
     assert "Nivell" in html and ">3<" in html and ">4<" in html  # the diff, 3 → 4
     assert "gairebé sempre 9 m" in html  # the audit's warning
     assert "speed_m" in html
+    assert "Conferida pelas regras do sistema da campanha" in html
+    assert "tabela de custo" not in html  # GURPS's words, not the Xuleta's
     lines, digest = version_warnings(version)
     assert len(lines) == 2  # 10 m is not 9 m, and not a number of squares of 1,5 m
     with pytest.raises(Exception) as refused:
