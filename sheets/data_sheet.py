@@ -7,8 +7,12 @@ and save). Nothing here knows a rule.
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.utils.functional import SimpleLazyObject
 
 from campaigns.http import HtmxHttpRequest
 from campaigns.models import Membership
@@ -20,13 +24,18 @@ from sheets.models import Character, CharacterState, SheetVersion
 
 def keeps_json(character: Character) -> bool:
     """Whether the character's ruleset keeps its sheet as JSON and draws its own page (a
-    ``SheetsPart`` with a ``data_model`` and a ``page``); GURPS keeps tables. No query when
+    ``SheetsPart`` with a ``data_model``, a ``page`` and its ``dcs``); GURPS keeps tables. No query when
     the character came with ``campaign_ruleset`` (``sheets.access``)."""
     key = getattr(character, "campaign_ruleset", None) or character.campaign.ruleset
     if key == GURPS3E:
         return False
     sheets = ruleset_for(key).sheets
-    return sheets is not None and sheets.data_model is not None and hasattr(sheets, "page")
+    return (
+        sheets is not None
+        and sheets.data_model is not None
+        and hasattr(sheets, "page")
+        and hasattr(sheets, "dcs")
+    )
 
 
 def data_sheet_context(request: HtmxHttpRequest, character: Character, membership) -> dict:
@@ -45,21 +54,32 @@ def data_sheet_context(request: HtmxHttpRequest, character: Character, membershi
     sees_pending = is_owner or membership.role != Membership.Role.JOGADOR
     state = _state(character, ruleset)
     dc_error = ""
-    page = None
+    asked = request.GET.get("cd", "")
+    page = page_key = None
     if homologated is not None:
+        sheets = ruleset.sheets
         try:
-            page = ruleset.sheets.page(homologated.data, state, request.GET.get("cd"))
+            dcs = sheets.dcs(asked)
         except RulesetError as error:
             if error.field != "cd":
                 raise
-            dc_error = error.message
-            page = ruleset.sheets.page(homologated.data, state)
+            dc_error, dcs = error.message, sheets.dcs(None)
+        chosen = None if dc_error else asked
+        # Computed only when the cache lacks the block drawn from it (a homologated version
+        # never changes; the state and the DCs are in the key).
+        page = SimpleLazyObject(lambda: sheets.page(homologated.data, state, chosen))
+        page_key = hashlib.sha256(
+            json.dumps(
+                [str(homologated.code), state, list(dcs), asked, dc_error], sort_keys=True
+            ).encode()
+        ).hexdigest()
     return {
         "character": character,
         "membership": membership,
         "ruleset": ruleset,
         "version": homologated,
         "page": page,
+        "page_key": page_key,
         "state": state,
         "is_owner": is_owner,
         "pending_versions": [v for v in versions if v.status != SheetVersion.Status.HOMOLOGATED]

@@ -445,6 +445,10 @@ class XuletaSheets:
         """``(group, what, before, after)`` per changed line (``xuleta.sheet.changes``)."""
         return engine.changes(before or {}, after or {})
 
+    def dcs(self, dc: str | None = None) -> tuple[int, ...]:
+        """The DCs the page's chances are against (``page_dcs``)."""
+        return page_dcs(dc)
+
     def page(
         self, data: Mapping[str, Any], state: Mapping[str, Any], dc: str | None = None
     ) -> dict:

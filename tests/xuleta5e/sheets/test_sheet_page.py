@@ -99,3 +99,15 @@ def test_its_query_count_is_pinned(aina, client_of, django_assert_num_queries):
     # campaign's ruleset), its versions (with who decided them). The numbers are computed.
     with django_assert_num_queries(4):
         assert page(client, aina).status_code == 200
+
+
+def test_the_kept_page_follows_the_state_and_the_dc(aina, client_of):
+    client = client_of("jogador")
+    assert 'data-testid="sheet-hp">28/28<' in page(client, aina).content.decode()
+    ruleset_data.data_state_write(character=aina, data={"hp_lost": 6, "conditions": ["prone"]})
+    html = page(client, aina).content.decode()
+    assert 'data-testid="sheet-hp">22/28<' in html
+    assert 'data-testid="condition-prone"' in html
+    assert 'data-testid="chance-checks.dex-12"' in page(client, aina, cd="12").content.decode()
+    refused = page(client, aina, cd="0")
+    assert refused.status_code == 422 and "A CD vai de 1 a 40" in refused.content.decode()
