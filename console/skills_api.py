@@ -21,7 +21,7 @@ from canon import skills
 from canon.models import SkillCatalogueEntry, SkillCostTable
 from gurps.audit import FindingCode
 from sheets.history import HISTORY_PICK_VERSION, versions_visible
-from sheets.homologation import version_audit
+from sheets.homologation import DATA_FINDING, version_audit
 from sheets.models import Character
 
 router = Router(auth=AUTH)
@@ -40,10 +40,12 @@ def _character(user, code: UUID):
 # --- the audit of a version, and the Árbitro's skill tables -------------------------------------
 
 FindingCodeLiteral = Literal[tuple(code.value for code in FindingCode)]
+# A check of a sheet kept as JSON (the Xuleta's) has the one code "sheet_data".
+DataFindingLiteral = Literal[DATA_FINDING]
 
 
 class FindingOut(Schema):
-    code: FindingCodeLiteral
+    code: FindingCodeLiteral | DataFindingLiteral
     severity: Literal["warning", "note"]
     group: str
     what: str
@@ -116,8 +118,8 @@ def version_checks(request, code: UUID, number: int):
         "total_points": float(audit.totals.total),
         "findings": [
             {
-                "code": f.code.value,
-                "severity": f.severity.value,
+                "code": getattr(f.code, "value", f.code),
+                "severity": getattr(f.severity, "value", f.severity),
                 "group": f.group,
                 "what": f.what,
                 "message": f.message,

@@ -25,7 +25,9 @@ def character_for_member(request: HtmxHttpRequest, code) -> tuple[Character, Mem
     )
     character = get_object_or_404(
         Character.objects.annotate(
-            viewer_membership=viewer, owner_username=F("owner__username")
+            viewer_membership=viewer,
+            owner_username=F("owner__username"),
+            campaign_ruleset=F("campaign__ruleset"),  # the page to draw (sheets.data_sheet)
         ).select_related("state", "viewer_membership"),
         code=code,
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from django.core.cache import cache
@@ -13,12 +13,16 @@ from ninja.errors import HttpError
 
 from campaigns.api_errors import errors
 from campaigns.auth import AUTH
+from campaigns.errors import ServiceError
 from campaigns.models import Membership
 from canon.models import Divergence
 from canon.seed import READING_KEY_PREFIX
+from rulesets.registry import ruleset_for
+from sheets import data_draft, data_sheet, ruleset_data
 from sheets.audit import character_defaults
 from sheets.computed import sheet_view
-from sheets.models import Character
+from sheets.homologation import sheet_submit, version_warnings
+from sheets.models import Character, SheetVersion
 from sheets.reads import sheet_revision, state_of
 from sheets.schemas import DerivedOut, ReadingOut, derived_out, reading_pairs, readings_out
 
@@ -111,6 +115,106 @@ class SheetOut(Schema):
     )
 
 
+class NumberOut(Schema):
+    value: int | float | str
+    formula: str = Field(description="A conta, com os números da ficha, nas palavras do texto")
+    section: str = Field(description="A seção do texto (§4.2 Tirada d'atac)")
+
+
+class DataSheetOut(Schema):
+    """A sheet of a ruleset that keeps it as JSON (the Xuleta, ``ruleset: xuleta5e``)."""
+
+    id: UUID
+    name: str
+    kind: CharacterKind
+    owner: Owner
+    ruleset: str = Field(description="O sistema de regras da campanha (xuleta5e)")
+    version: int
+    homologated: datetime | None
+    data: dict[str, Any] = Field(
+        description="As entradas da ficha homologada, como escritas (nenhum número derivado): "
+        "name, level, abilities (str dex con int wis cha: 1–30), proficiencies (skills: os nomes "
+        "do texto; saves: as chaves), ac, max_hp, hit_die (6/8/10/12), speed_m, darkvision_m, "
+        "attacks, spellcasting, resistances, vulnerabilities, immunities, notes"
+    )
+    state: dict[str, Any] = Field(
+        description="O estado em jogo: hp_lost, temp_hp, exhaustion (0–6), conditions (chaves), "
+        "hit_dice_spent, slots_spent, death_saves, stable, dead, concentration, "
+        "last_long_rest, ate_and_drank"
+    )
+    sheet: dict[str, Any] = Field(
+        description="O que os testes, o combate e o procedimento leem da ficha (check_data): "
+        "modifiers, proficiency_bonus, checks, skills (as 18), saves, passive_perception, ac, "
+        "max_hp, hit_die, hit_dice, speed_m, darkvision_m, attacks (bonus, damage, "
+        "damage_modifier, damage_type…), spellcasting (save_dc, attack_bonus, slots…)"
+    )
+    numbers: dict[str, NumberOut] = Field(
+        description="Cada número com a conta e a seção, sob o estado (esgotamento, estados): "
+        "modifiers.str, skills.Percepció, saves.dex, passive_perception, speed, max_hp, hp, "
+        "spell_save_dc, slots.1…"
+    )
+    attacks: list[dict[str, Any]] = Field(
+        description="Cada ataque com bonus e damage (value, formula, section), ability e tipo"
+    )
+    edges: dict[str, str] = Field(
+        description="check, save, attack → none/advantage/disadvantage, pelo estado"
+    )
+    save_edges: dict[str, str]
+    auto_fail: list[str] = Field(description="As salvações que falham sem tirar (str, dex)")
+    attacked_edge: str = Field(description="A vantagem de quem ataca esta personagem")
+    conditions: list[str] = Field(description="Os estados em vigor, com os que eles implicam")
+    exhaustion_effects: list[str]
+    readings: list[ReadingOut]
+
+
+def _data_sheet_out(character: Character) -> dict:
+    """A JSON sheet's answer: the newest homologated version's data, the state, what checks
+    read of them and every number with its formula (the ruleset's ``SheetsPart``)."""
+    version = character.versions.filter(status="homologated").order_by("-number").first()
+    if version is None:
+        raise HttpError(404, NO_SHEET)
+    sheets = ruleset_for(character.campaign.ruleset).sheets
+    state = ruleset_data.data_state(character)
+    derived = sheets.derive(version.data, state)
+    pairs = [("sheet", key) for key in derived["readings"]]
+    divergences = {
+        d.source_key: d
+        for d in Divergence.objects.filter(
+            campaign_id=character.campaign_id,
+            source_key__in={READING_KEY_PREFIX + key for _, key in pairs},
+        )
+    }
+    readings = []
+    for value, key in pairs:
+        reading = sheets.reading(key)
+        divergence = divergences.get(READING_KEY_PREFIX + key)
+        readings.append(
+            {
+                "value": value,
+                "reading": key,
+                "section": reading.section,
+                "question": reading.question,
+                "answer": reading.answer,
+                "divergence": divergence.code if divergence else None,
+                "divergence_status": divergence.status if divergence else None,
+            }
+        )
+    return {
+        "id": character.code,
+        "name": character.name,
+        "kind": character.kind,
+        "owner": _owner(character),
+        "ruleset": character.campaign.ruleset,
+        "version": version.number,
+        "homologated": version.decided_at,
+        "data": version.data,
+        "state": state,
+        "sheet": sheets.check_data(version.data, state),
+        **{k: v for k, v in derived.items() if k != "readings"},
+        "readings": readings,
+    }
+
+
 def _owner(character: Character) -> str | None:
     return character.owner.get_username() if character.owner_id else None
 
@@ -165,7 +269,7 @@ def sheet_list(request):
 
 @router.get(
     "/{uuid:code}",
-    response={200: SheetOut, **errors(401, 404)},
+    response={200: SheetOut | DataSheetOut, **errors(401, 404)},
     summary="A ficha homologada e o estado em jogo",
 )
 def sheet_detail(request, code: UUID):
@@ -175,10 +279,12 @@ def sheet_detail(request, code: UUID):
     of those changed. The Árbitro's pendências of the readings move on their own: read fresh
     each time (1 query)."""
     character = get_object_or_404(
-        Character.objects.select_related("state", "owner"),
+        Character.objects.select_related("state", "owner", "campaign"),
         code=code,
         campaign_id__in=_campaign_ids(request.user),
     )
+    if data_sheet.keeps_json(character):  # the Xuleta: its data, state and numbers
+        return _data_sheet_out(character)
     state = state_of(character)
     revision = sheet_revision(character, state, _owner(character))
     if revision is None:
@@ -250,6 +356,102 @@ def _sheet_out(character: Character, state) -> dict:
         ],
         "reading_pairs": _reading_pairs(view),
     }
+
+
+# --- a draft written as JSON (a ruleset that keeps its sheet so: the Xuleta) ------------------
+
+
+class DataDraftIn(Schema, extra="forbid"):
+    data: dict[str, Any] = Field(
+        description="As entradas da ficha, inteiras (substituem as do rascunho): name, level "
+        "(1–20), abilities ({str, dex, con, int, wis, cha}: 1–30), proficiencies ({skills: os "
+        "nomes do texto, saves: as chaves}), ac, max_hp, hit_die (6, 8, 10, 12), speed_m "
+        "(9), darkvision_m (0), attacks ([{name, damage «1d8», damage_type, finesse, light, "
+        "thrown, ranged, reach_m, range_m [normal, longo], proficient}]), spellcasting (null "
+        "ou {class: mag, clergue, druida, explorador, bard, bruixot, fetiller, paladí; slots "
+        '{"1": n…"9": n}; cantrips; spells}), resistances, vulnerabilities, immunities (tipos '
+        "de dano), notes"
+    )
+    notes: str = Field("", max_length=2000, description="O que o jogador diz ao Árbitro")
+
+
+class DataDraftOut(Schema):
+    id: UUID = Field(description="A personagem")
+    version: int
+    status: Literal["draft", "submitted"]
+    data: dict[str, Any] = Field(description="As entradas como a ficha as guarda")
+    warnings: list[str] = Field(
+        description="A conferência do Árbitro (o que não fecha), linha a linha: ele os lê "
+        "antes de homologar"
+    )
+
+
+NOT_OWNER_OR_ARBITRO = "Só o jogador da personagem ou o Árbitro escrevem a ficha dela."
+NO_DRAFT = "Esta personagem não tem rascunho aberto: escreva um (POST …/draft) antes de enviar."
+
+
+def _draft_character(request, code: UUID) -> tuple[Character, Membership]:
+    character = get_object_or_404(
+        Character.objects.select_related("campaign"),
+        code=code,
+        campaign_id__in=_campaign_ids(request.user),
+    )
+    membership = Membership.objects.get(user=request.user, campaign_id=character.campaign_id)
+    if not (character.is_owned_by(request.user) or membership.role == Membership.Role.ARBITRO):
+        raise ServiceError(NOT_OWNER_OR_ARBITRO, code="forbidden")
+    return character, membership
+
+
+def _draft_out(character: Character, version: SheetVersion) -> dict:
+    lines, _ = version_warnings(version)
+    return {
+        "id": character.code,
+        "version": version.number,
+        "status": version.status,
+        "data": version.data,
+        "warnings": lines,
+    }
+
+
+@router.post(
+    "/{uuid:code}/draft",
+    response={200: DataDraftOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="Escrever o rascunho de uma ficha da Xuleta (JSON): cria ou substitui",
+)
+def data_draft_write(request, code: UUID, payload: DataDraftIn):
+    """O rascunho inteiro da ficha (só o jogador dela ou o Árbitro), conferido pelo modelo da
+    ficha: um erro nomeia o campo (data.abilities.str) e os valores aceitos, e nada é salvo.
+    Numa campanha de GURPS a ficha se escreve nas tabelas (recusado)."""
+    character, _ = _draft_character(request, code)
+    draft = SheetVersion.objects.filter(
+        character=character, status=SheetVersion.Status.DRAFT
+    ).first()
+    if draft is None:
+        draft = ruleset_data.data_draft_create(
+            character=character, user=request.user, data=payload.data, notes=payload.notes
+        )
+    else:
+        draft = data_draft.data_draft_update(version=draft, data=payload.data, notes=payload.notes)
+    return _draft_out(character, draft)
+
+
+@router.post(
+    "/{uuid:code}/draft/submit",
+    response={200: DataDraftOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="Enviar ao Árbitro o rascunho de uma ficha da Xuleta",
+)
+def data_draft_submit(request, code: UUID):
+    """O rascunho aberto vai à fila de homologação; o Árbitro o lê com a conferência
+    (``warnings``) e o homologa ou devolve no console."""
+    character, _ = _draft_character(request, code)
+    if not data_sheet.keeps_json(character):
+        raise ServiceError(ruleset_data.GURPS_KEEPS_TABLES, field="data")
+    draft = SheetVersion.objects.filter(
+        character=character, status=SheetVersion.Status.DRAFT
+    ).first()
+    if draft is None:
+        raise ServiceError(NO_DRAFT, code="not_a_draft")
+    return _draft_out(character, sheet_submit(version=draft, user=request.user))
 
 
 # --- "e sem a perícia?" ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gurps import derived
+from rulesets.registry import GURPS3E, ruleset_for
 from sheets.models import Item, SheetVersion, Skill, Trait
 
 
@@ -106,7 +107,14 @@ def _line_changes(group, old_lines, new_lines, text) -> list[Change]:
 
 def version_changes(before: SheetVersion | None, after: SheetVersion) -> list[Change]:
     """What changed between two versions, line by line, grouped as the sheet shows them:
-    attributes, traits, skills, items, notes. ``before`` None: everything is new."""
+    attributes, traits, skills, items, notes. ``before`` None: everything is new. A version of
+    a ruleset that keeps its sheet as JSON: its ``SheetsPart``'s ``changes`` of the data."""
+    sheets = ruleset_for(after.ruleset).sheets if after.ruleset != GURPS3E else None
+    if sheets is not None and hasattr(sheets, "changes"):
+        return [
+            Change(what, old, new, group)
+            for group, what, old, new in sheets.changes(before.data if before else None, after.data)
+        ]
     changes = []
     for key in ("st", "dx", "iq", "ht"):
         old = getattr(before, key) if before else None

@@ -24,7 +24,7 @@ from campaigns.confirm import Confirmation, confirmation_step
 from campaigns.errors import ServiceError
 from campaigns.http import HtmxHttpRequest
 from gurps.skill_costs import format_points
-from sheets import access, importing
+from sheets import access, data_draft, data_sheet, importing
 from sheets.audit import (
     ITEM_AUDIT_FIELDS,
     SkillData,
@@ -264,6 +264,8 @@ def _draft_of(character) -> SheetVersion | None:
 def draft_edit(request: HtmxHttpRequest, code) -> HttpResponse:
     """Create (POST with no draft yet), show, check (``preview``) or save the owner's draft."""
     character, _ = access.character_for_owner(request, code)
+    if data_sheet.keeps_json(character):  # the Xuleta's draft (sheets.data_draft)
+        return data_draft.data_draft_page(request, character)
     draft = _draft_of(character)
     if draft is None:
         if request.method != "POST":

@@ -14,6 +14,7 @@ the warnings he read and his words (``SheetVersion.decision_warnings``, ``decisi
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.db import transaction
@@ -66,11 +67,88 @@ def version_audit(
     *,
     data: audit.SkillData | None = None,
     current: SheetVersion | None = None,
-) -> Audit:
+) -> Audit | DataAudit:
     """What does not add up in a stored version (``Audit``: findings, warnings, digest).
     ``data``: ``audit_data(campaign)`` when already read; ``current``: the version in force
-    (its points give the change), by default the character's newest homologated version."""
+    (its points give the change), by default the character's newest homologated version.
+    A version of a ruleset that keeps its sheet as JSON gets its ``SheetsPart.audit`` as a
+    ``DataAudit`` (the same attributes the queue reads)."""
+    if version.ruleset != GURPS3E:
+        return data_audit(version)
     return audit.gurps_version_audit(version, data=data, current=current)
+
+
+DATA_FINDING = "sheet_data"  # the code of every finding of a JSON sheet's audit
+
+
+@dataclass(frozen=True)
+class DataFinding:
+    """One of the ruleset's checks of a JSON sheet, as the queue shows a GURPS finding: every
+    one a warning (the Árbitro homologates anyway by saying why)."""
+
+    code: str
+    group: str
+    what: str
+    message: str
+    severity: str = "warning"
+    severity_label: str = "Aviso"
+
+
+@dataclass(frozen=True)
+class DataTotals:
+    """A JSON sheet buys nothing with points: its total is 0."""
+
+    total: int = 0
+
+
+@dataclass(frozen=True)
+class DataAudit:
+    """The ruleset's checks of a JSON sheet's ``data`` (``SheetsPart.audit``): ``findings``
+    (all warnings), ``lines`` (as ``version_warnings`` gives them) and their ``digest``."""
+
+    findings: tuple[DataFinding, ...]
+    lines: tuple[str, ...]
+    skills: tuple = ()  # GURPS's skill lines: none in a JSON sheet
+    # What the checks were made against, as the queue says it (GURPS's: the cost table).
+    intro: str = (
+        "Conferida pelas regras do sistema da campanha: o que a ficha diz e o texto não "
+        "sustenta, ou que não fecha entre si."
+    )
+
+    @property
+    def totals(self) -> DataTotals:
+        return DataTotals()
+
+    @property
+    def warnings(self) -> tuple[DataFinding, ...]:
+        return self.findings
+
+    @property
+    def notes(self) -> tuple[DataFinding, ...]:
+        return ()
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256("\n".join(self.lines).encode()).hexdigest()
+
+
+def data_audit(version: SheetVersion) -> DataAudit:
+    """``SheetsPart.audit`` of a JSON version's ``data``, each check a warning."""
+    checks = ruleset_for(version.ruleset).part("sheets").audit(version.data)
+    return DataAudit(
+        findings=tuple(
+            DataFinding(
+                code=DATA_FINDING,
+                group="Ficha",
+                what=check.field or "ficha",
+                message=check.message,
+            )
+            for check in checks
+        ),
+        lines=tuple(
+            f"{check.field}: {check.message}" if check.field else check.message for check in checks
+        ),
+    )
 
 
 # --- the envelope: send, decide -------------------------------------------------------------------
@@ -84,11 +162,8 @@ def version_warnings(version: SheetVersion) -> tuple[list[str], str]:
     if version.ruleset == GURPS3E:
         found = version_audit(version)
         return [f"{w.group} · {w.what}: {w.message}" for w in found.warnings], found.digest
-    checks = ruleset_for(version.ruleset).part("sheets").audit(version.data)
-    lines = [
-        f"{check.field}: {check.message}" if check.field else check.message for check in checks
-    ]
-    return lines, hashlib.sha256("\n".join(lines).encode()).hexdigest()
+    found = data_audit(version)
+    return list(found.lines), found.digest
 
 
 @transaction.atomic

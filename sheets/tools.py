@@ -61,7 +61,13 @@ async def sheet_read(
     atributos, vantagens, perícias com NH e chance de sucesso, itens, PV e PF perdidos,
     condições (cambaleando, atordoado, inconsciente, morto) e os derivados (Deslocamento,
     Esquiva, Aparar, Bloquear, PD, RD, Carga), cada um pelo cânone; em `readings`, os números
-    que dependem de uma leitura provisória, com a pendência do Árbitro que a guarda."""
+    que dependem de uma leitura provisória, com a pendência do Árbitro que a guarda.
+
+    Numa campanha da Xuleta (`ruleset: xuleta5e`): `data` (as entradas da ficha: abilities
+    str/dex/con/int/wis/cha 1–30, level, proficiencies, ac, max_hp, hit_die, attacks,
+    spellcasting…), `state` (hp_lost, temp_hp, exhaustion 0–6, conditions, death_saves…),
+    `sheet` (o que testes e combate leem: modifiers, skills, saves, passive_perception,
+    attacks com bonus e damage…) e `numbers` (cada número com a conta e a seção do texto)."""
     return await api_call(ctx, "GET", f"/sheets/{character}")
 
 

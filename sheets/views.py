@@ -23,7 +23,7 @@ from campaigns import auth
 from campaigns.errors import ServiceError
 from campaigns.http import HtmxHttpRequest
 from campaigns.models import ApiToken, Membership
-from sheets import access, history, live
+from sheets import access, data_sheet, history, live
 from sheets import possessions as possession_services
 from sheets.computed import sheet_view
 from sheets.diff import version_changes
@@ -145,6 +145,8 @@ LOOT_KEY_SLOT = "loot-request-key-slot"
 @login_required
 def sheet_detail(request: HtmxHttpRequest, code) -> HttpResponse:
     character, membership = _get_character(request, code)
+    if data_sheet.keeps_json(character):  # the Xuleta's own page (sheets.data_sheet)
+        return data_sheet.data_sheet_page(request, character, membership)
     context = _sheet_context(request, character, membership)
     response = render(request, "sheets/sheet.html", context)
     if context["loot_request_key"] == LOOT_KEY_SLOT:
@@ -169,6 +171,10 @@ def sheet_live(request: HtmxHttpRequest, code) -> HttpResponse:
     204 while it is drawn from what the page has (``?r=`` its token). Without htmx, the whole
     sheet page (a region is only ever drawn inside its page)."""
     character, membership = _get_character(request, code)
+    if data_sheet.keeps_json(character):  # no live region on a JSON sheet's page: the page
+        if request.htmx:
+            return HttpResponse(status=204)
+        return data_sheet.data_sheet_page(request, character, membership)
     context = _sheet_context(request, character, membership)
     if request.GET.get("r") == context["live_token"]:
         return HttpResponse(status=204)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 READING_MODULES: tuple[str, ...] = (
     "xuleta.conditions",
     "xuleta.derived",
+    "xuleta.sheet",
     "xuleta.initiative",
     "xuleta.attacks",
     "xuleta.damage",

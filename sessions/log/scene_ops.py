@@ -13,9 +13,11 @@ from django.db import IntegrityError, transaction
 from campaigns import doorbell
 from campaigns.errors import ServiceError
 from campaigns.models import Campaign
+from rulesets.base import RulesetError
 from rulesets.registry import UnknownRuleset, ruleset_for
 from sessions import entries
 from sessions.models import Combat, Combatant, Exploration, Roll, Scene, StateChange
+from sheets import ruleset_data
 from sheets.models import Character
 from sheets.reads import homologated_version, state_of
 
@@ -161,8 +163,13 @@ def _check_character(scene: Scene, character: Character) -> None:
 def _apply(character: Character, hp: int, fatigue: int) -> None:
     """Write the change into the character's state (docs/DESIGN.md,
     invariant 12 (The state is live)), through the engine: a recovery never past what was lost
-    (refused), fatigue never past ST (§6.2)."""
+    (refused), fatigue never past ST (§6.2). A ruleset that keeps the state as JSON (the
+    Xuleta) changes it by its sheets part's ``state_change``."""
     state = state_of(character)
+    sheets = ruleset_for(character.campaign.ruleset).part("sheets")
+    if sheets.state_model is not None:
+        _apply_data(character, sheets, state, hp, fatigue)
+        return
     if state.dead:
         raise ServiceError(CHARACTER_DEAD.format(name=character.name), field="character")
     if hp > 0 and hp > state.hp_lost:
@@ -192,6 +199,19 @@ def _apply(character: Character, hp: int, fatigue: int) -> None:
     )
     state.hp_lost, state.fatigue_lost = changed["hp_lost"], changed["fatigue_lost"]
     state.save(update_fields=["hp_lost", "fatigue_lost", "updated_at"])
+
+
+def _apply_data(character: Character, sheets, state, hp: int, fatigue: int) -> None:
+    data = ruleset_data.data_state(character)
+    if data.get("dead"):
+        raise ServiceError(CHARACTER_DEAD.format(name=character.name), field="character")
+    version = homologated_version(character)
+    sheet = version.check_data(state, name=character.name) if version else None
+    try:
+        changed = sheets.state_change(sheet, data, hp, fatigue)
+    except RulesetError as error:
+        raise ServiceError(error.message, field=error.field or "hp") from None
+    ruleset_data.data_state_write(character=character, data=changed)
 
 
 def state_change_create(

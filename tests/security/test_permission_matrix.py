@@ -201,6 +201,8 @@ GET    /api/v1/me                                              -            401 
 GET    /api/v1/sheets                                          -            401  200   200   200    200     200
 GET    /api/v1/sheets/{char}                                   -            401  200   200   200    200     404
 GET    /api/v1/sheets/{char}/defaults                          -            401  200   200   200    200     404
+POST   /api/v1/sheets/{char}/draft                             sheet-data   401  4xx   403   403    4xx     404
+POST   /api/v1/sheets/{char}/draft/submit                      -            401  4xx   403   403    4xx     404
 GET    /api/v1/scenes                                          -            401  200   200   200    200     200
 GET    /api/v1/scenes/{scene}/rolls                            -            401  200   200   200    200     404
 POST   /api/v1/scenes/{scene}/rolls                            roll         401  403   403   done   done    404
@@ -311,6 +313,8 @@ BODIES = {
     "answer": lambda p: {"answer": "dodge"},
     "wait": lambda p: {"minutes": 5},
     "derived": lambda p: {"st": 13, "dx": 12, "iq": 10, "ht": 12},
+    # A Xuleta sheet's draft as JSON; the matrix's character is GURPS's (refused: 4xx).
+    "sheet-data": lambda p: {"data": {}},
     "roll": lambda p: {"label": "Observação", "base_level": 13, "kind": "skill"},
     "declare": lambda p: {"character": p.char, "text": "Olho a galeria."},
     "announce": lambda p: {"declaration": p.declaration, "modifiers": _modifier()},
