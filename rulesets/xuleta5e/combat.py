@@ -1518,7 +1518,8 @@ class XuletaCombat:
                 continue
             x = fight.x(key)
             found[key] = {
-                "hp_lost": max(0, _max_hp(fight, key) - row["pv"]),
+                # From the sheet's maximum, before exhaustion (as the sheets part reads it).
+                "hp_lost": max(0, row["numbers"]["max_hp"] - row["pv"]),
                 "temp_hp": x["temp_hp"],
                 "exhaustion": x["exhaustion"],
                 "conditions": [c["key"] for c in x["conditions"]],

@@ -241,7 +241,9 @@ def from_sheet(sheet: Mapping[str, Any]) -> dict:
             "skills": sheet.get("skills") or {},
             "ac": sheet["ac"],
             "max_hp": sheet["max_hp"],
-            "hp": max(0, top - state.get("hp_lost", 0)),
+            # hp_lost counts from the sheet's maximum; exhaustion 4 caps the PC now (the sheets
+            # part and the rests read it so: «mai per sobre del teu màxim»).
+            "hp": max(0, min(top, sheet["max_hp"] - state.get("hp_lost", 0))),
             "temp_hp": state.get("temp_hp", 0),
             "speed_m": sheet.get("speed_m", 9),
             "attacks": attacks,

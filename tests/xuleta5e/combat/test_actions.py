@@ -205,7 +205,9 @@ def test_numbers_from_a_homologated_sheet():
     }  # fmt: skip
     found = COMBAT.numbers_from_sheet(sheet)
     assert found["player_character"] and found["conditions"] == ["poisoned"]
-    assert found["hp"] == 28 // 2 - 5  # exhaustion 4: «Punts de cop màxims a la meitat»
+    # Exhaustion 4: «Punts de cop màxims a la meitat»; hp_lost counts from the sheet's 28, and
+    # the PC now never pass the halved maximum: min(14, 28 − 5).
+    assert found["hp"] == min(28 // 2, 28 - 5) == 14
     assert found["attacks"][0]["damage_type"] == "slashing"
 
 
