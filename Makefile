@@ -35,6 +35,7 @@ run: install  ## Migrate, load the demo campaigns and serve http://127.0.0.1:800
 	$(BIN)/python manage.py demo_week
 	$(BIN)/python manage.py demo_combat
 	$(BIN)/python manage.py demo_fight
+	$(BIN)/python manage.py demo_xuleta
 	@echo "Site em http://127.0.0.1:8000 (MCP em /mcp) — entre com um dos logins acima."
 	$(BIN)/uvicorn garganta_site.asgi:application --host 127.0.0.1 --port 8000
 
