@@ -63,7 +63,8 @@ OTHER_SYSTEMS = (
     "Os vocabulários de cada sistema: rules_lookup com topic=vocabularies e o ruleset da "
     "campanha; as ferramentas de combate (combat_*) e as tabelas (3d) são as do GURPS."
 )
-# A campaign whose system plays its fights whole through the fight_* tools.
+# A campaign whose system plays its fights whole through the fight_* tools (and, for the Xuleta,
+# rolls its d20 checks and the procedure's saves itself).
 NATIVE_FIGHTS = {
     "sistema001": (
         "Numa campanha do Sistema 001 [sistema001] o combate é pelas ferramentas fight_*: "
@@ -73,6 +74,18 @@ NATIVE_FIGHTS = {
         "fight_condition, fight_object (ND Estrutural), fight_join (Entrada Tardia), fight_read "
         "e fight_end. As pendências do capítulo (o que ele cita e não traz) estão no console do "
         "Árbitro com a leitura que o site usa; regra que aguarda o Árbitro é recusada."
+    ),
+    "xuleta5e": (
+        "Numa campanha da Xuleta [xuleta5e] (d20, regras rápidas): roll_check rola d20 + o bônus "
+        "da ficha contra dc (obrigatório; a CD), com edge (advantage, disadvantage, none) e roll "
+        "(check, save, attack); os estados e o esgotamento do personagem dão a vantagem ou a "
+        "desvantagem sozinhos, e o log diz por quê. O combate é pelas ferramentas fight_*: "
+        "fight_start (personagens pela ficha homologada, monstros pelos números do Mestre; um "
+        "grupo de monstros iguais rola uma iniciativa), fight_turn (o turno inteiro numa "
+        "chamada: movimento, ação, ação bônus, reações), fight_condition, fight_read, fight_end; "
+        "salvações contra a morte no início do turno a 0 PC. Na jornada e na masmorra o site rola "
+        "as salvações do procedimento pela ficha de cada um; descansos curto e longo: "
+        "exploration_act com act=rest. As pendências da Xuleta estão no console do Árbitro."
     ),
 }
 

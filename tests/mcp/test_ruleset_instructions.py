@@ -65,3 +65,10 @@ async def test_the_server_tells_each_caller_the_systems_of_their_campaigns(token
     assert [v["name"] for v in vocab["vocabularies"]] == ["action", "danger", "timer_kind"]
     assert "não tem páginas de regras" in error_text(lacking)
     assert odds["success_exact"] == "108/216"
+
+
+def test_a_xuleta_campaign_is_told_how_its_d20_rolls_and_fights_go():
+    said = instructions_for([("O Vau das Brumas", "vau-das-brumas", "xuleta5e", "Xuleta")])
+    assert "«O Vau das Brumas» (vau-das-brumas): Xuleta [xuleta5e]" in said
+    for word in ("roll_check", "dc", "advantage", "fight_turn", "act=rest"):
+        assert word in said
