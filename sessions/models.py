@@ -465,8 +465,15 @@ class Roll(AppendOnly):  # docs/DESIGN.md, invariant 2 (Rolls are append-only)
     @property
     def is_test(self) -> bool:
         """A success roll against a level: GURPS's skill, attribute or defence (3d6), or
-        another ruleset's check (any kind but the agnostic damage, table and contest)."""
-        return self.kind not in (self.Kind.DAMAGE, self.Kind.TABLE, self.Kind.CONTEST)
+        another ruleset's check — one of its checks part's kinds (the Xuleta's check, save,
+        attack: not its initiative, damage, death save or hit die), any kind but the agnostic
+        damage, table and contest for a ruleset without checks."""
+        if self.kind in (self.Kind.DAMAGE, self.Kind.TABLE, self.Kind.CONTEST):
+            return False
+        if self.ruleset == GURPS3E:
+            return True
+        checks = ruleset_for(self.ruleset).checks
+        return checks is None or self.kind in checks.kinds
 
     @property
     def contest_sides(self) -> list[dict]:

@@ -126,3 +126,15 @@ def test_the_api_rests_and_refuses_in_portuguese(
         path, {"character": "Aina", "kind": "long"}, content_type="application/json", **jogador
     )
     assert refused.status_code == 403
+
+
+def test_a_hit_die_or_an_initiative_roll_is_not_a_test_a_save_is():
+    """Only the checks part's kinds (check, save, attack) may answer a journey's test."""
+    from sessions.models import Roll
+
+    assert Roll(ruleset="xuleta5e", kind="save").is_test
+    assert Roll(ruleset="xuleta5e", kind="check").is_test
+    for kind in ("hit_die", "initiative", "death_save", "damage"):
+        assert not Roll(ruleset="xuleta5e", kind=kind).is_test
+    assert Roll(ruleset="gurps3e", kind="skill").is_test
+    assert Roll(ruleset="sistema001", kind="iniciativa").is_test  # no checks part: as before
