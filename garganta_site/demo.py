@@ -85,7 +85,8 @@ JURADO_LOOT = (
 )
 
 
-def _user(username: str):
+def demo_user(username: str):
+    """The demo login ``username`` (created once, with ``DEMO_PASSWORD``)."""
     User = get_user_model()
     user, created = User.objects.get_or_create(username=username)
     if created:
@@ -246,7 +247,7 @@ def demo_seed() -> dict[str, str]:
     )
     users = {}
     for username, role in USERS:
-        user = _user(username)
+        user = demo_user(username)
         Membership.objects.get_or_create(user=user, campaign=campaign, defaults={"role": role})
         users[username] = user
     arbitro = users["arbitro"]
@@ -359,7 +360,7 @@ def demo_fight_seed(source=None) -> dict:
     )
     users = {}
     for username, role in FIGHT_USERS:
-        users[username] = _user(username)
+        users[username] = demo_user(username)
         Membership.objects.get_or_create(
             user=users[username], campaign=campaign, defaults={"role": role}
         )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from campaigns.models import Campaign, Membership
-from garganta_site.demo import _user
+from garganta_site.demo import demo_user
 from garganta_site.founding import campaign_create
 from rulesets.registry import XULETA5E
 from sessions.models import Combat, Exploration, Scene, Week
@@ -180,7 +180,7 @@ def demo_xuleta_seed(source=None) -> dict:
     )
     users = {}
     for username, role in USERS:
-        users[username] = _user(username)
+        users[username] = demo_user(username)
         Membership.objects.get_or_create(
             user=users[username], campaign=campaign, defaults={"role": role}
         )
