@@ -356,6 +356,27 @@ class CombatPart(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Step:
+    """One line of a fight's log, as a combat part that plays the fight whole (``native``)
+    answers it: ``text``; ``roll`` when a die was rolled (``kind``, ``label``, ``dice`` every
+    face in the order rolled, ``total``, ``details``); ``who`` the fighter who rolled it."""
+
+    text: str
+    who: str = ""
+    roll: dict | None = None
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a native combat part answers each call (``sessions.native_combat`` stores it): the
+    fight's new ``state`` (plain JSON), its log's ``steps`` in order, and a summary ``text``."""
+
+    state: dict
+    steps: tuple[Step, ...]
+    text: str
+
+
 class ProcedurePart(Protocol):
     """How the session procedure's asks (saves, exhaustion, disadvantage) resolve.
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dice import RandomSource
+from rulesets.base import Played, Step
 from rulesets.sistema001 import house
 from rulesets.sistema001 import numbers as fighter_numbers
 from sistema001 import (
@@ -96,24 +97,6 @@ ROLL_KINDS: Mapping[str, str] = {
     "teste": "Teste",
     "camuflagem": "Camuflagem",
 }
-
-
-@dataclass(frozen=True)
-class Step:
-    """One line of the fight's log; ``roll`` when a die was rolled (``kind``, ``label``,
-    ``dice`` every face in the order rolled, ``total``, ``details``); ``who`` the fighter who
-    rolled it."""
-
-    text: str
-    who: str = ""
-    roll: dict | None = None
-
-
-@dataclass(frozen=True)
-class Played:
-    state: dict
-    steps: tuple[Step, ...]
-    text: str
 
 
 @dataclass

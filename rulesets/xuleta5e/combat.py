@@ -31,6 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from dice.rolling import RandomSource
+from rulesets.base import Played, Step
 from rulesets.vocabulary import ClosedSet, Term, closed_set
 from rulesets.xuleta5e import numbers as xnumbers
 from xuleta import actions as xactions
@@ -96,22 +97,6 @@ RESIST_WITH = MappingProxyType({"athletics": "Atletisme", "acrobatics": "Acrobà
 SIDE_LABELS = MappingProxyType(
     {"jogadores": "Jogadores", "inimigos": "Inimigos", "aliados": "Aliados", "neutros": "Neutros"}
 )
-
-
-@dataclass(frozen=True)
-class Step:
-    """One line of the log; ``roll`` when a die was rolled; ``who`` the fighter who rolled."""
-
-    text: str
-    who: str = ""
-    roll: dict | None = None
-
-
-@dataclass(frozen=True)
-class Played:
-    state: dict
-    steps: tuple[Step, ...]
-    text: str
 
 
 @dataclass
