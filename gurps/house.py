@@ -26,33 +26,10 @@ from gurps._validate import check_attribute, require_int
 from gurps.errors import UNKNOWN_COMBATANT_KIND, UNKNOWN_HOUSE_SETTING, InvalidValue
 from gurps.injury import death_checks_crossed, hp_thresholds
 from gurps.tabular import CanonTable
+from ruletexts import HouseSetting as HouseSetting  # the shape, shared
 
 # Where the canon describes no rule of the book for a departure, the setting says so.
 BOOK_NOT_STATED = "O cânone não diz o que o livro faz aqui."
-
-
-@dataclass(frozen=True)
-class HouseSetting:
-    """One of the campaign's departures from the book.
-
-    ``key``: the stable name the other modules and the Árbitro's register link to.
-    ``title``: the rule in a line, in Portuguese. ``book``: what the book does, as the canon
-    tells it (``BOOK_NOT_STATED`` where the canon does not). ``table``: what this table does.
-    ``section``: the canon section(s) ("4.2, 4.10"). ``decided``: the date that fixed it
-    (dd/mm/aaaa), None where the canon gives none. ``decision``: the decision exactly as the
-    canon words it ("Decisão 27", "Fixado em 10/09/2026", "decisão do Árbitro"), None where
-    the canon words none. ``where``: the canon document §8 points to ("`02` §11"), None where
-    §8 does not list the rule.
-    """
-
-    key: str
-    title: str
-    book: str
-    table: str
-    section: str
-    decided: str | None
-    decision: str | None
-    where: str | None = None
 
 
 class CriticalHitTreatment(StrEnum):

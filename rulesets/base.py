@@ -406,8 +406,8 @@ class PagesPart(Protocol):
     """The rules pages' chapters and tables, the readings and the published vocabularies.
 
     What the rules pages (/regras/) and the rules API show of a system, as data: nothing here
-    computes a rule. The table and setting shapes are the canon's (``gurps.tabular.CanonTable``,
-    ``gurps.house.HouseSetting``, ``gurps.readings.Reading``): the pages read their attributes.
+    computes a rule. The table and setting shapes are every engine's (``ruletexts.CanonTable``,
+    ``ruletexts.HouseSetting``; a reading as ``gurps.readings.Reading``): the pages read their attributes.
     """
 
     def vocabularies(self, table: Mapping[str, Sequence[tuple[str, str]]]) -> tuple[ClosedSet, ...]:
@@ -428,11 +428,11 @@ class PagesPart(Protocol):
 
     def tables(self) -> Sequence[Any]:
         """The text's tables, sorted by section (each with ``key``, ``title``, ``section``,
-        ``decided``, ``columns``, ``rows`` … as ``gurps.tabular.CanonTable``)."""
+        ``decided``, ``columns``, ``rows`` … as ``ruletexts.CanonTable``)."""
         ...
 
     def house_settings(self) -> Sequence[Any]:
-        """The campaign's house settings (as ``gurps.house.HouseSetting``), in order; () if
+        """The campaign's house settings (as ``ruletexts.HouseSetting``), in order; () if
         the system has none."""
         ...
 

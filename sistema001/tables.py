@@ -1,7 +1,6 @@
 """The chapter's tables and lists as data for the rules pages.
 
-Each table is a ``CanonTable`` in the shape of ``gurps.tabular.CanonTable`` (this engine
-imports no other ruleset, so the shape is repeated here, field for field): ``key``, ``title``,
+Each table is a ``ruletexts.CanonTable`` (the shape every engine shares): ``key``, ``title``,
 ``section`` (the chapter heading), ``page`` ("" — the chapter has no page numbers),
 ``columns``, ``rows`` (cells as text, in the chapter's words), ``heading`` (the line of the
 chapter the table is printed under, for a printed table; None for a list), ``nth``,
@@ -13,35 +12,10 @@ finds one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from ruletexts import CanonTable
 from sistema001 import attacks, conditions, damage, maneuvers, objects, quick, situations, turns
 from sistema001.fighters import DAMAGE_TYPE_LABELS, WEAPON_KIND_LABELS
 from sistema001.readings import SLIPS
-
-
-@dataclass(frozen=True)
-class CanonTable:
-    """One table as the chapter prints it (the shape of ``gurps.tabular.CanonTable``)."""
-
-    key: str
-    title: str
-    section: str
-    page: str
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    heading: str | None = None
-    nth: int = 0
-    decided: str | None = None
-    note: str = ""
-    notes: tuple[str, ...] = field(default=())
-
-    def __post_init__(self) -> None:
-        for row in self.rows:
-            if len(row) != len(self.columns):
-                raise ValueError(
-                    f"{self.key}: row {row!r} has {len(row)} cells, not {len(self.columns)}"
-                )
 
 
 def signed(value: int) -> str:

@@ -22,7 +22,7 @@ DICE_ONLY_LABEL = "Sistema de teste só com dados"
 
 @dataclass(frozen=True)
 class Table:
-    """A table as the rules pages read one (the attributes of ``gurps.tabular.CanonTable``)."""
+    """A table as the rules pages read one (the attributes of ``ruletexts.CanonTable``)."""
 
     key: str
     title: str

@@ -1,11 +1,10 @@
 """The Xuleta's tables as data for the rules pages (issue 22, item 7): each built from the
 engine's data (``xuleta.abilities``, ``xuleta.conditions``, ``xuleta.damage_types``,
 ``xuleta.proficiency``; the cover and the travel pace from ``xuleta.attacks`` and
-``xuleta.travel`` when those modules are there), never retyped, so the pages show what the
+``xuleta.travel``), never retyped, so the pages show what the
 engine computes with, in the text's words.
 
-Each table is a ``CanonTable`` in the shape of ``gurps.tabular.CanonTable`` (this engine imports
-no other, so the shape is repeated here, field for field): ``key``, ``title``, ``section`` (a
+Each table is a ``ruletexts.CanonTable`` (the shape every engine shares): ``key``, ``title``, ``section`` (a
 ``xuleta.text`` number), ``page`` ("": the text has no pages), ``columns``, ``rows`` (cells as
 text), ``heading`` (the text's line the table is printed under; None for a list the site draws
 from the text's prose), ``nth``, ``decided``, ``note``, ``notes``. ``all_tables()`` gives them
@@ -15,8 +14,8 @@ sorted by section; ``table(key)`` finds one. Pure Python.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
+from ruletexts import CanonTable
 from xuleta import attacks, travel
 from xuleta.abilities import (
     ABILITY_LABELS,
@@ -28,30 +27,6 @@ from xuleta.abilities import (
 from xuleta.conditions import CONDITIONS, EXHAUSTION, EXHAUSTION_LEVELS
 from xuleta.damage_types import DAMAGE_TYPES
 from xuleta.proficiency import SPELLCASTING_ABILITY
-
-
-@dataclass(frozen=True)
-class CanonTable:
-    """One table as the text prints it (the shape of ``gurps.tabular.CanonTable``)."""
-
-    key: str
-    title: str
-    section: str
-    page: str
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    heading: str | None = None
-    nth: int = 0
-    decided: str | None = None
-    note: str = ""
-    notes: tuple[str, ...] = field(default=())
-
-    def __post_init__(self) -> None:
-        for row in self.rows:
-            if len(row) != len(self.columns):
-                raise ValueError(
-                    f"{self.key}: row {row!r} has {len(row)} cells, not {len(self.columns)}"
-                )
 
 
 def signed(value: int) -> str:

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ruletexts import HouseSetting
 from sistema001.errors import AwaitsArbitro
 from sistema001.readings import READINGS_BY_KEY
 from sistema001.rolls import MAIOR, MAIOR_OU_IGUAL
@@ -40,27 +41,6 @@ AWAITS = (
 )
 IN_FORCE = "Em vigor: {title} ({decision})."
 AWAITING = "Aguarda o Árbitro: {question}"
-
-
-@dataclass(frozen=True)
-class HouseSetting:
-    """One answer the Árbitro may give to a refusing reading, in the shape of
-    ``gurps.house.HouseSetting`` (what the rules pages and the register read: ``key``,
-    ``title``, ``book``, ``table``, ``section``, ``decided``, ``decision``, ``where``), with the
-    reading it answers (``reading``) and the value the engine takes (``answer``).
-    ``decided``/``decision`` are None: the date and the decision are the Árbitro's, in the
-    register."""
-
-    key: str
-    title: str
-    book: str
-    table: str
-    section: str
-    decided: str | None
-    decision: str | None
-    where: str | None = None
-    reading: str = ""
-    answer: str = ""
 
 
 SUPERA = HouseSetting(

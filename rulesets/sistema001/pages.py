@@ -159,7 +159,7 @@ class Sistema001Pages:
         return SECTION_TITLES
 
     def tables(self) -> Sequence:
-        """The chapter's tables as ``gurps.tabular.CanonTable``-shaped data (``sistema001.tables``,
+        """The chapter's tables as ``ruletexts.CanonTable`` (``sistema001.tables``,
         built from the engine's data), sorted by section."""
         return tables.all_tables()
 

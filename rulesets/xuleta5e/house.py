@@ -25,6 +25,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ruletexts import HouseSetting
+
 PROCEDURE, XULETA = "procedure", "xuleta"
 FORCED_MARCH, EXHAUSTION, REST = "forced_march", "exhaustion", "rest"
 QUESTIONS = MappingProxyType(
@@ -52,25 +54,6 @@ DEFAULT_TEXT = (
     "Árbitro registra uma decisão com a regra da casa {options}."
 )
 IN_FORCE = "Em vigor: {title} ({decision})."
-
-
-@dataclass(frozen=True)
-class HouseSetting:
-    """One answer the Árbitro may give, in the shape of ``gurps.house.HouseSetting`` (``key``,
-    ``title``, ``book``, ``table``, ``section``, ``decided``, ``decision``, ``where``), with the
-    question it answers (``reading``) and the value the site takes (``answer``: "procedure" or
-    "xuleta")."""
-
-    key: str
-    title: str
-    book: str
-    table: str
-    section: str
-    decided: str | None
-    decision: str | None
-    where: str | None = None
-    reading: str = ""
-    answer: str = ""
 
 
 _MARCH_BOOK = (
