@@ -54,7 +54,14 @@ from garganta_site.demo import demo_seed  # noqa: E402
 from gurps import checks, combat, derived, rulebook  # noqa: E402
 from sessions.log.services import narration_create, roll_create, scene_create  # noqa: E402
 from sessions.models import Scene, Week  # noqa: E402
-from sheets.models import Character, Item, Possession, SheetVersion, Skill  # noqa: E402
+from sheets.models import (  # noqa: E402
+    Character,
+    CharacterState,
+    Item,
+    Possession,
+    SheetVersion,
+    Skill,
+)
 
 ROWS: list[tuple[str, str]] = []
 
@@ -266,17 +273,19 @@ def _vm_kib(pid: int, field: str) -> int:
     return 0
 
 
-def anchor_figures(client, user, jurado) -> None:
+def anchor_figures(client, user, jurado, aina) -> None:
     """The fixed floors in process, interleaved with what is read against them: a bare view
     through a handler with no middleware and through the site's chain, a bare ninja endpoint
     (no auth), the trivial API (odds of one level, a Bearer token), the sheet page and the
-    sheets API. Only the floors cannot move: the goals are trivial API ≤ 1.5× the bare ninja
-    endpoint, sheet page and sheets API ≤ 1.5× the bare view."""
+    sheets API — the GURPS Jurado's and, beside them, the Xuleta's Aina (homologated, the demo's
+    «O Vau das Brumas», the same jogador). Only the floors cannot move: the goals are trivial
+    API ≤ 1.5× the bare ninja endpoint, sheet page and sheets API ≤ 1.5× the bare view."""
     bare = Client(HTTP_HOST="127.0.0.1")
     with override_settings(MIDDLEWARE=[]):
         bare.handler.load_middleware()
     api = Client(HTTP_HOST="127.0.0.1", HTTP_AUTHORIZATION=f"Bearer {api_token_create(user=user)}")
     sheet_url, sheet_api_url = f"/fichas/{jurado.code}/", f"/api/v1/sheets/{jurado.code}"
+    xuleta_url, xuleta_api_url = f"/fichas/{aina.code}/", f"/api/v1/sheets/{aina.code}"
     calls = {
         "bare view, no middleware": lambda: bare.get("/bench/vista/"),
         "bare view, the site's middleware": lambda: api.get("/bench/vista/"),
@@ -284,6 +293,8 @@ def anchor_figures(client, user, jurado) -> None:
         "trivial API (odds of one level)": lambda: api.get("/api/v1/rules/odds?level=12"),
         "sheet page (Jurado)": lambda: client.get(sheet_url),
         "sheets API (Jurado)": lambda: api.get(sheet_api_url),
+        "Xuleta sheet page (Aina)": lambda: client.get(xuleta_url),
+        "Xuleta sheets API (Aina)": lambda: api.get(xuleta_api_url),
     }
     samples: dict[str, list[float]] = {name: [] for name in calls}
     for call in calls.values():
@@ -300,14 +311,27 @@ def anchor_figures(client, user, jurado) -> None:
         "anchor: trivial API ÷ bare ninja endpoint (goal ≤ 1.5×)",
         f"{p50['trivial API (odds of one level)'] / floor_api:.2f}×",
     )
-    for name in ("sheet page (Jurado)", "sheets API (Jurado)"):
+    for name in (
+        "sheet page (Jurado)",
+        "sheets API (Jurado)",
+        "Xuleta sheet page (Aina)",
+        "Xuleta sheets API (Aina)",
+    ):
         row(
             f"anchor: {name} ÷ bare view, no middleware (goal ≤ 1.5×) / ÷ with the middleware",
             f"{p50[name] / floor_view:.2f}× / {p50[name] / chain_view:.2f}×",
         )
+    for kind in ("sheet page", "sheets API"):
+        gurps, xuleta = p50[f"{kind} (Jurado)"], p50[f"Xuleta {kind} (Aina)"]
+        row(f"anchor: Xuleta {kind} (Aina) ÷ GURPS {kind} (Jurado)", f"{xuleta / gurps:.2f}×")
     row(
         "anchor: the site's middleware on a bare view (with ÷ without)",
         f"{chain_view / floor_view:.2f}×",
+    )
+    row(
+        "sheet page / sheets API: queries warm, GURPS (Jurado) / Xuleta (Aina)",
+        f"{count_queries(client, sheet_url)} / {count_queries(api, sheet_api_url)}, "
+        f"{count_queries(client, xuleta_url)} / {count_queries(api, xuleta_api_url)}",
     )
 
 
@@ -623,6 +647,134 @@ def scene_size_figures(mestre) -> None:
     )
 
 
+FIGHTS = 40
+
+
+def fight_turn_figures(mestre) -> None:
+    """One attack turn through the services, the server's dice, a Xuleta fight beside a GURPS
+    one: each sample a fresh fight (started and ended untimed), its first combatant attacking
+    the first one of the other side — the Xuleta's ``fight_turn`` (one call: the attack roll
+    against the CA, the damage, the next turn's start) in «O Vau das Brumas» (Aina, Bru, Ona
+    against the demo's three wolves), GURPS's ``combat_act`` (the maneuver, the attack, the
+    defence — a standing choice, «decidir por mim» — the damage) in *A Garganta* (the jurado and
+    the hoplita against two cavadores-cinzentos). Interleaved, so a busy moment weighs on both;
+    the sheets' states are put back after each fight (a fight writes its PV back to them)."""
+    from garganta_site.demo_xuleta import WOLF, WOLVES, demo_xuleta_seed
+    from sessions.combat import acting, defending, specs
+    from sessions.combat import services as gurps_fights
+    from sessions.combat import turns as gurps_turns
+    from sessions.demo import DEMO_BITE, DEMO_CREATURE
+    from sessions.models import Combat, Combatant
+    from sessions.native_combat import services as fights
+
+    made = demo_xuleta_seed()
+    xuleta_scene = scene_create(
+        week=made["fight_scene"].week,
+        user=mestre,
+        title="Bancada: um turno",
+        characters=made["characters"],
+    )
+    gurps_week = Week.objects.filter(campaign__slug="a-garganta").order_by("-number").first()
+    heroes = list(
+        Character.objects.filter(
+            campaign__slug="a-garganta", name__in=("Jurado de Gapheim", "Hoplita de Ônfalos")
+        )
+    )
+    gurps_scene = scene_create(
+        week=gurps_week, user=mestre, title="Bancada: um turno", characters=heroes
+    )
+
+    def xuleta_fight():
+        combat = fights.fight_start(
+            scene=xuleta_scene,
+            user=mestre,
+            combatants=[{"name": c.name, "character": c} for c in made["characters"]]
+            + [{"name": wolf, "numbers": dict(WOLF)} for wolf in WOLVES],
+        )
+        view = fights.fight_view(combat)
+        actor = next(r for r in view["order"] if r["id"] == view["turn"]["fighter"])
+        target = next(r for r in view["order"] if r["side"] != actor["side"])
+        fighter = fights.combatant_of(combat, actor["id"], "combatant")
+
+        def turn():
+            fights.fight_turn(
+                combat=combat,
+                user=mestre,
+                combatant=fighter,
+                plan=None,
+                actions=[{"kind": "attack", "target": target["id"]}],
+            )
+
+        return turn, lambda: fights.fight_end(combat=Combat.objects.get(pk=combat.pk), user=mestre)
+
+    bite = specs.WeaponSpec(**DEMO_BITE)
+
+    def gurps_fight():
+        combat = gurps_fights.combat_start(scene=gurps_scene, user=mestre, characters=heroes)
+        for name in ("Cavador-cinzento A", "Cavador-cinzento B"):
+            gurps_fights.combatant_add(
+                combat=combat,
+                user=mestre,
+                creature=specs.CreatureSpec(name=name, weapons=(bite,), **DEMO_CREATURE),
+            )
+        for c in Combatant.objects.filter(combat=combat).select_related("character__owner"):
+            chooser = c.character.owner if c.character_id else mestre  # a jogador's own choice
+            defending.defence_choose(combat=combat, combatant=c, user=chooser, first="best")
+        gurps_turns.combat_next_turn(combat=combat, user=mestre)
+        combat = Combat.objects.get(pk=combat.pk)
+        everyone = list(Combatant.objects.filter(combat=combat).select_related("character"))
+        actor = next(c for c in everyone if c.position == combat.turn)
+        target = next(
+            c for c in everyone if (c.character_id is None) != (actor.character_id is None)
+        )
+
+        def turn():
+            acting.combat_act(
+                combat=combat,
+                combatant=actor,
+                user=mestre,
+                maneuver=specs.ManeuverSpec(maneuver="move_and_attack"),
+                attack=specs.AttackSpec(weapon=0),
+                defender=target,
+            )
+
+        return turn, lambda: gurps_fights.combat_end(
+            combat=Combat.objects.get(pk=combat.pk), user=mestre
+        )
+
+    # A fight writes its PV back to the sheets: each sample starts from the sheets as they were.
+    fighters = [*made["characters"], *heroes]
+    kept = list(CharacterState.objects.filter(character__in=fighters))
+
+    def sheets_as_they_were():
+        CharacterState.objects.filter(character__in=fighters).exclude(
+            pk__in=[k.pk for k in kept]
+        ).delete()
+        for state in kept:
+            state.save()
+
+    samples: dict[str, list[float]] = {"xuleta": [], "gurps": []}
+    for _ in range(FIGHTS):
+        for name, make in (("xuleta", xuleta_fight), ("gurps", gurps_fight)):
+            turn, end = make()
+            samples[name].extend(timed(turn, 1))
+            end()
+            sheets_as_they_were()
+    xuleta, gurps = samples["xuleta"], samples["gurps"]
+    row(
+        f"Xuleta fight turn (fight_turn, an attack; {FIGHTS} fresh fights) p50 / p95",
+        f"{ms(xuleta)} / {ms(xuleta, 0.95)}",
+    )
+    row(
+        f"GURPS combat turn (combat_act, an attack; {FIGHTS} fresh fights) p50 / p95",
+        f"{ms(gurps)} / {ms(gurps, 0.95)}",
+    )
+    row(
+        "Xuleta fight turn ÷ GURPS combat turn",
+        f"{statistics.median(xuleta) / statistics.median(gurps):.2f}×",
+    )
+
+
 def roll_figures(mestre) -> None:
     scene = Scene.objects.first()
     start = time.perf_counter()
@@ -645,12 +797,16 @@ def main() -> None:
     user = get_user_model().objects.get(username="jogador")
     mestre = get_user_model().objects.get(username="mestre")
     jurado = Character.objects.get(name="Jurado de Gapheim")
+    from garganta_site.demo_xuleta import demo_xuleta_seed
+
+    aina = next(c for c in demo_xuleta_seed()["characters"] if c.name == "Aina")
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(user)
     engine_figures()
     page_figures(client, user, jurado)
-    anchor_figures(client, user, jurado)
+    anchor_figures(client, user, jurado, aina)
     combat_figures(mestre)
+    fight_turn_figures(mestre)
     roll_figures(mestre)
     if IN_PROCESS:
         _print_rows()

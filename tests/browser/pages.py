@@ -2,7 +2,8 @@
 
 ``layout_world()`` plays the demo a little — the week's scene with its rolls, the demo fight at
 its first turn, an exploration in a second scene, a loot line with a 200-character unbroken name
-on the jurado's sheet — and returns the ids the page paths need. ``PAGES`` names each page with
+on the jurado's sheet — seeds the Xuleta's demo beside it (Aina, the wolves' fight, the journey
+day) and returns the ids the page paths need. ``PAGES`` names each page with
 its path and the demo logins that may open it. Used by tests/browser/test_layout.py and
 scripts/screenshots.py (which runs it in ``manage.py shell`` against a live server).
 """
@@ -38,6 +39,16 @@ PAGES = {
     "house": ("/regras/casa/", ("jogador",)),
     "readings": ("/regras/leituras/", ("jogador",)),
     "account": ("/conta/", ("jogador",)),
+    # The Xuleta's campaign («O Vau das Brumas», garganta_site.demo_xuleta): Aina's sheet and
+    # draft form, the fight against the wolves, the journey day, its rules (no calculator page of
+    # its own: /regras/calculadora/ is GURPS's, the Xuleta's odds are the API's).
+    "xuleta-sheet": ("/fichas/{xchar}/", ALL),
+    "xuleta-draft": ("/fichas/{xchar}/rascunho/", ("jogador",)),
+    "xuleta-fight-scene": ("/cenas/{xfight}/", ALL),
+    "xuleta-fight": ("/cenas/{xfight}/combate/", ALL),
+    "xuleta-journey": ("/cenas/{xjourney}/", ALL),
+    "xuleta-exploration": ("/cenas/{xjourney}/exploracao/", ALL),
+    "xuleta-rules": ("/regras/?campanha={xcampaign}", ALL),
 }
 # What the screenshots show (the rest is only measured).
 SHOWN = (
@@ -50,6 +61,9 @@ SHOWN = (
     "pendencias",
     "rules",
     "calculator",
+    "xuleta-sheet",
+    "xuleta-fight",
+    "xuleta-journey",
 )
 
 
@@ -59,6 +73,7 @@ def layout_world() -> dict[str, str]:
 
     from campaigns.models import Campaign
     from garganta_site.demo import demo_seed
+    from garganta_site.demo_xuleta import demo_xuleta_seed
     from sessions.demo import demo_combat_start, demo_week_play
     from sessions.exploration import services as exploration_services
     from sessions.log import services as log_services
@@ -85,7 +100,13 @@ def layout_world() -> dict[str, str]:
         )
         exploration_services.exploration_start(scene=xscene, user=users["mestre"], danger="risky")
         loot_add(character=jurado, name=LONG_NAME, weight_kg="0.5", user=users["jogador"])
+    xuleta = demo_xuleta_seed()
+    aina = next(c for c in xuleta["characters"] if c.name == "Aina")
     return {
+        "xchar": str(aina.code),
+        "xfight": str(xuleta["fight_scene"].code),
+        "xjourney": str(xuleta["journey_scene"].code),
+        "xcampaign": xuleta["campaign"].slug,
         "char": str(jurado.code),
         "scene": str(scene.code),
         "xscene": str(xscene.code),

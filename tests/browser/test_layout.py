@@ -1,7 +1,10 @@
 """Every page fits a phone (390×844) and a desktop (1280×900) with no horizontal scroll, and
 axe-core finds no serious or critical violation on it — as the jogador, the Mestre and the
 Árbitro see it (issue 15 §5 and §9). The jurado's sheet carries a loot line with a
-200-character unbroken name (``pages.LONG_NAME``): it wraps instead of widening the page."""
+200-character unbroken name (``pages.LONG_NAME``): it wraps instead of widening the page. The
+Xuleta's pages («O Vau das Brumas»: Aina's sheet and draft, the wolves' fight, the journey day,
+its rules) are measured alike, and every page must answer 200 (an error page
+would otherwise pass)."""
 
 from __future__ import annotations
 
@@ -64,7 +67,9 @@ def test_every_page_fits_the_window_and_axe_finds_nothing_serious(new_page, worl
     login(page, who)
     found = []
     for name in (name for name, login_as in cases() if login_as == who):
-        page.goto(page_path(name, world))
+        answer = page.goto(page_path(name, world))
         page.wait_for_load_state("networkidle")
+        if answer is None or answer.status != 200:  # an error page would pass the rest
+            found.append(f"{name}: answered {answer.status if answer else 'nothing'}")
         found += problems_of(page, name)
     assert not found, f"as {who}, {size}:\n" + "\n".join(found)
