@@ -18,6 +18,7 @@ from typing import Annotated, Any
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationError,
@@ -65,6 +66,19 @@ def _engine(check, *args):
         raise _xuleta(error) from None
 
 
+def _not_bool(value: Any) -> Any:
+    """JSON's true/false are not numbers here (Python would take them as 1 and 0)."""
+    if isinstance(value, bool):
+        raise PydanticCustomError(
+            "xuleta", "deve ser um número, não verdadeiro/falso; veio {value}.", {"value": value}
+        )
+    return value
+
+
+# A number of the sheet or the state: an int (or a float) but never a JSON true/false.
+Int = Annotated[int, BeforeValidator(_not_bool)]
+Float = Annotated[float, BeforeValidator(_not_bool)]
+
 DamageType = Annotated[str, AfterValidator(lambda v: _engine(damage_type, v))]
 DamageTypes = Annotated[list[DamageType], AfterValidator(lambda v: list(dict.fromkeys(v)))]
 
@@ -106,7 +120,7 @@ def _slots(values: dict[str, int]) -> dict[str, int]:
     return {k: clean[k] for k in engine.SPELL_LEVELS if k in clean}
 
 
-SpellSlots = Annotated[dict[str, int], AfterValidator(_slots)]
+SpellSlots = Annotated[dict[str, Int], AfterValidator(_slots)]
 Names = list[Annotated[str, Field(min_length=1, max_length=100)]]
 
 
@@ -115,12 +129,12 @@ class Abilities(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    str: int
-    dex: int
-    con: int
-    int: int
-    wis: int
-    cha: int
+    str: Int
+    dex: Int
+    con: Int
+    int: Int
+    wis: Int
+    cha: Int
 
     @field_validator(*ABILITIES)
     @classmethod
@@ -161,11 +175,22 @@ class Attack(BaseModel):
     light: bool = False
     thrown: bool = False
     ranged: bool = False
-    reach_m: float = Field(default=engine.DEFAULT_REACH_M, ge=0, le=30)
+    reach_m: Float = Field(default=engine.DEFAULT_REACH_M, ge=0, le=30)
     range_m: (
-        tuple[Annotated[float, Field(gt=0, le=2000)], Annotated[float, Field(gt=0, le=2000)]] | None
+        tuple[Annotated[Float, Field(gt=0, le=2000)], Annotated[Float, Field(gt=0, le=2000)]] | None
     ) = None
     proficient: bool = True
+
+    @field_validator("range_m")
+    @classmethod
+    def _range_order(cls, value: tuple[float, float] | None) -> tuple[float, float] | None:
+        if value is not None and value[0] > value[1]:
+            raise PydanticCustomError(
+                "xuleta",
+                "o alcance é [normal, longo], o normal até o longo; veio [{normal:g}, {long:g}].",
+                {"normal": value[0], "long": value[1]},
+            )
+        return value
 
 
 class Spellcasting(BaseModel):
@@ -195,14 +220,14 @@ class SheetData(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=200)
-    level: int = Field(ge=1, le=20)
+    level: Int = Field(ge=1, le=20)
     abilities: Abilities
     proficiencies: Proficiencies = Field(default_factory=Proficiencies)
-    ac: int = Field(ge=1, le=40)
-    max_hp: int = Field(ge=1, le=999)
-    hit_die: int
-    speed_m: float = Field(default=9.0, ge=0, le=60)
-    darkvision_m: float = Field(default=0.0, ge=0, le=300)
+    ac: Int = Field(ge=1, le=40)
+    max_hp: Int = Field(ge=1, le=999)
+    hit_die: Int
+    speed_m: Float = Field(default=9.0, ge=0, le=60)
+    darkvision_m: Float = Field(default=0.0, ge=0, le=300)
     attacks: list[Attack] = Field(default_factory=list, max_length=30)
     spellcasting: Spellcasting | None = None
     resistances: DamageTypes = Field(default_factory=list)
@@ -225,8 +250,8 @@ class SheetData(BaseModel):
 class DeathSaves(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    successes: int = Field(default=0, ge=0, le=3)
-    failures: int = Field(default=0, ge=0, le=3)
+    successes: Int = Field(default=0, ge=0, le=3)
+    failures: Int = Field(default=0, ge=0, le=3)
 
 
 class StateData(BaseModel):
@@ -241,11 +266,11 @@ class StateData(BaseModel):
 
     # Counted from the sheet's max_hp before exhaustion: PC now = min(the maximum under
     # exhaustion, max_hp − hp_lost) (``xuleta.sheet.current_hp``).
-    hp_lost: int = Field(default=0, ge=0)
-    temp_hp: int = Field(default=0, ge=0)
-    exhaustion: int = Field(default=0, ge=0, le=conds.MAX_EXHAUSTION)
+    hp_lost: Int = Field(default=0, ge=0)
+    temp_hp: Int = Field(default=0, ge=0)
+    exhaustion: Int = Field(default=0, ge=0, le=conds.MAX_EXHAUSTION)
     conditions: list[str] = Field(default_factory=list)
-    hit_dice_spent: int = Field(default=0, ge=0)
+    hit_dice_spent: Int = Field(default=0, ge=0)
     slots_spent: SpellSlots = Field(default_factory=dict)
     death_saves: DeathSaves = Field(default_factory=DeathSaves)
     stable: bool = False
