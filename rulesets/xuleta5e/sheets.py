@@ -75,6 +75,15 @@ def _not_bool(value: Any) -> Any:
     return value
 
 
+def _no_nul(value: str) -> str:
+    """A NUL character is no text (PostgreSQL's JSON refuses it: it would be a 500)."""
+    if "\x00" in value:
+        raise PydanticCustomError("xuleta", "caracteres nulos não são permitidos.")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_no_nul)]
+
 # A number of the sheet or the state: an int (or a float) but never a JSON true/false.
 Int = Annotated[int, BeforeValidator(_not_bool)]
 Float = Annotated[float, BeforeValidator(_not_bool)]
@@ -121,7 +130,7 @@ def _slots(values: dict[str, int]) -> dict[str, int]:
 
 
 SpellSlots = Annotated[dict[str, Int], AfterValidator(_slots)]
-Names = list[Annotated[str, Field(min_length=1, max_length=100)]]
+Names = list[Annotated[Text, Field(min_length=1, max_length=100)]]
 
 
 class Abilities(BaseModel):
@@ -168,7 +177,7 @@ class Attack(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=100)
+    name: Text = Field(min_length=1, max_length=100)
     damage: Annotated[str, AfterValidator(_dice)]
     damage_type: DamageType
     finesse: bool = False
@@ -187,8 +196,8 @@ class Attack(BaseModel):
         if value is not None and value[0] > value[1]:
             raise PydanticCustomError(
                 "xuleta",
-                "o alcance é [normal, longo], o normal até o longo; veio [{normal:g}, {long:g}].",
-                {"normal": value[0], "long": value[1]},
+                "o alcance é [normal, longo], o normal até o longo; veio [{normal}, {long}].",
+                {"normal": f"{value[0]:g}", "long": f"{value[1]:g}"},
             )
         return value
 
@@ -199,7 +208,7 @@ class Spellcasting(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    casting_class: str = Field(alias="class")
+    casting_class: Text = Field(alias="class")
     slots: SpellSlots = Field(default_factory=dict)
     cantrips: Names = Field(default_factory=list)
     spells: Names = Field(default_factory=list)
@@ -219,7 +228,7 @@ class SheetData(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=200)
+    name: Text = Field(min_length=1, max_length=200)
     level: Int = Field(ge=1, le=20)
     abilities: Abilities
     proficiencies: Proficiencies = Field(default_factory=Proficiencies)
@@ -233,7 +242,7 @@ class SheetData(BaseModel):
     resistances: DamageTypes = Field(default_factory=list)
     vulnerabilities: DamageTypes = Field(default_factory=list)
     immunities: DamageTypes = Field(default_factory=list)
-    notes: str = Field(default="", max_length=4000)
+    notes: Text = Field(default="", max_length=4000)
 
     @field_validator("hit_die")
     @classmethod
@@ -275,8 +284,8 @@ class StateData(BaseModel):
     death_saves: DeathSaves = Field(default_factory=DeathSaves)
     stable: bool = False
     dead: bool = False
-    concentration: str = Field(default="", max_length=100)
-    last_long_rest: str = Field(default="", max_length=100)
+    concentration: Text = Field(default="", max_length=100)
+    last_long_rest: Text = Field(default="", max_length=100)
     ate_and_drank: bool = False
 
     @field_validator("conditions")
