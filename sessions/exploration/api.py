@@ -122,7 +122,7 @@ class TravelIn(Schema, extra="forbid"):
 
 class JourneyTestIn(Schema, extra="forbid"):
     test: UUID = Field(description="O teste pedido pelo texto (journey.tests[].id)")
-    roll: int = Field(
+    roll: StrictInt = Field(
         ge=1, le=2_147_483_647, description="O número da rolagem GURPS do Mestre nesta cena"
     )
 
