@@ -165,3 +165,22 @@ def test_a_late_entrant_with_true_for_a_number_is_refused(client, people, fight)
     body = {"name": "Llop", "numbers": copy.deepcopy(numbers(ac=True))}
     answer = _post(client, f"/api/v1/fights/{code}/combatants", body, people["mestre"])
     assert answer.status_code == 422 and answer.json()["field"] == "numbers.ac"
+
+
+def test_the_same_turn_twice_with_its_key_is_one_turn_and_another_body_conflicts(
+    client, people, fight
+):
+    code, turn, _ = fight
+    token = api_token_create(user=people["mestre"])
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}", "HTTP_IDEMPOTENCY_KEY": "torn-1"}
+    url = f"/api/v1/fights/{code}/turns"
+    body = {"combatant": turn, "actions": [{"kind": "dodge"}]}
+    first = client.post(url, json.dumps(body), content_type="application/json", **headers)
+    again = client.post(url, json.dumps(body), content_type="application/json", **headers)
+    assert first.status_code == again.status_code == 201, again.content
+    assert first.json()["lines"] == again.json()["lines"]
+    other = {"combatant": turn, "actions": [{"kind": "dash"}]}
+    clash = client.post(url, json.dumps(other), content_type="application/json", **headers)
+    assert clash.status_code == 409 and clash.json()["code"] == "idempotency_conflict", clash.content
+    view = client.get(f"/api/v1/fights/{code}", HTTP_AUTHORIZATION=f"Bearer {token}").json()
+    assert view["turn"]["fighter"] != turn  # one turn went by, not two
