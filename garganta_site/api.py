@@ -7,6 +7,7 @@ token (``python manage.py api_token USERNAME``); the browser uses its session an
 from __future__ import annotations
 
 import json
+import re
 import sys
 from urllib.parse import urlencode
 
@@ -149,6 +150,11 @@ def _item_said(body, loc: list, message: str) -> str:
     return message
 
 
+# A loc's parts that are pydantic's wrappers (``function-wrap[_run_root_validator()]``) or a
+# discriminated union's tag (``Tag("tag:xuleta5e")``), not a field of the body.
+_NOT_A_FIELD = re.compile(r"^(function-[a-z-]+\[.*\]|tag:.*)$")
+
+
 @api.exception_handler(ValidationError)
 def on_validation_error(request, exc: ValidationError):
     fields, messages = [], []
@@ -156,6 +162,7 @@ def on_validation_error(request, exc: ValidationError):
     for error in exc.errors:
         where = error.get("loc", ())
         loc = [str(part) for part in where if part not in ("body", "query", "path")]
+        loc = [part for part in loc if not _NOT_A_FIELD.match(part)]
         if loc and loc[0] == "payload":
             loc = loc[1:]
         fields.append(".".join(loc))

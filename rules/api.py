@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from ninja import Body, Field, Query, Router, Schema
 from ninja.errors import ValidationError
-from pydantic import PlainValidator, create_model
+from pydantic import PlainValidator, StrictFloat, StrictInt, create_model
 from pydantic import ValidationError as PydanticValidationError
 
 from campaigns.api_errors import errors
@@ -258,7 +258,7 @@ XuletaRulesAbilitiesIn = create_model(
     "XuletaRulesAbilitiesIn",
     __config__={"extra": "forbid"},
     **{
-        key: (int, Field(..., ge=MIN_SCORE, le=MAX_SCORE, description=ABILITY_LABELS[key]))
+        key: (StrictInt, Field(..., ge=MIN_SCORE, le=MAX_SCORE, description=ABILITY_LABELS[key]))
         for key in ABILITIES
     },
 )
@@ -279,11 +279,11 @@ class XuletaRulesDerivedIn(Schema, extra="forbid"):
 
     ruleset: Literal["xuleta5e"] = Field(XULETA5E, description="O sistema: xuleta5e (ou ?ruleset=)")
     abilities: XuletaRulesAbilitiesIn  # type: ignore[valid-type]
-    level: int = Field(..., ge=1, le=20, description="O nível do personagem, 1–20")
+    level: StrictInt = Field(..., ge=1, le=20, description="O nível do personagem, 1–20")
     proficiencies: XuletaRulesProficienciesIn = Field(default_factory=XuletaRulesProficienciesIn)
-    exhaustion: int = Field(0, ge=0, le=MAX_EXHAUSTION, description="Esgotament, 0–6")
+    exhaustion: StrictInt = Field(0, ge=0, le=MAX_EXHAUSTION, description="Esgotament, 0–6")
     conditions: list[XuletaConditionIn] = Field([], description="Os estats, pela chave")
-    speed_m: float | None = Field(
+    speed_m: StrictFloat | None = Field(
         None,
         ge=0,
         le=1000,

@@ -957,6 +957,11 @@ def _spend_slot(fight: _Fight, actor: str, action, prefix: str) -> None:
     the Mestre keeps count."""
     slots = fight.numbers(actor).get("slots") or {}
     level = int(action.get("spell_level") or 0)
+    asked = int(action.get("slot_level") or 0)
+    if level and asked and asked < level:  # the text's rule, counted or not
+        raise XuletaError(
+            xactions.SLOT_TOO_LOW.format(slot=asked, level=level), f"{prefix}.slot_level"
+        )
     if not slots or not level:
         return
     x = fight.x(actor)

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationError,
@@ -65,6 +66,28 @@ def _engine(check, *args):
         raise _xuleta(error) from None
 
 
+def _not_bool(value: Any) -> Any:
+    """JSON's true/false are not numbers here (Python would take them as 1 and 0)."""
+    if isinstance(value, bool):
+        raise PydanticCustomError(
+            "xuleta", "deve ser um número, não verdadeiro/falso; veio {value}.", {"value": value}
+        )
+    return value
+
+
+def _no_nul(value: str) -> str:
+    """A NUL character is no text (PostgreSQL's JSON refuses it: it would be a 500)."""
+    if "\x00" in value:
+        raise PydanticCustomError("xuleta", "caracteres nulos não são permitidos.")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_no_nul)]
+
+# A number of the sheet or the state: an int (or a float) but never a JSON true/false.
+Int = Annotated[int, BeforeValidator(_not_bool)]
+Float = Annotated[float, BeforeValidator(_not_bool)]
+
 DamageType = Annotated[str, AfterValidator(lambda v: _engine(damage_type, v))]
 DamageTypes = Annotated[list[DamageType], AfterValidator(lambda v: list(dict.fromkeys(v)))]
 
@@ -106,8 +129,8 @@ def _slots(values: dict[str, int]) -> dict[str, int]:
     return {k: clean[k] for k in engine.SPELL_LEVELS if k in clean}
 
 
-SpellSlots = Annotated[dict[str, int], AfterValidator(_slots)]
-Names = list[Annotated[str, Field(min_length=1, max_length=100)]]
+SpellSlots = Annotated[dict[str, Int], AfterValidator(_slots)]
+Names = list[Annotated[Text, Field(min_length=1, max_length=100)]]
 
 
 class Abilities(BaseModel):
@@ -115,12 +138,12 @@ class Abilities(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    str: int
-    dex: int
-    con: int
-    int: int
-    wis: int
-    cha: int
+    str: Int
+    dex: Int
+    con: Int
+    int: Int
+    wis: Int
+    cha: Int
 
     @field_validator(*ABILITIES)
     @classmethod
@@ -154,18 +177,29 @@ class Attack(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=100)
+    name: Text = Field(min_length=1, max_length=100)
     damage: Annotated[str, AfterValidator(_dice)]
     damage_type: DamageType
     finesse: bool = False
     light: bool = False
     thrown: bool = False
     ranged: bool = False
-    reach_m: float = Field(default=engine.DEFAULT_REACH_M, ge=0, le=30)
+    reach_m: Float = Field(default=engine.DEFAULT_REACH_M, ge=0, le=30)
     range_m: (
-        tuple[Annotated[float, Field(gt=0, le=2000)], Annotated[float, Field(gt=0, le=2000)]] | None
+        tuple[Annotated[Float, Field(gt=0, le=2000)], Annotated[Float, Field(gt=0, le=2000)]] | None
     ) = None
     proficient: bool = True
+
+    @field_validator("range_m")
+    @classmethod
+    def _range_order(cls, value: tuple[float, float] | None) -> tuple[float, float] | None:
+        if value is not None and value[0] > value[1]:
+            raise PydanticCustomError(
+                "xuleta",
+                "o alcance é [normal, longo], o normal até o longo; veio [{normal}, {long}].",
+                {"normal": f"{value[0]:g}", "long": f"{value[1]:g}"},
+            )
+        return value
 
 
 class Spellcasting(BaseModel):
@@ -174,7 +208,7 @@ class Spellcasting(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    casting_class: str = Field(alias="class")
+    casting_class: Text = Field(alias="class")
     slots: SpellSlots = Field(default_factory=dict)
     cantrips: Names = Field(default_factory=list)
     spells: Names = Field(default_factory=list)
@@ -194,21 +228,21 @@ class SheetData(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=200)
-    level: int = Field(ge=1, le=20)
+    name: Text = Field(min_length=1, max_length=200)
+    level: Int = Field(ge=1, le=20)
     abilities: Abilities
     proficiencies: Proficiencies = Field(default_factory=Proficiencies)
-    ac: int = Field(ge=1, le=40)
-    max_hp: int = Field(ge=1, le=999)
-    hit_die: int
-    speed_m: float = Field(default=9.0, ge=0, le=60)
-    darkvision_m: float = Field(default=0.0, ge=0, le=300)
+    ac: Int = Field(ge=1, le=40)
+    max_hp: Int = Field(ge=1, le=999)
+    hit_die: Int
+    speed_m: Float = Field(default=9.0, ge=0, le=60)
+    darkvision_m: Float = Field(default=0.0, ge=0, le=300)
     attacks: list[Attack] = Field(default_factory=list, max_length=30)
     spellcasting: Spellcasting | None = None
     resistances: DamageTypes = Field(default_factory=list)
     vulnerabilities: DamageTypes = Field(default_factory=list)
     immunities: DamageTypes = Field(default_factory=list)
-    notes: str = Field(default="", max_length=4000)
+    notes: Text = Field(default="", max_length=4000)
 
     @field_validator("hit_die")
     @classmethod
@@ -225,8 +259,8 @@ class SheetData(BaseModel):
 class DeathSaves(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    successes: int = Field(default=0, ge=0, le=3)
-    failures: int = Field(default=0, ge=0, le=3)
+    successes: Int = Field(default=0, ge=0, le=3)
+    failures: Int = Field(default=0, ge=0, le=3)
 
 
 class StateData(BaseModel):
@@ -241,17 +275,17 @@ class StateData(BaseModel):
 
     # Counted from the sheet's max_hp before exhaustion: PC now = min(the maximum under
     # exhaustion, max_hp − hp_lost) (``xuleta.sheet.current_hp``).
-    hp_lost: int = Field(default=0, ge=0)
-    temp_hp: int = Field(default=0, ge=0)
-    exhaustion: int = Field(default=0, ge=0, le=conds.MAX_EXHAUSTION)
+    hp_lost: Int = Field(default=0, ge=0)
+    temp_hp: Int = Field(default=0, ge=0)
+    exhaustion: Int = Field(default=0, ge=0, le=conds.MAX_EXHAUSTION)
     conditions: list[str] = Field(default_factory=list)
-    hit_dice_spent: int = Field(default=0, ge=0)
+    hit_dice_spent: Int = Field(default=0, ge=0)
     slots_spent: SpellSlots = Field(default_factory=dict)
     death_saves: DeathSaves = Field(default_factory=DeathSaves)
     stable: bool = False
     dead: bool = False
-    concentration: str = Field(default="", max_length=100)
-    last_long_rest: str = Field(default="", max_length=100)
+    concentration: Text = Field(default="", max_length=100)
+    last_long_rest: Text = Field(default="", max_length=100)
     ate_and_drank: bool = False
 
     @field_validator("conditions")

@@ -14,7 +14,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
-from pydantic import StrictBool
+from pydantic import StrictBool, StrictInt
 
 from campaigns.access import membership_for
 from campaigns.api_errors import errors
@@ -122,7 +122,7 @@ class TravelIn(Schema, extra="forbid"):
 
 class JourneyTestIn(Schema, extra="forbid"):
     test: UUID = Field(description="O teste pedido pelo texto (journey.tests[].id)")
-    roll: int = Field(
+    roll: StrictInt = Field(
         ge=1, le=2_147_483_647, description="O número da rolagem GURPS do Mestre nesta cena"
     )
 
@@ -420,19 +420,19 @@ class RestIn(Schema, extra="forbid"):
     kind: Literal["short", "long"] = Field(
         description="short: Descans curt (dados de vida); long: Descans llarg (§6.2)"
     )
-    hit_dice: int = Field(
+    hit_dice: StrictInt = Field(
         default=1,
         ge=1,
         le=rests.MAX_HIT_DICE,
         description="Descans curt: quantos dados de vida gastar, rolados um de cada vez",
     )
-    strenuous_minutes: int = Field(
+    strenuous_minutes: StrictInt = Field(
         default=0,
         ge=0,
         le=24 * 60,
         description="Descans llarg: minutos de luta, caminhada ou magia no meio (60+ anula)",
     )
-    ends_at: int | None = Field(
+    ends_at: StrictInt | None = Field(
         default=None,
         ge=0,
         description="Descans llarg: o minuto do relógio da campanha em que acaba (sem ele, o "

@@ -29,6 +29,13 @@ SHORT, LONG = "short", "long"
 REST_KINDS = {SHORT: "Descans curt", LONG: "Descans llarg"}
 HIT_DIE_KIND = "hit_die"
 MAX_HIT_DICE = 20
+# How far past the exploration's clock a long rest may be said to end (the Mestre records
+# rests ahead of the clock; an absurd minute would refuse every later one for 24 h of it).
+MAX_AHEAD_MINUTES = 30 * 24 * 60
+ENDS_TOO_LATE = (
+    "O descanso longo acaba no máximo no minuto {latest} (o relógio da exploração, {now}, "
+    "mais 30 dias); veio {got}."
+)
 
 NOT_XULETA = (
     "Os descansos da Xuleta (dados de vida, descanso longo) são de uma campanha da Xuleta; esta "
@@ -161,8 +168,14 @@ def exploration_rest(
                 )
             sheet.state = state
         else:
+            now = native.clock_minutes(exploration)
             if ends_at is None:
-                ends_at = native.clock_minutes(exploration) + rules.rest_minutes
+                ends_at = now + rules.rest_minutes
+            elif ends_at > now + MAX_AHEAD_MINUTES:  # it would lock every later rest out
+                raise ServiceError(
+                    ENDS_TOO_LATE.format(latest=now + MAX_AHEAD_MINUTES, now=now, got=ends_at),
+                    field="ends_at",
+                )
             before = dict(sheet.state)
             if ate_and_drank is not None:
                 before["ate_and_drank"] = bool(ate_and_drank)

@@ -6,6 +6,7 @@ and ``/rolls`` (the chain). No body takes a die: the server rolls.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
@@ -14,7 +15,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Field, Header, Query, Router, Schema, Status
 from ninja.errors import HttpError
-from pydantic import StrictBool, field_validator
+from pydantic import StrictBool, StrictInt, field_validator
 
 from campaigns.access import membership_for
 from campaigns.api_errors import errors
@@ -70,6 +71,15 @@ D20AbilityKey = Literal[_D20.abilities]
 D20RollKey = Literal[_D20.roll_kinds]
 D20EdgeKey = Literal[_D20.edges]
 D20_ONLY_FIELD = "«{field}» é do GURPS: numa campanha da Xuleta, use {instead}."
+D20_NO_SUCH_FIELD = "«{field}» é do GURPS (a perícia dele): numa campanha da Xuleta, omita-o."
+# A d20 campaign's body says ability and roll where the services say attribute and kind: a
+# refusal is said back in the body's words (field and text).
+D20_SAID = (
+    ("o atributo (attribute)", "a característica (ability)"),
+    ("(attribute)", "(ability)"),
+    ("(kind)", "(roll)"),
+)
+D20_FIELDS = {"attribute": "ability", "kind": "roll"}
 ABILITY_HELP = (
     "Xuleta: a característica de um teste ou de uma salvação (str, dex, con, int, wis, cha); "
     "com skill, a outra característica que o Mestre pede para a perícia"
@@ -106,7 +116,7 @@ class SceneOut(Schema):
 
 class ModifierIn(Schema, extra="forbid"):
     label: str = Field(min_length=1, max_length=200)
-    value: int = Field(ge=-50, le=50)
+    value: StrictInt = Field(ge=-50, le=50)
 
 
 class RollIn(Schema, extra="forbid"):
@@ -121,7 +131,7 @@ class RollIn(Schema, extra="forbid"):
     label: str = Field(
         default="", max_length=200, description="O nome da rolagem; omita e vale o da perícia"
     )
-    base_level: int | None = Field(default=None, ge=-50, le=50, description=BASE_LEVEL_HELP)
+    base_level: StrictInt | None = Field(default=None, ge=-50, le=50, description=BASE_LEVEL_HELP)
     kind: TestKindKey | None = Field(
         default=None, description="Perícia, atributo ou defesa; omita e vale o de skill/attribute"
     )
@@ -129,7 +139,7 @@ class RollIn(Schema, extra="forbid"):
     hidden: StrictBool = False
     ability: D20AbilityKey | None = Field(default=None, description=ABILITY_HELP)
     roll: D20RollKey | None = Field(default=None, description=ROLL_HELP)
-    dc: int | None = Field(default=None, ge=-30, le=60, description=DC_HELP)
+    dc: StrictInt | None = Field(default=None, ge=-30, le=60, description=DC_HELP)
     edge: D20EdgeKey | None = Field(default=None, description=EDGE_HELP)
 
 
@@ -206,7 +216,7 @@ class ContestSideIn(Schema, extra="forbid"):
     label: str = Field(
         default="", max_length=90, description="O que o lado testa; omita e vale o da perícia"
     )
-    base_level: int | None = Field(default=None, ge=-50, le=50, description=BASE_LEVEL_HELP)
+    base_level: StrictInt | None = Field(default=None, ge=-50, le=50, description=BASE_LEVEL_HELP)
     kind: ContestKindKey | None = None
     modifiers: list[ModifierIn] = Field(default=[], max_length=20)
     ability: D20AbilityKey | None = Field(default=None, description=ABILITY_HELP)
@@ -565,25 +575,47 @@ def roll_create(
 ):
     scene = _get_scene_for_table(request, code)
     _d20_names(scene, payload)
-    roll = services.roll_create(
-        scene=scene,
-        user=request.user,
-        label=payload.label,
-        base_level=payload.base_level,
-        kind=payload.kind or payload.roll or "",
-        skill=payload.skill,
-        attribute=payload.attribute or payload.ability or "",
-        difficulty=payload.difficulty or "",
-        new_skill=payload.new_skill,
-        modifiers=_modifiers(payload.modifiers),
-        character=_character(scene, payload.character),
-        declaration=_declaration(scene, payload.declaration),
-        hidden=payload.hidden,
-        request_key=idempotency_key,
-        dc=payload.dc,
-        edge=payload.edge or "",
-    )
+    with _d20_said(scene):
+        roll = services.roll_create(
+            scene=scene,
+            user=request.user,
+            label=payload.label,
+            base_level=payload.base_level,
+            kind=payload.kind or payload.roll or "",
+            skill=payload.skill,
+            attribute=payload.attribute or payload.ability or "",
+            difficulty=payload.difficulty or "",
+            new_skill=payload.new_skill,
+            modifiers=_modifiers(payload.modifiers),
+            character=_character(scene, payload.character),
+            declaration=_declaration(scene, payload.declaration),
+            hidden=payload.hidden,
+            request_key=idempotency_key,
+            dc=payload.dc,
+            edge=payload.edge or "",
+        )
     return Status(201, _roll_out(roll))
+
+
+def _is_d20(scene: Scene) -> bool:
+    ruleset = services.ruleset_for(scene.week.campaign.ruleset)
+    return bool(getattr(ruleset.part("checks"), "needs_dc", False))
+
+
+@contextmanager
+def _d20_said(scene: Scene):
+    """A refusal of the services in a d20 campaign, with the body's names (``D20_SAID``)."""
+    try:
+        yield
+    except ServiceError as error:
+        if not _is_d20(scene):
+            raise
+        *head, last = error.field.split(".") if error.field else [""]
+        message = error.message
+        for gurps, d20 in D20_SAID:
+            message = message.replace(gurps, d20)
+        field = ".".join([*head, D20_FIELDS.get(last, last)]) if error.field else ""
+        raise ServiceError(message, field=field, code=error.code) from None
 
 
 def _d20_names(scene: Scene, payload: Schema, prefix: str = "") -> None:
@@ -592,6 +624,12 @@ def _d20_names(scene: Scene, payload: Schema, prefix: str = "") -> None:
     ruleset = services.ruleset_for(scene.week.campaign.ruleset)
     d20 = getattr(ruleset.part("checks"), "needs_dc", False)
     where = f"{prefix}." if prefix else ""
+    if d20:
+        for gurps_only in ("difficulty", "new_skill"):
+            if getattr(payload, gurps_only, None):
+                raise ServiceError(
+                    D20_NO_SUCH_FIELD.format(field=gurps_only), field=f"{where}{gurps_only}"
+                )
     for ours, theirs in (("ability", "attribute"), ("roll", "kind")):
         if not hasattr(payload, ours):
             continue
@@ -693,14 +731,15 @@ def contest_create(
         )
         for name, side in (("a", payload.a), ("b", payload.b))
     ]
-    roll = services.contest_create(
-        scene=scene,
-        user=request.user,
-        a=sides[0],
-        b=sides[1],
-        declaration=_declaration(scene, payload.declaration),
-        request_key=idempotency_key,
-    )
+    with _d20_said(scene):
+        roll = services.contest_create(
+            scene=scene,
+            user=request.user,
+            a=sides[0],
+            b=sides[1],
+            declaration=_declaration(scene, payload.declaration),
+            request_key=idempotency_key,
+        )
     return Status(201, _roll_out(roll))
 
 

@@ -8,14 +8,14 @@ are published)). ``Idempotency-Key`` makes the same request twice one action."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
-from pydantic import StrictBool
+from pydantic import Discriminator, StrictBool, StrictFloat, StrictInt, Tag, field_validator
 
 from campaigns.access import membership_for
 from campaigns.api_errors import errors
@@ -70,6 +70,9 @@ XResistKey = _X["xuleta_resist_with"].annotated(blank=True)
 XShoveKey = _X["xuleta_shove_result"].annotated(blank=True)
 XSearchSkill = Literal["Percepció", "Investigació"]
 
+# A save's or a skill's bonus as the Mestre gives it (a monster's), the attack bonus's range.
+Bonus = Annotated[StrictInt, Field(ge=-10, le=30)]
+RANGE_ORDER = "o alcance é [normal, longo], o normal até o longo; veio [{normal:g}, {long:g}]."
 OTHER_SYSTEMS_ACTION = "Esta ação é de outro sistema de regras: o combate é do {label}."
 ONLY_THE_TABLE_RUNS_COMBAT = "Só o Mestre de Cena ou o Árbitro conduzem o combate."
 Key = Header("", alias="Idempotency-Key")
@@ -147,17 +150,28 @@ class XuletaAttackIn(Schema, extra="forbid"):
     modificador do ataque, do tipo dito."""
 
     name: str = Field(min_length=1, max_length=100)
-    bonus: int = Field(ge=-10, le=30, description="Bônus de ataque (modificador + competência)")
+    bonus: StrictInt = Field(
+        ge=-10, le=30, description="Bônus de ataque (modificador + competência)"
+    )
     damage: str = Field(pattern=r"^\s*\d{1,2}\s*d\s*(4|6|8|10|12|20)\s*$", description="Dados, 1d8")
-    damage_modifier: int = Field(default=0, ge=-10, le=30, description="O mesmo do ataque")
+    damage_modifier: StrictInt = Field(default=0, ge=-10, le=30, description="O mesmo do ataque")
     damage_type: XDamageTypeKey
     ability: XAbilityKey | None = None
     ranged: StrictBool = False
     finesse: StrictBool = False
     light: StrictBool = Field(default=False, description="Lleugera (combate com duas armas)")
     thrown: StrictBool = False
-    reach_m: float = Field(default=1.5, ge=0, le=30)
-    range_m: list[float] | None = Field(default=None, min_length=2, max_length=2)
+    reach_m: StrictFloat = Field(default=1.5, ge=0, le=30)
+    range_m: list[Annotated[StrictFloat, Field(gt=0, le=2000)]] | None = Field(
+        default=None, min_length=2, max_length=2, description="[normal, longo], metros"
+    )
+
+    @field_validator("range_m")
+    @classmethod
+    def _range_order(cls, value: list[float] | None) -> list[float] | None:
+        if value is not None and value[0] > value[1]:
+            raise ValueError(RANGE_ORDER.format(normal=value[0], long=value[1]))
+        return value
 
 
 class XuletaNumbersIn(Schema, extra="forbid"):
@@ -166,26 +180,30 @@ class XuletaNumbersIn(Schema, extra="forbid"):
     habilidades onde diferem do modificador, CA, PC, velocidade, tamanho, ataques, defesas."""
 
     side: XSideKey = "inimigos"
-    abilities: dict[XAbilityKey, int] = Field(description="As seis: str, dex, con, int, wis, cha")
-    saves: dict[XAbilityKey, int] = Field(default={}, description="Bônus de salvação")
-    skills: dict[XSkillKey, int] = Field(default={}, description="Bônus de habilidade")
-    ac: int = Field(ge=0, le=40, description="Classe d'armadura (CA)")
-    max_hp: int = Field(ge=1, le=10_000, description="PC máximos")
-    hp: int | None = Field(default=None, ge=0, le=10_000, description="PC agora (sem: máximos)")
-    temp_hp: int = Field(default=0, ge=0, le=10_000, description="PC temporários")
-    speed_m: float = Field(default=9, ge=0, le=100, description="Velocidade em metros")
+    abilities: dict[XAbilityKey, StrictInt] = Field(
+        description="As seis: str, dex, con, int, wis, cha"
+    )
+    saves: dict[XAbilityKey, Bonus] = Field(default={}, description="Bônus de salvação")
+    skills: dict[XSkillKey, Bonus] = Field(default={}, description="Bônus de habilidade")
+    ac: StrictInt = Field(ge=0, le=40, description="Classe d'armadura (CA)")
+    max_hp: StrictInt = Field(ge=1, le=10_000, description="PC máximos")
+    hp: StrictInt | None = Field(
+        default=None, ge=0, le=10_000, description="PC agora (sem: máximos)"
+    )
+    temp_hp: StrictInt = Field(default=0, ge=0, le=10_000, description="PC temporários")
+    speed_m: StrictFloat = Field(default=9, ge=0, le=100, description="Velocidade em metros")
     size: XSizeKey = "medium"
     attacks: list[XuletaAttackIn] = Field(default=[], max_length=10)
-    attacks_per_action: int = Field(default=1, ge=1, le=4, description="Atac Extra: ataques")
+    attacks_per_action: StrictInt = Field(default=1, ge=1, le=4, description="Atac Extra: ataques")
     resistances: list[XDamageTypeKey] = Field(default=[], max_length=13)
     vulnerabilities: list[XDamageTypeKey] = Field(default=[], max_length=13)
     immunities: list[XDamageTypeKey] = Field(default=[], max_length=13)
-    spell_save_dc: int | None = Field(default=None, ge=1, le=40)
-    spell_attack_bonus: int | None = Field(default=None, ge=-10, le=30)
-    slots: dict[Literal["1", "2", "3", "4", "5", "6", "7", "8", "9"], int] = Field(
+    spell_save_dc: StrictInt | None = Field(default=None, ge=1, le=40)
+    spell_attack_bonus: StrictInt | None = Field(default=None, ge=-10, le=30)
+    slots: dict[Literal["1", "2", "3", "4", "5", "6", "7", "8", "9"], StrictInt] = Field(
         default={}, description="Espaços de magia por nível (sem: o Mestre conta)"
     )
-    group: int = Field(
+    group: StrictInt = Field(
         default=0,
         ge=0,
         le=30,
@@ -197,13 +215,27 @@ class XuletaNumbersIn(Schema, extra="forbid"):
     )
     player_character: StrictBool = Field(default=False, description="Faz salvações contra a morte")
     conditions: list[XConditionKey] = Field(default=[], max_length=15)
-    exhaustion: int = Field(default=0, ge=0, le=6)
+    exhaustion: StrictInt = Field(default=0, ge=0, le=6)
+
+
+def _numbers_system(value: Any) -> str:
+    """Which system's numbers a body is: the Xuleta's name its six ``abilities``, the
+    sistema001's its ``attributes`` (so a refusal names the fields of the one it is, not both)."""
+    given = value if isinstance(value, dict) else getattr(value, "__dict__", {})
+    return f"tag:{XULETA_RULESET if 'abilities' in given else NATIVE_RULESET}"
+
+
+FighterNumbersIn = Annotated[
+    Annotated[FightNumbersIn, Tag(f"tag:{NATIVE_RULESET}")]
+    | Annotated[XuletaNumbersIn, Tag(f"tag:{XULETA_RULESET}")],
+    Discriminator(_numbers_system),
+]
 
 
 class FighterIn(Schema, extra="forbid"):
     name: str = Field(min_length=1, max_length=200)
     character: UUID | None = Field(default=None, description="Uma personagem da cena, se for")
-    numbers: FightNumbersIn | XuletaNumbersIn | None = Field(
+    numbers: FighterNumbersIn | None = Field(
         default=None,
         description="Os números do Mestre (Sistema 001 ou Xuleta); numa campanha da Xuleta, uma "
         "personagem (character) sem eles vem da ficha homologada",
@@ -298,7 +330,7 @@ class XuletaActionIn(Schema, extra="forbid"):
     targets: list[UUID] = Field(default=[], max_length=30, description="Magia: os alvos (área)")
     by: UUID | None = Field(default=None, description="reaction: quem reage, no turno deste")
     weapon: str = Field(default="", max_length=100, description="Nome do ataque; vazio: o 1º")
-    metres: float = Field(default=0, ge=0, le=200, description="move: metros")
+    metres: StrictFloat = Field(default=0, ge=0, le=200, description="move: metros")
     difficult: StrictBool = Field(default=False, description="Terreno difícil (custa o dobro)")
     leaves_reach_of: list[UUID] = Field(default=[], max_length=30)
     within_1_5_m: StrictBool | None = Field(
@@ -313,19 +345,21 @@ class XuletaActionIn(Schema, extra="forbid"):
     cover: XCoverKey = "none"
     edge: XEdgeKey = Field(default="", description="Outra fonte de vantagem/desvantagem")
     spell: str = Field(default="", max_length=100, description="O nome da magia")
-    spell_level: int = Field(default=0, ge=0, le=9, description="Nível da magia (0: truque)")
-    slot_level: int = Field(default=0, ge=0, le=9, description="Espaço gasto (sem: o da magia)")
+    spell_level: StrictInt = Field(default=0, ge=0, le=9, description="Nível da magia (0: truque)")
+    slot_level: StrictInt = Field(
+        default=0, ge=0, le=9, description="Espaço gasto (sem: o da magia)"
+    )
     spell_attack: StrictBool = Field(default=False, description="Ataque de magia")
     ranged: StrictBool = Field(default=True, description="Ataque de magia à distância")
     save: XAbilityKey | None = Field(default=None, description="Salvação que a magia pede")
-    dc: int | None = Field(default=None, ge=1, le=40, description="CD (sem: a do conjurador)")
+    dc: StrictInt | None = Field(default=None, ge=1, le=40, description="CD (sem: a do conjurador)")
     damage: str = Field(default="", max_length=10, description="Dados de dano ou cura, NdM")
-    damage_modifier: int = Field(default=0, ge=-10, le=30)
+    damage_modifier: StrictInt = Field(default=0, ge=-10, le=30)
     damage_type: XDamageTypeKey | None = None
     half_on_save: StrictBool = Field(default=False, description="Metade se passa na salvação")
     heal: StrictBool = Field(default=False, description="damage é cura")
     condition: XConditionKey | None = Field(default=None, description="Estado de quem falha")
-    rounds: int | None = Field(default=None, ge=1, le=100)
+    rounds: StrictInt | None = Field(default=None, ge=1, le=100)
     concentration: StrictBool = Field(default=False, description="Magia de concentração")
     resist_with: XResistKey = Field(default="", description="Agafar/Empènyer: como o alvo resiste")
     shove_result: XShoveKey = Field(default="", description="Empènyer: tombat ou afastar")
@@ -334,13 +368,30 @@ class XuletaActionIn(Schema, extra="forbid"):
     text: str = Field(default="", max_length=1000)
 
 
+def _action_system(value: Any) -> str:
+    """Which system's action a body is, by its ``kind`` (a key or a label): the sistema001's
+    when it names one of its kinds, the Xuleta's otherwise (an unknown kind is refused listing
+    the Xuleta's, the sistema001's being named when one of its own is sent)."""
+    kind = value.get("kind") if isinstance(value, dict) else getattr(value, "kind", None)
+    if _SETS["action_kind"].key_of(kind) in _SETS["action_kind"].keys:
+        return f"tag:{NATIVE_RULESET}"
+    return f"tag:{XULETA_RULESET}"
+
+
+TurnActionIn = Annotated[
+    Annotated[FightActionIn, Tag(f"tag:{NATIVE_RULESET}")]
+    | Annotated[XuletaActionIn, Tag(f"tag:{XULETA_RULESET}")],
+    Discriminator(_action_system),
+]
+
+
 class FightTurnIn(Schema, extra="forbid"):
     combatant: UUID
     plan: TurnPlanKey = Field(
         default="",
         description="Sistema 001: Movimento + Execução, dois Movimentos ou Completa; vazio: passa",
     )
-    actions: list[FightActionIn | XuletaActionIn] = Field(default=[], max_length=12)
+    actions: list[TurnActionIn] = Field(default=[], max_length=12)
 
 
 class FightConditionIn(Schema, extra="forbid"):
@@ -348,15 +399,15 @@ class FightConditionIn(Schema, extra="forbid"):
     condition: ConditionKey | XConditionKey = Field(
         description="A condição (Sistema 001) ou o estado (Xuleta; exhaustion com level)"
     )
-    level: int | None = Field(
+    level: StrictInt | None = Field(
         default=None, ge=1, le=6, description="Xuleta, esgotamento: níveis a subir (ou descer)"
     )
-    rounds: int | None = Field(
+    rounds: StrictInt | None = Field(
         default=None, ge=1, le=100, description="Duração em rodadas (sem: a do capítulo)"
     )
     remove: StrictBool = False
     source: UUID | None = Field(default=None, description="Quem aplicou (a fonte do efeito)")
-    turn_damage: int | None = Field(
+    turn_damage: StrictInt | None = Field(
         default=None,
         ge=0,
         le=1000,

@@ -12,12 +12,11 @@ from pydantic import Field
 
 from campaigns.mcp_api import IdempotencyKey, api_call, payload, tool
 from sessions.native_combat.api import (
-    FightActionIn,
     FightConditionIn,
     FighterIn,
     FightObjectIn,
+    TurnActionIn,
     TurnPlanKey,
-    XuletaActionIn,
 )
 
 FightId = Annotated[UUID, Field(description="O combate (o id de fight_start)")]
@@ -78,7 +77,7 @@ async def fight_turn(
     fight: FightId,
     combatant: Annotated[UUID, Field(description="Quem age: o combatente da vez")],
     plan: TurnPlanKey = "",
-    actions: Annotated[list[FightActionIn | XuletaActionIn], Field(max_length=12)] = [],  # noqa: B006 - copied
+    actions: Annotated[list[TurnActionIn], Field(max_length=12)] = [],  # noqa: B006 - copied
     idempotency_key: IdempotencyKey = "",
 ) -> dict[str, Any]:
     """O turno inteiro de um combatente numa chamada: o plano (1 Movimento + 1 Execução, 2

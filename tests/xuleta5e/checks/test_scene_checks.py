@@ -162,7 +162,7 @@ def test_a_hidden_roll_works_as_today(client, world, sheets, server_dice):
         ({"attribute": "st", "dc": 10}, "attribute"),
         ({"kind": "skill", "skill": "Percepció", "dc": 10}, "kind"),
         ({"skill": "Stealth", "dc": 10}, "skill"),
-        ({"roll": "save", "dc": 10}, "attribute"),
+        ({"roll": "save", "dc": 10}, "ability"),  # the body says ability, not attribute
         ({"skill": "Percepció", "dc": 10, "edge": "double"}, "edge"),
         ({"skill": "Percepció", "dc": 61}, "dc"),
     ],
