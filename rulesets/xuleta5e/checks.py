@@ -289,6 +289,11 @@ class XuletaChecks:
             return "a"
         return rolls.contest(a.total, b.total)
 
+    def group_succeeds(self, successes: int, members: int) -> bool:
+        """A group check («Proves de grup»): «tira cadascú i, si almenys la meitat ho
+        aconsegueix, ho aconsegueix el grup». Only a ruleset with group checks has this."""
+        return rolls.group_succeeds(successes, members)
+
     def odds(self, level: int) -> Fraction:
         """The exact chance of d20 + ``level`` against DC 15 («Normal», §4.10): what a roll
         form shows where no DC is said yet."""

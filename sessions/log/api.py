@@ -23,7 +23,7 @@ from campaigns.errors import ServiceError
 from campaigns.models import Membership
 from rulesets.registry import XULETA5E, dice_readable, rule_errors, ruleset_for
 from sessions import vocabularies as vocab
-from sessions.log import chain, services, timeline
+from sessions.log import chain, group, services, timeline
 from sessions.models import Declaration, Scene
 from sheets.models import Character
 
@@ -217,6 +217,30 @@ class ContestIn(Schema, extra="forbid"):
     a: ContestSideIn
     b: ContestSideIn
     declaration: UUID | None = None
+
+
+class GroupCheckIn(Schema, extra="forbid"):
+    """A group check (Xuleta, «Proves de grup»): each character rolls, the group passes if at
+    least half succeed."""
+
+    characters: list[UUID] = Field(
+        min_length=group.MIN_MEMBERS,
+        max_length=group.MAX_MEMBERS,
+        description="As personagens da cena que fazem todas o mesmo (cada uma com ficha "
+        "homologada: o bônus vem dela, e a vantagem ou desvantagem do seu estado)",
+    )
+    skill: str = Field(default="", max_length=200, description="A perícia, pelo nome do texto")
+    ability: D20AbilityKey | None = Field(default=None, description=ABILITY_HELP)
+    roll: Literal["check"] | None = Field(
+        default=None, description="Só check: um teste de grupo é um teste"
+    )
+    dc: int = Field(ge=-30, le=60, description="A CD do teste")
+    edge: D20EdgeKey | None = Field(default=None, description=EDGE_HELP)
+    hidden: StrictBool = Field(
+        default=False,
+        description="Cada rolagem escondida como as outras (a do jogador na sua pasta), e o "
+        "resultado do grupo só para a mesa até a homologação do relatório",
+    )
 
 
 class DeclarationIn(Schema, extra="forbid"):
@@ -702,6 +726,48 @@ def contest_create(
         request_key=idempotency_key,
     )
     return Status(201, _roll_out(roll))
+
+
+class GroupCheckOut(Schema):
+    result: RollOut = Field(
+        description="O resultado do grupo: kind group, total = quantos conseguiram, "
+        "effective_level = a CD, details.group com cada membro"
+    )
+    members: list[RollOut] = Field(description="A rolagem de cada personagem, na ordem pedida")
+
+
+@router.post(
+    "/{uuid:code}/group-checks",
+    response={201: GroupCheckOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="Teste de grupo (Xuleta): cada personagem rola; o grupo consegue se ao menos "
+    "metade consegue",
+)
+def group_check_create(
+    request,
+    code: UUID,
+    payload: GroupCheckIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene = _get_scene_for_table(request, code)
+    characters = [
+        _character(scene, member, f"characters.{index}")
+        for index, member in enumerate(payload.characters)
+    ]
+    made = group.group_check_create(
+        scene=scene,
+        user=request.user,
+        characters=characters,
+        skill=payload.skill,
+        ability=payload.ability or "",
+        kind=payload.roll or "",
+        dc=payload.dc,
+        edge=payload.edge or "",
+        hidden=payload.hidden,
+        request_key=idempotency_key,
+    )
+    return Status(
+        201, {"result": _roll_out(made.result), "members": [_roll_out(r) for r in made.members]}
+    )
 
 
 # --- /rolls -----------------------------------------------------------------------------------
