@@ -69,6 +69,13 @@ _D20 = ruleset_for(XULETA5E).part("checks")
 D20AbilityKey = Literal[_D20.abilities]
 D20RollKey = Literal[_D20.roll_kinds]
 D20EdgeKey = Literal[_D20.edges]
+D20LightKey = Literal[_D20.lights]
+LIGHT_HELP = (
+    "Xuleta: a luz em que se faz um teste pela vista (bright: llum brillant; dim: llum tènue, "
+    "desvantagem em Percepció; darkness: foscor, «a efectes pràctics estàs encegat»: o teste "
+    "falha sem rolar, salvo visão no escuro da ficha). Omita: um teste de Percepció numa cena "
+    "cuja exploração está em escuridão total é feito no escuro"
+)
 D20_ONLY_FIELD = "«{field}» é do GURPS: numa campanha da Xuleta, use {instead}."
 ABILITY_HELP = (
     "Xuleta: a característica de um teste ou de uma salvação (str, dex, con, int, wis, cha); "
@@ -131,6 +138,7 @@ class RollIn(Schema, extra="forbid"):
     roll: D20RollKey | None = Field(default=None, description=ROLL_HELP)
     dc: int | None = Field(default=None, ge=-30, le=60, description=DC_HELP)
     edge: D20EdgeKey | None = Field(default=None, description=EDGE_HELP)
+    light: D20LightKey | None = Field(default=None, description=LIGHT_HELP)
 
 
 class DamageRollIn(Schema, extra="forbid"):
@@ -236,6 +244,7 @@ class GroupCheckIn(Schema, extra="forbid"):
     )
     dc: int = Field(ge=-30, le=60, description="A CD do teste")
     edge: D20EdgeKey | None = Field(default=None, description=EDGE_HELP)
+    light: D20LightKey | None = Field(default=None, description=LIGHT_HELP)
     hidden: StrictBool = Field(
         default=False,
         description="Cada rolagem escondida como as outras (a do jogador na sua pasta), e o "
@@ -606,6 +615,7 @@ def roll_create(
         request_key=idempotency_key,
         dc=payload.dc,
         edge=payload.edge or "",
+        light=payload.light or "",
     )
     return Status(201, _roll_out(roll))
 
@@ -762,6 +772,7 @@ def group_check_create(
         kind=payload.roll or "",
         dc=payload.dc,
         edge=payload.edge or "",
+        light=payload.light or "",
         hidden=payload.hidden,
         request_key=idempotency_key,
     )

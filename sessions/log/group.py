@@ -90,6 +90,7 @@ def group_check_create(
     kind: str = "",
     dc: int | None = None,
     edge: str = "",
+    light: str = "",
     hidden: bool = False,
     source: RandomSource | None = None,
     request_key: str = "",
@@ -106,6 +107,7 @@ def group_check_create(
         "ability": ability or "",
         "dc": dc,
         "edge": edge or "",
+        "light": light or "",
         "hidden": bool(hidden),
     }
     require_table(user, campaign)
@@ -131,7 +133,13 @@ def group_check_create(
     in_scene = set(scene.characters.values_list("pk", flat=True))
     seen = set()
     request = levels.Asked(
-        skill=(skill or "").strip(), attribute=ability or "", kind="check", dc=dc, edge=edge or ""
+        skill=(skill or "").strip(),
+        attribute=ability or "",
+        kind="check",
+        dc=dc,
+        edge=edge or "",
+        light=light or "",
+        scene_light="" if light else services.scene_light(scene),
     )
     names = []
     for index, character in enumerate(characters):
@@ -161,6 +169,7 @@ def group_check_create(
                 request_key=_member_key(request_key, index),
                 dc=dc,
                 edge=edge,
+                light=light,
             )
             for index, character in enumerate(characters)
         ]

@@ -99,7 +99,7 @@ async def modifiers_announce(
     )
 
 
-GROUP_TAKES = ("skill", "ability", "roll", "dc", "edge", "hidden")
+GROUP_TAKES = ("skill", "ability", "roll", "dc", "edge", "light", "hidden")
 GROUP_REFUSES = "Num teste de grupo (group), roll.{field} não vale: cada um rola {why}."
 GROUP_WHY = {
     "character": "(as personagens estão em group)",
@@ -146,7 +146,9 @@ async def roll_check(
     CD, ou a CA do alvo num ataque); `roll` check (com `skill` ou `ability`), save (com
     `ability`) ou attack (`skill` = o nome do ataque da ficha); `edge` a vantagem ou
     desvantagem que o Mestre dá; os estados e o esgotamento da personagem dão a sua, e o
-    motivo de cada uma fica em `details.level.reasons`; `attribute` e `kind` são do GURPS.
+    motivo de cada uma fica em `details.level.reasons`; `light` a luz de um teste pela vista
+    (dim: desvantagem em Percepció; darkness: falha sem rolar, salvo visão no escuro da
+    ficha); `attribute` e `kind` são do GURPS.
     Teste de grupo da Xuleta: `group` com as personagens (e `roll` sem `character`); cada uma
     rola na cadeia e o resultado do grupo entra no registro como uma rolagem `group` (`total`
     = quantos conseguiram); devolve `result` e `members`."""
