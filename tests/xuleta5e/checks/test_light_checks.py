@@ -18,7 +18,12 @@ from sessions.log import levels
 from sessions.log import services as log_services
 from sessions.models import Exploration, Roll
 from tests.xuleta5e.checks.sheet import check_data
-from tests.xuleta5e.checks.test_scene_checks import _post, server_dice, world  # noqa: F401
+from tests.xuleta5e.checks.test_scene_checks import (  # noqa: F401
+    _post,
+    offered,
+    server_dice,
+    world,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -152,3 +157,23 @@ def test_gurps_has_no_light(db):
     with pytest.raises(ServiceError) as refused:
         log_services.ensure_d20_fields(campaign, light="dim")
     assert refused.value.field == "light"
+
+
+def test_the_roll_form_takes_the_light(client, world, offered, server_dice):
+    client.force_login(world["mestre"])
+    scene = world["scene"]
+    page = client.get(f"/cenas/{scene.code}/").content.decode()
+    assert 'name="light"' in page and "Llum tènue" in page
+    server_dice(17, 5)
+    client.post(
+        f"/cenas/{scene.code}/rolar/",
+        {
+            "target": f"{world['aina'].code}|skill:Percepció",
+            "dc": 10,
+            "light": "dim",
+            "request_key": "llum-1",
+        },
+    )
+    roll = Roll.objects.get(scene=scene)
+    assert (roll.dice, roll.total, roll.outcome) == ([17, 5], 8, "failure")
+    assert DIM_PERCEPTION in roll.details["level"]["reasons"]
