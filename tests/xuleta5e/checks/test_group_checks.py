@@ -223,3 +223,29 @@ def test_the_scene_page_shows_the_groups_result(client, world, server_dice):
     assert 'data-testid="group-result"' in text
     assert "1 de 2 conseguem (precisam 1): o grupo consegue" in text
     assert "Prova de grup" in text
+
+
+def test_the_scenes_exports_carry_the_group_check(client, world, server_dice):
+    server_dice(11, 4)
+    body = {"characters": _ids(world, "aina", "bru"), "skill": "Sigil", "dc": 12}
+    _group(client, world, body)
+    client.force_login(world["mestre"])
+    markdown = client.get(f"/cenas/{world['scene'].code}/exportar.md")
+    assert markdown.status_code == 200
+    text = b"".join(markdown.streaming_content).decode()
+    assert "Teste de grupo: Sigil contra 12" in text
+    exported = client.get(f"/cenas/{world['scene'].code}/exportar.json")
+    assert exported.status_code == 200
+    assert "Teste de grupo: Sigil contra 12" in b"".join(exported.streaming_content).decode()
+
+
+def test_the_markdown_export_takes_a_check_failed_without_a_die(client, world, server_dice):
+    """A check that fails without a die has no margin: the export says the outcome alone
+    (it used to stop on the missing margin)."""
+    server_dice()
+    body = {"characters": _ids(world, "aina", "bru"), "skill": "Percepció", "dc": 12}
+    _group(client, world, {**body, "light": "darkness"})
+    client.force_login(world["mestre"])
+    markdown = client.get(f"/cenas/{world['scene'].code}/exportar.md")
+    text = b"".join(markdown.streaming_content).decode()
+    assert "Foscor" in text and "0 de 2 conseguem" in text
