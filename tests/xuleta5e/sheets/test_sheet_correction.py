@@ -124,6 +124,11 @@ def test_the_console_page_corrects_a_json_sheet(client_of, aina):
     assert homologated_version(aina).data["ac"] == 17
     history = client.get(done["Location"])
     assert history.status_code == 200
+    text = history.content.decode()
+    assert "CA com a cota nova." in text  # the correction's reason, on the history
+    assert "Corrigida pelo Árbitro" in text
+    diff = text[text.index('id="diferencas"') :]
+    assert "16" in diff and "17" in diff
     bad = client.post(url, {**body, "data": "{", "request_key": "corr-2"})
     assert bad.status_code == 422
     refused = client.post(
