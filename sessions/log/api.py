@@ -219,6 +219,7 @@ class ContestSideIn(Schema, extra="forbid"):
     modifiers: list[ModifierIn] = Field(default=[], max_length=20)
     ability: D20AbilityKey | None = Field(default=None, description=ABILITY_HELP)
     edge: D20EdgeKey | None = Field(default=None, description=EDGE_HELP)
+    light: D20LightKey | None = Field(default=None, description=LIGHT_HELP)
 
 
 class ContestIn(Schema, extra="forbid"):
@@ -711,6 +712,7 @@ def contest_create(
     scene = _get_scene_for_table(request, code)
     _d20_names(scene, payload.a, "a")
     _d20_names(scene, payload.b, "b")
+    here = services.scene_light(scene)
     sides = [
         services.ContestSide(
             character=_character(scene, side.character, f"{name}.character"),
@@ -724,6 +726,8 @@ def contest_create(
             new_skill=side.new_skill,
             name=side.name,
             edge=side.edge or "",
+            light=side.light or "",
+            scene_light=here,
         )
         for name, side in (("a", payload.a), ("b", payload.b))
     ]

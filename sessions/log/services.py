@@ -701,6 +701,8 @@ class ContestSide:
     name: str = ""
     new_skill: bool = False
     edge: str = ""  # a d20 ruleset's: the Mestre's advantage or disadvantage for this side
+    light: str = ""  # a d20 ruleset's: the light this side's check by sight is made in
+    scene_light: str = ""  # the scene's own light (``scene_light``), when the Mestre says none
 
     @property
     def asked(self) -> levels.Asked:
@@ -713,6 +715,8 @@ class ContestSide:
             label=(self.label or "").strip(),
             new_skill=bool(self.new_skill),
             edge=str(self.edge or ""),
+            light=str(self.light or ""),
+            scene_light="" if self.light else str(self.scene_light or ""),
         )
 
     @property
@@ -759,7 +763,7 @@ def _contest_sides(
             raise ServiceError(LEVEL_OUT_OF_RANGE, field=f"{prefix}.base_level")
         if side.kind and side.kind not in checks.contest_kinds:
             raise ServiceError(CONTEST_KIND, field=f"{prefix}.kind")
-        ensure_d20_fields(campaign, edge=side.edge, prefix=prefix)
+        ensure_d20_fields(campaign, edge=side.edge, prefix=prefix, light=side.light)
         level = levels.level_for(
             side.character,
             side.asked,

@@ -177,3 +177,20 @@ def test_the_roll_form_takes_the_light(client, world, offered, server_dice):
     roll = Roll.objects.get(scene=scene)
     assert (roll.dice, roll.total, roll.outcome) == ([17, 5], 8, "failure")
     assert DIM_PERCEPTION in roll.details["level"]["reasons"]
+
+
+def test_a_contests_side_takes_its_light(client, world, sheets, server_dice):
+    """Sigil against Percepció in the half-light: the watcher's Percepció has disadvantage."""
+    server_dice(14, 6, 9)
+    body = {
+        "a": {"character": str(world["aina"].code), "skill": "Percepció", "light": "dim"},
+        "b": {"name": "Lladre", "base_level": 2, "label": "Sigil"},
+    }
+    url = f"/api/v1/scenes/{world['scene'].code}/contests"
+    answer = _post(client, world["mestre"], url, body)
+    assert answer.status_code == 201, answer.json()
+    a = answer.json()["details"]["a"]
+    # Aina: the lower of 14 and 6, + 3 = 9; the thief 9 + 2 = 11.
+    assert (a["dice"], a["total"]) == ([14, 6], 9)
+    assert DIM_PERCEPTION in a["level"]["reasons"]
+    assert answer.json()["details"]["winner"] == "b"
