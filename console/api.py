@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
 
 from django.shortcuts import get_object_or_404
@@ -170,6 +170,12 @@ class SheetCorrectionIn(Schema, extra="forbid"):
     attributes: AttributesIn | None = None
     skills: list[SkillLineIn] | None = Field(None, description="a lista inteira; null mantém")
     notes: str | None = None
+    data: dict[str, Any] | None = Field(
+        None,
+        description="Uma ficha guardada como documento (a Xuleta): a ficha inteira corrigida, "
+        "como POST /sheets/{id}/draft a recebe; null mantém. Numa ficha de GURPS, recusado "
+        "(use attributes, skills e notes)",
+    )
 
 
 class VersionOut(Schema):
@@ -653,6 +659,7 @@ def sheet_correct(
         skills=[{**line.dict(), "points": Decimal(str(line.points))} for line in payload.skills]
         if payload.skills is not None
         else None,
+        data=payload.data,
         request_key=idempotency_key,
     )
     found = get_object_or_404(services.corrections_for(request.user), pk=correction.pk)

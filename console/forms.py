@@ -204,6 +204,35 @@ class SheetCorrectionForm(DraftForm):
     )
 
 
+class DataCorrectionForm(forms.Form):
+    """The Árbitro's correction of a sheet kept as JSON (the Xuleta): the whole sheet, as the
+    draft's API takes it, his notes and the reason."""
+
+    request_key = request_key_field()
+    data = forms.JSONField(
+        label="A ficha corrigida (JSON, como o rascunho)",
+        widget=forms.Textarea(attrs={"rows": 24, "spellcheck": "false", "class": "mono"}),
+        error_messages={
+            "required": "Mande a ficha corrigida (data).",
+            "invalid": "A ficha (data) precisa ser um JSON válido: um objeto.",
+        },
+    )
+    notes = forms.CharField(
+        label="Notas", required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3})
+    )
+    reason = forms.CharField(
+        label="Motivo da correção",
+        widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": services.REASON_REQUIRED},
+    )
+
+    def clean_data(self):
+        data = self.cleaned_data["data"]
+        if not isinstance(data, dict):
+            raise forms.ValidationError("A ficha (data) precisa ser um JSON válido: um objeto.")
+        return data
+
+
 class HomologateForm(forms.Form):
     """The Árbitro's homologation: with the audit's warnings, why he homologates anyway; the
     fingerprint of the warnings he read travels with it (sheets.homologation.sheet_homologate)."""

@@ -171,12 +171,14 @@ def sheet_correct(
     attributes: dict[str, int] | None = None,
     notes: str | None = None,
     skills: list[dict] | None = None,
+    data: dict | None = None,
     request_key: str = "",
 ) -> Correction:
     """The Árbitro corrects a homologated sheet: a new homologated version, with the reason.
 
     The old version stays exactly as it was; the Correction row points at both and keeps the
-    changed lines as they read before and after. ``None`` keeps a part as it is."""
+    changed lines as they read before and after. ``None`` keeps a part as it is. A sheet kept
+    as JSON (the Xuleta) is corrected whole in ``data`` (``sheet_correction_issue``)."""
     campaign = character.campaign
     campaign_role_required(user, campaign, ARBITRO, message=services.ONLY_ARBITRO)
     request_key = services.text_cleaned(request_key, 64)
@@ -196,7 +198,12 @@ def sheet_correct(
                 )
             seen.add(name)
     before, after = sheet_correction_issue(
-        character=character, user=user, attributes=attributes, notes=notes, skills=skills
+        character=character,
+        user=user,
+        attributes=attributes,
+        notes=notes,
+        skills=skills,
+        data=data,
     )
     changes = version_changes(before, after)
     return services.create_once(

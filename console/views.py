@@ -27,12 +27,14 @@ from canon.models import Correction, Decision, Divergence
 from console import services as console_services
 from console.forms import (
     CorrectionForm,
+    DataCorrectionForm,
     DecisionForm,
     DivergenceForm,
     HomologateForm,
     ResolveForm,
     SheetCorrectionForm,
 )
+from sheets.data_sheet import keeps_json
 from sheets.diff import version_changes
 from sheets.forms import ReturnForm, SkillFormSet
 from sheets.history import NO_HOMOLOGATED_VERSION
@@ -573,6 +575,8 @@ def sheet_correct(request: HtmxHttpRequest, code) -> HttpResponse:
     if current is None:
         messages.error(request, NO_HOMOLOGATED_VERSION)
         return redirect("sheet-history", code=character.code)
+    if keeps_json(character):
+        return _data_sheet_correct(request, character, current)
     status = 200
     if request.method == "POST":
         form = SheetCorrectionForm(request.POST)
@@ -618,4 +622,43 @@ def sheet_correct(request: HtmxHttpRequest, code) -> HttpResponse:
         "attribute_fields": [form[name] for name in ("st", "dx", "iq", "ht")],
         "formset": formset,
     }
+    return render(request, "canon/sheet_correct.html", context, status=status)
+
+
+def _data_sheet_correct(request, character: Character, current: SheetVersion) -> HttpResponse:
+    """The correction of a sheet kept as JSON (the Xuleta): the whole sheet in a JSON field,
+    validated by the ruleset (its refusal beside the field, naming it); the diff is the
+    history's, as for GURPS."""
+    status = 200
+    if request.method == "POST":
+        form = DataCorrectionForm(request.POST)
+        if form.is_valid():
+            back = reverse("sheet-history", kwargs={"code": character.code})
+            if step := confirmation_step(request, "sheet_correct", back=back):
+                return step
+            try:
+                correction = console_services.sheet_correct(
+                    character=character,
+                    user=request.user,
+                    reason=form.cleaned_data["reason"],
+                    notes=form.cleaned_data["notes"],
+                    data=form.cleaned_data["data"],
+                    request_key=form.cleaned_data["request_key"],
+                )
+            except ServiceError as error:
+                field = error.field.split(".")[0] if error.field else None
+                form.add_error(field if field in form.fields else None, error.message)
+            else:
+                messages.success(
+                    request,
+                    f"{character.name}: versão {correction.version_after.number} homologada "
+                    "como correção; a anterior fica como estava.",
+                )
+                url = reverse("sheet-history", kwargs={"code": character.code})
+                before, after = correction.version_before.number, correction.version_after.number
+                return redirect(f"{url}?de={before}&para={after}#diferencas")
+        status = 422
+    else:
+        form = DataCorrectionForm(initial={"data": current.data, "notes": current.notes})
+    context = {"character": character, "current": current, "form": form, "data_sheet": True}
     return render(request, "canon/sheet_correct.html", context, status=status)

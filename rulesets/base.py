@@ -112,6 +112,11 @@ class CheckRequest:
     new_skill: bool = False
     dc: int | None = None
     edge: str = ""
+    # A d20 ruleset's light (the Xuleta's «Llum»): ``light`` the level the Mestre says for the
+    # check, ``scene_light`` the scene's own (its exploration's total darkness) when he says
+    # none; "" elsewhere. Only ``light`` is part of what the request asked.
+    light: str = ""
+    scene_light: str = ""
 
     def as_dict(self) -> dict:
         """What a roll keeps of the request (the non-empty names), to recognise a replay."""
@@ -123,6 +128,7 @@ class CheckRequest:
                 ("difficulty", self.difficulty),
                 ("new_skill", self.new_skill),
                 ("edge", self.edge),
+                ("light", self.light),
             )
             if value
         }

@@ -11,11 +11,13 @@ from django.utils import timezone
 
 from campaigns.errors import ServiceError
 from campaigns.models import Membership
+from rulesets.registry import GURPS3E
 from sheets.diff import version_changes
 from sheets.drafts import version_lines_copy
 from sheets.models import Character, SheetVersion, Skill
 from sheets.possessions import possessions_sync
 from sheets.reads import homologated_version
+from sheets.ruleset_data import data_validated
 
 # Messages are constants so tests import them instead of repeating them.
 NO_HOMOLOGATED_VERSION = "Esta ficha ainda não tem versão homologada: não há o que corrigir."
@@ -24,6 +26,14 @@ PENDING_BLOCKS_CORRECTION = (
 )
 NOTHING_CHANGED = (
     "Nada mudou em relação à versão homologada: a correção precisa mudar alguma linha."
+)
+GURPS_PARTS_ON_DATA = (
+    "«{field}» é de uma ficha de GURPS: a ficha desta personagem é um documento (data), e a "
+    "correção manda a ficha inteira corrigida em data."
+)
+DATA_ON_GURPS = (
+    "«data» é de uma ficha guardada como documento (a Xuleta): a desta personagem é de GURPS; "
+    "corrija attributes, skills ou notes."
 )
 HISTORY_PICK_VERSION = "Escolha uma versão desta ficha."
 HISTORY_PICK_TWO = "Escolha duas versões diferentes para comparar."
@@ -37,6 +47,7 @@ def sheet_correction_issue(
     attributes: dict[str, int] | None = None,
     notes: str | None = None,
     skills: list[dict] | None = None,
+    data: dict | None = None,
 ) -> tuple[SheetVersion, SheetVersion]:
     """Issue the Árbitro's correction of a homologated sheet as a new homologated version.
 
@@ -45,12 +56,23 @@ def sheet_correction_issue(
     was copied before the correction: it moves to the next number, so that homologating it
     later still makes it the newest version (and its diff shows the correction undone).
     Refused while a submitted version waits (decide it first), or when nothing changes.
+    A sheet its ruleset keeps as JSON (the Xuleta): ``data`` is the whole corrected sheet,
+    validated by the ruleset (ServiceError naming ``data.<field>``); ``attributes`` and
+    ``skills`` are GURPS's and refused there, as ``data`` is on a GURPS sheet.
     Call it through ``canon.services.sheet_correct``, which records the Correction.
     """
     Character.objects.select_for_update().get(pk=character.pk)
     current = homologated_version(character)
     if current is None:
         raise ServiceError(NO_HOMOLOGATED_VERSION, code="no_homologated_version")
+    keeps_data = current.ruleset != GURPS3E
+    if keeps_data:
+        for field, value in (("attributes", attributes), ("skills", skills)):
+            if value is not None:
+                raise ServiceError(GURPS_PARTS_ON_DATA.format(field=field), field=field)
+        data = data_validated(character, current.data if data is None else data)
+    elif data is not None:
+        raise ServiceError(DATA_ON_GURPS, field="data")
     versions = SheetVersion.objects.filter(character=character)
     if versions.filter(status=SheetVersion.Status.SUBMITTED).exists():
         raise ServiceError(PENDING_BLOCKS_CORRECTION, code="pending_exists")
@@ -60,6 +82,20 @@ def sheet_correction_issue(
     if draft is not None:
         SheetVersion.objects.filter(pk=draft.pk).update(number=top + 1)
         number = top
+    if keeps_data:
+        corrected = SheetVersion.objects.create(
+            character=character,
+            number=number,
+            status=SheetVersion.Status.HOMOLOGATED,
+            data=data,
+            notes=current.notes if notes is None else notes,
+            created_by=user,
+            decided_at=timezone.now(),
+            decided_by=user,
+        )
+        if not version_changes(current, corrected):
+            raise ServiceError(NOTHING_CHANGED, code="nothing_changed")
+        return current, corrected
     attributes = attributes or current.attributes()
     corrected = SheetVersion.objects.create(
         character=character,

@@ -30,6 +30,12 @@ def _validated(character: Character, data: dict) -> dict:
         raise ServiceError(error.message, field=field) from None
 
 
+def data_validated(character: Character, data: dict) -> dict:
+    """``data`` validated by ``character``'s ruleset (the Árbitro's correction reads it so
+    too); ServiceError naming ``data.<field>``, or ``data`` for a GURPS character."""
+    return _validated(character, data)
+
+
 @transaction.atomic
 def data_draft_create(*, character: Character, user, data: dict, notes: str = "") -> SheetVersion:
     """A new draft version of ``character`` holding ``data`` (validated by its ruleset's

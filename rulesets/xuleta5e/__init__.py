@@ -44,5 +44,5 @@ XULETA5E_RULESET = Ruleset(
     procedure=PROCEDURE,
     pages=PAGES,
     errors=(XuletaError,),
-    roll_kinds=ROLL_KINDS,
+    roll_kinds={**ROLL_KINDS, "group": "Prova de grup"},
 )

@@ -20,14 +20,15 @@ A ``CheckResult``'s ``target`` is the DC, ``total`` the kept die plus the bonus 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Literal
 
 from dice import RandomSource
 from rulesets.base import CheckRequest, CheckResult, LevelChoice, LevelResult, TableResult
-from xuleta import rolls
+from xuleta import environment, rolls
 from xuleta.abilities import ABILITY_LABELS, SKILLS, ability_key, skill_name
-from xuleta.conditions import roll_edge
+from xuleta.conditions import BLINDED, roll_edge
 from xuleta.errors import XuletaError
 
 KINDS = {
@@ -76,17 +77,68 @@ def _dc(request: CheckRequest) -> int | None:
     return dc
 
 
-def _edge_reading(kind: str, ability: str, state: Mapping[str, Any], asked: str):
-    """The roll's edge under the state's conditions and exhaustion and the Mestre's ``asked``
-    edge (each a source: they never stack and cancel, §4.4)."""
-    return roll_edge(
+PERCEPTION = "Percepció"
+LIGHT_SOURCES = {"mestre": "dita pelo Mestre", "scene": "da cena (escuridão total)"}
+DIM_PERCEPTION = "Llum tènue: desavantatge en Percepció amb la vista"
+DARK_BLIND = "Foscor: a efectes pràctics estàs encegat"
+
+
+def _light(request: CheckRequest, kind: str, skill: str, darkvision_m) -> dict | None:
+    """What the light does to a check (§8.6 «Llum», §8.7 «Visió a les fosques»), as the
+    request's ``light`` (the Mestre's: the check depends on sight) or, for a Percepció check
+    only, the scene's: ``{"light", "seen", "source", "line", "sight"}`` with ``sight`` the
+    effect (``dim``: disadvantage on Percepció; ``blind``: «A efectes pràctics estàs encegat»,
+    the check failing without a die by Encegat's line); None when no light applies (another
+    kind of roll, or the scene's light on a check that is not Percepció)."""
+    said = getattr(request, "light", "") or ""
+    scene = getattr(request, "scene_light", "") or ""
+    if kind != rolls.CHECK or not (said or (scene and skill == PERCEPTION)):
+        return None
+    light = environment.light_key(said or scene)
+    seen = environment.sight(light, int(darkvision_m or 0))
+    effect = ""
+    if seen.blinded:
+        effect = "blind"
+    elif seen.perception_disadvantage and skill == PERCEPTION:
+        effect = "dim"
+    return {
+        "light": light,
+        "seen": seen.seen,
+        "source": "mestre" if said else "scene",
+        "line": seen.line,
+        "sight": effect,
+    }
+
+
+def _edge_reading(
+    kind: str, ability: str, state: Mapping[str, Any], asked: str, light: dict | None = None
+):
+    """The roll's edge under the state's conditions and exhaustion, the Mestre's ``asked``
+    edge and the ``light`` (``_light``): each a source, they never stack and cancel (§4.4)."""
+    conditions = list(state.get("conditions", ()))
+    senses: tuple[str, ...] = ()
+    disadvantages = [MESTRE_EDGE[asked]] if asked == rolls.DISADVANTAGE else []
+    if light and light["sight"] == "dim":
+        disadvantages.append(DIM_PERCEPTION)
+    if light and light["sight"] == "blind":
+        conditions.append(BLINDED)
+        senses = ("sight",)
+    reading = roll_edge(
         kind,
         ability=ability,
-        conditions=state.get("conditions", ()),
+        conditions=conditions,
         exhaustion=int(state.get("exhaustion", 0) or 0),
+        senses=senses,
         advantages=[MESTRE_EDGE[asked]] if asked == rolls.ADVANTAGE else [],
-        disadvantages=[MESTRE_EDGE[asked]] if asked == rolls.DISADVANTAGE else [],
+        disadvantages=disadvantages,
     )
+    if light and light["sight"] == "blind":
+        reading = replace(
+            reading,
+            failures=(DARK_BLIND, *reading.failures),
+            reasons=(DARK_BLIND, *reading.reasons),
+        )
+    return reading
 
 
 def _text(name: str, bonus: int, source: str, reading, dc: int | None) -> str:
@@ -112,6 +164,7 @@ def _level(
     reading,
     dc: int | None,
     asked_edge: str,
+    light: dict | None = None,
     **named: str,
 ) -> LevelResult:
     return LevelResult(
@@ -128,6 +181,7 @@ def _level(
             "asked_edge": asked_edge,
             "auto_fail": reading.auto_fail,
             "reasons": list(reading.reasons),
+            **({"light": light} if light else {}),
             **{key: value for key, value in named.items() if value},
         },
     )
@@ -146,6 +200,7 @@ class XuletaChecks:
     abilities: tuple[str, ...] = tuple(ABILITY_LABELS)
     edges: tuple[str, ...] = rolls.EDGES
     roll_kinds: tuple[str, ...] = rolls.ROLL_KINDS
+    lights: tuple[str, ...] = tuple(environment.LIGHT_LEVELS)
 
     def uses_sheet(self, request: CheckRequest) -> bool:
         """Every check, save and attack of a character with a sheet reads it."""
@@ -197,16 +252,19 @@ class XuletaChecks:
             proficiency = sheet["skills"][skill] - sheet["modifiers"][SKILLS[skill]]
             bonus = sheet["modifiers"][ability] + proficiency
             name = skill if ability == SKILLS[skill] else f"{skill} ({ABILITY_LABELS[ability]})"
-            reading = _edge_reading(kind, ability, state, asked_edge)
+            light = _light(request, kind, skill, sheet.get("darkvision_m"))
+            reading = _edge_reading(kind, ability, state, asked_edge, light)
             return _level(
-                name, bonus, kind, SHEET, reading, dc, asked_edge, skill=skill, ability=ability
-            )
+                name, bonus, kind, SHEET, reading, dc, asked_edge, light,
+                skill=skill, ability=ability,
+            )  # fmt: skip
         if request.attribute:
             ability = _ability(request.attribute)
-            reading = _edge_reading(kind, ability, state, asked_edge)
+            light = _light(request, kind, "", sheet.get("darkvision_m"))
+            reading = _edge_reading(kind, ability, state, asked_edge, light)
             bonus = sheet["checks"][ability]
             name = ABILITY_LABELS[ability]
-            return _level(name, bonus, kind, SHEET, reading, dc, asked_edge, ability=ability)
+            return _level(name, bonus, kind, SHEET, reading, dc, asked_edge, light, ability=ability)
         return None
 
     def given_level(self, request: CheckRequest, default_kind: str = "") -> LevelResult | None:
@@ -288,6 +346,11 @@ class XuletaChecks:
         if not b.dice and a.dice:
             return "a"
         return rolls.contest(a.total, b.total)
+
+    def group_succeeds(self, successes: int, members: int) -> bool:
+        """A group check («Proves de grup»): «tira cadascú i, si almenys la meitat ho
+        aconsegueix, ho aconsegueix el grup». Only a ruleset with group checks has this."""
+        return rolls.group_succeeds(successes, members)
 
     def odds(self, level: int) -> Fraction:
         """The exact chance of d20 + ``level`` against DC 15 («Normal», §4.10): what a roll

@@ -24,7 +24,7 @@ from campaigns.errors import ServiceError
 from campaigns.models import Membership
 from rulesets.registry import XULETA5E, dice_readable, rule_errors, ruleset_for
 from sessions import vocabularies as vocab
-from sessions.log import chain, services, timeline
+from sessions.log import chain, group, services, timeline
 from sessions.models import Declaration, Scene
 from sheets.models import Character
 
@@ -70,6 +70,13 @@ _D20 = ruleset_for(XULETA5E).part("checks")
 D20AbilityKey = Literal[_D20.abilities]
 D20RollKey = Literal[_D20.roll_kinds]
 D20EdgeKey = Literal[_D20.edges]
+D20LightKey = Literal[_D20.lights]
+LIGHT_HELP = (
+    "Xuleta: a luz em que se faz um teste pela vista (bright: llum brillant; dim: llum tènue, "
+    "desvantagem em Percepció; darkness: foscor, «a efectes pràctics estàs encegat»: o teste "
+    "falha sem rolar, salvo visão no escuro da ficha). Omita: um teste de Percepció numa cena "
+    "cuja exploração está em escuridão total é feito no escuro"
+)
 D20_ONLY_FIELD = "«{field}» é do GURPS: numa campanha da Xuleta, use {instead}."
 D20_NO_SUCH_FIELD = "«{field}» é do GURPS (a perícia dele): numa campanha da Xuleta, omita-o."
 # A d20 campaign's body says ability and roll where the services say attribute and kind: a
@@ -141,6 +148,7 @@ class RollIn(Schema, extra="forbid"):
     roll: D20RollKey | None = Field(default=None, description=ROLL_HELP)
     dc: StrictInt | None = Field(default=None, ge=-30, le=60, description=DC_HELP)
     edge: D20EdgeKey | None = Field(default=None, description=EDGE_HELP)
+    light: D20LightKey | None = Field(default=None, description=LIGHT_HELP)
 
 
 class DamageRollIn(Schema, extra="forbid"):
@@ -221,12 +229,38 @@ class ContestSideIn(Schema, extra="forbid"):
     modifiers: list[ModifierIn] = Field(default=[], max_length=20)
     ability: D20AbilityKey | None = Field(default=None, description=ABILITY_HELP)
     edge: D20EdgeKey | None = Field(default=None, description=EDGE_HELP)
+    light: D20LightKey | None = Field(default=None, description=LIGHT_HELP)
 
 
 class ContestIn(Schema, extra="forbid"):
     a: ContestSideIn
     b: ContestSideIn
     declaration: UUID | None = None
+
+
+class GroupCheckIn(Schema, extra="forbid"):
+    """A group check (Xuleta, «Proves de grup»): each character rolls, the group passes if at
+    least half succeed."""
+
+    characters: list[UUID] = Field(
+        min_length=group.MIN_MEMBERS,
+        max_length=group.MAX_MEMBERS,
+        description="As personagens da cena que fazem todas o mesmo (cada uma com ficha "
+        "homologada: o bônus vem dela, e a vantagem ou desvantagem do seu estado)",
+    )
+    skill: str = Field(default="", max_length=200, description="A perícia, pelo nome do texto")
+    ability: D20AbilityKey | None = Field(default=None, description=ABILITY_HELP)
+    roll: Literal["check"] | None = Field(
+        default=None, description="Só check: um teste de grupo é um teste"
+    )
+    dc: int = Field(ge=-30, le=60, description="A CD do teste")
+    edge: D20EdgeKey | None = Field(default=None, description=EDGE_HELP)
+    light: D20LightKey | None = Field(default=None, description=LIGHT_HELP)
+    hidden: StrictBool = Field(
+        default=False,
+        description="Cada rolagem escondida como as outras (a do jogador na sua pasta), e o "
+        "resultado do grupo só para a mesa até a homologação do relatório",
+    )
 
 
 class DeclarationIn(Schema, extra="forbid"):
@@ -593,6 +627,7 @@ def roll_create(
             request_key=idempotency_key,
             dc=payload.dc,
             edge=payload.edge or "",
+            light=payload.light or "",
         )
     return Status(201, _roll_out(roll))
 
@@ -715,6 +750,7 @@ def contest_create(
     scene = _get_scene_for_table(request, code)
     _d20_names(scene, payload.a, "a")
     _d20_names(scene, payload.b, "b")
+    here = services.scene_light(scene)
     sides = [
         services.ContestSide(
             character=_character(scene, side.character, f"{name}.character"),
@@ -728,6 +764,8 @@ def contest_create(
             new_skill=side.new_skill,
             name=side.name,
             edge=side.edge or "",
+            light=side.light or "",
+            scene_light=here,
         )
         for name, side in (("a", payload.a), ("b", payload.b))
     ]
@@ -741,6 +779,49 @@ def contest_create(
             request_key=idempotency_key,
         )
     return Status(201, _roll_out(roll))
+
+
+class GroupCheckOut(Schema):
+    result: RollOut = Field(
+        description="O resultado do grupo: kind group, total = quantos conseguiram, "
+        "effective_level = a CD, details.group com cada membro"
+    )
+    members: list[RollOut] = Field(description="A rolagem de cada personagem, na ordem pedida")
+
+
+@router.post(
+    "/{uuid:code}/group-checks",
+    response={201: GroupCheckOut, **errors(400, 401, 403, 404, 409, 422)},
+    summary="Teste de grupo (Xuleta): cada personagem rola; o grupo consegue se ao menos "
+    "metade consegue",
+)
+def group_check_create(
+    request,
+    code: UUID,
+    payload: GroupCheckIn,
+    idempotency_key: str = Header("", alias="Idempotency-Key"),
+):
+    scene = _get_scene_for_table(request, code)
+    characters = [
+        _character(scene, member, f"characters.{index}")
+        for index, member in enumerate(payload.characters)
+    ]
+    made = group.group_check_create(
+        scene=scene,
+        user=request.user,
+        characters=characters,
+        skill=payload.skill,
+        ability=payload.ability or "",
+        kind=payload.roll or "",
+        dc=payload.dc,
+        edge=payload.edge or "",
+        light=payload.light or "",
+        hidden=payload.hidden,
+        request_key=idempotency_key,
+    )
+    return Status(
+        201, {"result": _roll_out(made.result), "members": [_roll_out(r) for r in made.members]}
+    )
 
 
 # --- /rolls -----------------------------------------------------------------------------------

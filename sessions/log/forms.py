@@ -111,6 +111,16 @@ class RollForm(forms.Form):
         choices=[("", "—"), ("advantage", "Vantagem"), ("disadvantage", "Desvantagem")],
         required=False,
     )
+    light = forms.ChoiceField(
+        label="Luz (teste pela vista)",
+        choices=[
+            ("", "—"),
+            ("bright", "Llum brillant"),
+            ("dim", "Llum tènue"),
+            ("darkness", "Foscor"),
+        ],
+        required=False,
+    )
     roll = forms.ChoiceField(
         label="Tipo de d20 (se outro)",
         choices=[("check", "Teste"), ("save", "Salvação"), ("attack", "Ataque")],

@@ -331,8 +331,13 @@ def roll_create(
     request_key: str = "",
     dc: int | None = None,
     edge: str = "",
+    light: str = "",
 ) -> Roll:
     """Roll 3d6 on the server against a level plus ``modifiers`` and append it.
+
+    ``light`` (a d20 ruleset's, the Xuleta's «Llum»): the light the Mestre says a check by
+    sight is made in; without it, a Percepció check in a scene whose exploration is in total
+    darkness is made in the dark (``scene_light``). Refused elsewhere (field named).
 
     In a campaign of a d20 ruleset (the Xuleta, whose checks part ``needs_dc``): d20 + the
     bonus against ``dc`` (a DC, or the target's AC for an attack; required), under ``edge``
@@ -372,6 +377,8 @@ def roll_create(
         new_skill=bool(new_skill),
         dc=dc,
         edge=str(edge or ""),
+        light=str(light or ""),
+        scene_light="" if light else scene_light(scene),
     )
     same = {"label": label, "asked": asked, "modifiers": modifiers}
     same |= {"character": character, "hidden": hidden}
@@ -389,7 +396,7 @@ def roll_create(
         raise ServiceError(HIDDEN_NEEDS_CHARACTER, field="hidden")
     modifiers = clean_modifiers(modifiers)
     announcement, modifiers = _answering(scene, declaration, character, modifiers)
-    ensure_d20_fields(campaign, dc=dc, edge=edge, needs_dc=True)
+    ensure_d20_fields(campaign, dc=dc, edge=edge, needs_dc=True, light=light)
     level = levels.level_for(character, asked, campaign=campaign)
     label = label or level.name
     if not label:
@@ -419,14 +426,27 @@ def roll_create(
     )
 
 
-def ensure_d20_fields(campaign, *, dc=None, edge: str = "", needs_dc: bool = False, prefix=""):
-    """Refuse a ``dc`` or an ``edge`` in a campaign whose ruleset does not roll a d20 against
-    one, and (``needs_dc``) a d20 roll without its DC; the field named (``prefix``.dc …)."""
+def scene_light(scene: Scene) -> str:
+    """The scene's own light for a d20 ruleset's checks: "darkness" while an exploration of
+    the scene in total darkness runs, "" otherwise (the Mestre says the rest)."""
+    checks = ruleset_for(scene.week.campaign.ruleset).part("checks")
+    if not getattr(checks, "lights", ()):
+        return ""
+    dark = scene.explorations.filter(status="active", total_darkness=True).exists()
+    return "darkness" if dark else ""
+
+
+def ensure_d20_fields(
+    campaign, *, dc=None, edge: str = "", needs_dc: bool = False, prefix="", light: str = ""
+):
+    """Refuse a ``dc``, an ``edge`` or a ``light`` in a campaign whose ruleset does not roll a
+    d20 against one, and (``needs_dc``) a d20 roll without its DC; the field named
+    (``prefix``.dc …)."""
     ruleset = ruleset_for(campaign.ruleset)
     d20 = getattr(ruleset.part("checks"), "needs_dc", False)
     where = f"{prefix}." if prefix else ""
     if not d20:
-        for name, value in (("dc", dc), ("edge", edge)):
+        for name, value in (("dc", dc), ("edge", edge), ("light", light)):
             if value not in (None, ""):
                 message = D20_ONLY.format(field=name, label=ruleset.label)
                 raise ServiceError(message, field=f"{where}{name}")
@@ -681,6 +701,8 @@ class ContestSide:
     name: str = ""
     new_skill: bool = False
     edge: str = ""  # a d20 ruleset's: the Mestre's advantage or disadvantage for this side
+    light: str = ""  # a d20 ruleset's: the light this side's check by sight is made in
+    scene_light: str = ""  # the scene's own light (``scene_light``), when the Mestre says none
 
     @property
     def asked(self) -> levels.Asked:
@@ -693,6 +715,8 @@ class ContestSide:
             label=(self.label or "").strip(),
             new_skill=bool(self.new_skill),
             edge=str(self.edge or ""),
+            light=str(self.light or ""),
+            scene_light="" if self.light else str(self.scene_light or ""),
         )
 
     @property
@@ -739,7 +763,7 @@ def _contest_sides(
             raise ServiceError(LEVEL_OUT_OF_RANGE, field=f"{prefix}.base_level")
         if side.kind and side.kind not in checks.contest_kinds:
             raise ServiceError(CONTEST_KIND, field=f"{prefix}.kind")
-        ensure_d20_fields(campaign, edge=side.edge, prefix=prefix)
+        ensure_d20_fields(campaign, edge=side.edge, prefix=prefix, light=side.light)
         level = levels.level_for(
             side.character,
             side.asked,

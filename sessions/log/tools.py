@@ -99,9 +99,37 @@ async def modifiers_announce(
     )
 
 
+GROUP_TAKES = ("skill", "ability", "roll", "dc", "edge", "light", "hidden")
+GROUP_REFUSES = "Num teste de grupo (group), roll.{field} não vale: cada um rola {why}."
+GROUP_WHY = {
+    "character": "(as personagens estão em group)",
+    "declaration": "sem declaração",
+    "base_level": "com o bônus da sua ficha",
+    "modifiers": "com a vantagem ou desvantagem (edge), sem modificadores",
+    "attribute": "a característica em ability",
+    "kind": "um teste (roll: check)",
+    "difficulty": "com o bônus da sua ficha",
+    "new_skill": "com o bônus da sua ficha",
+    "label": "com o nome da perícia ou característica",
+}
+
+
 @tool()
 async def roll_check(
-    ctx: Context, scene: SceneId, roll: RollIn, idempotency_key: IdempotencyKey = ""
+    ctx: Context,
+    scene: SceneId,
+    roll: RollIn,
+    group: Annotated[
+        list[UUID] | None,
+        Field(
+            min_length=2,
+            max_length=12,
+            description="Xuleta, teste de grupo («Proves de grup»): as personagens da cena que "
+            "fazem todas o mesmo; cada uma rola o teste de roll (skill ou ability, dc, edge, "
+            "hidden) com o bônus da sua ficha, e o grupo consegue se ao menos metade consegue",
+        ),
+    ] = None,
+    idempotency_key: IdempotencyKey = "",
 ) -> dict[str, Any]:
     """O servidor rola 3d6 (§1.1–1.2): sucesso, falha, crítico e margem. Para uma personagem
     com ficha, diga a perícia (`skill`, pelo nome) ou o atributo (`attribute`: st, dx, iq, ht,
@@ -118,7 +146,22 @@ async def roll_check(
     CD, ou a CA do alvo num ataque); `roll` check (com `skill` ou `ability`), save (com
     `ability`) ou attack (`skill` = o nome do ataque da ficha); `edge` a vantagem ou
     desvantagem que o Mestre dá; os estados e o esgotamento da personagem dão a sua, e o
-    motivo de cada uma fica em `details.level.reasons`; `attribute` e `kind` são do GURPS."""
+    motivo de cada uma fica em `details.level.reasons`; `light` a luz de um teste pela vista
+    (dim: desvantagem em Percepció; darkness: falha sem rolar, salvo visão no escuro da
+    ficha); `attribute` e `kind` são do GURPS.
+    Teste de grupo da Xuleta: `group` com as personagens (e `roll` sem `character`); cada uma
+    rola na cadeia e o resultado do grupo entra no registro como uma rolagem `group` (`total`
+    = quantos conseguiram); devolve `result` e `members`."""
+    if group is not None:
+        sent = roll.model_dump(exclude_unset=True)
+        for field in sent:
+            if field not in GROUP_TAKES:
+                raise ToolError(GROUP_REFUSES.format(field=field, why=GROUP_WHY.get(field, "")))
+        body = {key: value for key, value in payload(roll).items() if key in GROUP_TAKES}
+        body["characters"] = [str(member) for member in group]
+        return await api_call(
+            ctx, "POST", f"/scenes/{scene}/group-checks", body=body, key=idempotency_key
+        )
     return await api_call(
         ctx, "POST", f"/scenes/{scene}/rolls", body=payload(roll), key=idempotency_key
     )

@@ -475,7 +475,11 @@ def roll_add(request: HtmxHttpRequest, code) -> HttpResponse:
         asked = {}
         d20 = _d20(scene)
         if d20:
-            asked = {"dc": data.get("dc"), "edge": data.get("edge") or ""}
+            asked = {
+                "dc": data.get("dc"),
+                "edge": data.get("edge") or "",
+                "light": data.get("light") or "",
+            }
         if data["target"] == "custom" and d20:
             character = table.character(data.get("custom_character") or "")
             if character is None and declaration is not None:

@@ -13,7 +13,7 @@ from canon import services
 from canon.models import Correction
 from console import services as console_services
 from sheets.drafts import sheet_draft_create
-from sheets.history import NOTHING_CHANGED, PENDING_BLOCKS_CORRECTION
+from sheets.history import DATA_ON_GURPS, NOTHING_CHANGED, PENDING_BLOCKS_CORRECTION
 from sheets.homologation import sheet_homologate, sheet_submit
 from sheets.models import SheetVersion
 from sheets.reads import homologated_version
@@ -69,6 +69,17 @@ def test_a_correction_is_a_new_homologated_version_and_the_old_one_never_changes
     # Traits and items pass as they are; the sheet in play points at the new items.
     assert [i.name for i in new.items.all()] == [i.name for i in old.items.all()]
     assert all(p.item.version_id == new.pk for p in jurado.possessions.filter(item__isnull=False))
+
+
+def test_a_gurps_sheet_refuses_a_json_sheets_data(arbitro, jurado):
+    """``data`` is a sheet kept as JSON (the Xuleta's): a GURPS sheet is corrected by its
+    attributes, skills and notes, and ``data`` is refused naming it, nothing written."""
+    with pytest.raises(services.ServiceError) as refused:
+        console_services.sheet_correct(
+            character=jurado, user=arbitro, reason="Motivo.", data={"ac": 16}
+        )
+    assert (refused.value.field, refused.value.message) == ("data", DATA_ON_GURPS)
+    assert not Correction.objects.filter(character=jurado).exists()
 
 
 def test_homologating_a_later_version_leaves_the_earlier_one_as_it_was(arbitro, hoplita, submitted):

@@ -214,6 +214,7 @@ POST   /api/v1/scenes/{scene}/narrations                       text         401 
 POST   /api/v1/scenes/{scene}/damage-rolls                     damage       401  403   403   done   done    404
 POST   /api/v1/scenes/{scene}/table-rolls                      table        401  403   403   done   done    404
 POST   /api/v1/scenes/{scene}/contests                         contest      401  403   403   done   done    404
+POST   /api/v1/scenes/{scene}/group-checks                     group        401  403   403   4xx    4xx     404
 GET    /api/v1/scenes/{scene}/trackers                         -            401  200   200   200    200     404
 POST   /api/v1/scenes/{scene}/close                            -            401  403   403   4xx    4xx     404
 POST   /api/v1/scenes/{scene}/state-changes                    state        401  403   403   4xx    4xx     404
@@ -321,6 +322,8 @@ BODIES = {
     "text": lambda p: {"text": "Um texto da mesa."},
     "damage": lambda p: {"expression": "1d+2", "label": "A grade cai"},
     "table": lambda p: {"table": "critical_hit"},
+    # A Xuleta group check; the matrix's scene is GURPS's (refused: 4xx).
+    "group": lambda p: {"characters": [p.char, p.mate], "skill": "Sigil", "dc": 12},
     "contest": lambda p: {
         "a": {"character": p.char, "attribute": "st"},
         "b": {"character": p.mate, "attribute": "st"},
@@ -612,6 +615,7 @@ MIXED_BODIES = {
     "declare",
     "announce",
     "contest",
+    "group",
     "world",
     "scene",
     "divergence",
