@@ -998,7 +998,8 @@ def _apply_condition(fight, target, condition, source, rounds, prefix) -> None:
         )
     _add_condition(fight, target, condition, source, rounds)
     fight.line(f"{fight.name(target)} fica {CONDITIONS[condition].label}"
-               + (f" por {rounds} rodada(s)" if rounds else "") + ".")  # fmt: skip
+               + (f" por {rounds} rodada(s), até o início do seu turno na rodada "
+                  f"{fight.state['round'] + rounds}" if rounds else "") + ".")  # fmt: skip
     _check_incapacity(fight, target)
     if (
         speed(1, fight.conditions(target), fight.x(target)["exhaustion"]) == 0
@@ -1444,7 +1445,9 @@ class XuletaCombat:
             ]  # fmt: skip
             conditions = [
                 {"key": c["key"], "label": CONDITIONS[c["key"]].label, "source": c["source"],
-                 "ends": f"até o início da rodada {c['ends_round']}" if c["ends_round"]
+                 # It ends as its holder's turn starts in that round (``_turn_start``).
+                 "ends": f"até o início do turno de {fight.name(key)} na rodada {c['ends_round']}"
+                 if c["ends_round"]
                  else "até que algo o tire"}
                 for c in x["conditions"]
             ]  # fmt: skip

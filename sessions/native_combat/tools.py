@@ -120,7 +120,7 @@ async def fight_condition(
     """Aplica uma condição a um combatente (com a duração em rodadas que a origem diz; sem ela,
     até o início do segundo turno consecutivo do alvo) ou a remove (remove=true). A mesma
     condição não se acumula: só a duração se renova. Xuleta: os estados duram até algo os tirar
-    (ou rounds); exhaustion sobe level níveis (remove: desce)."""
+    (ou rounds: até o início do turno do alvo na rodada atual + rounds); exhaustion sobe level níveis (remove: desce)."""
     return await api_call(
         ctx, "POST", f"/fights/{fight}/conditions", body=payload(condition), key=idempotency_key
     )
