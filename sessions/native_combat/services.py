@@ -271,6 +271,8 @@ def _row(part, combat: Combat, spec: Mapping[str, Any], declared: int, prefix: s
     character = spec.get("character")
     if character is not None and not combat.scene.characters.filter(pk=character.pk).exists():
         raise ServiceError(CHARACTER_NOT_IN_SCENE, field=f"{prefix}.character")
+    if character is not None and _dead(character):
+        raise ServiceError(CHARACTER_DEAD.format(name=character.name), field=f"{prefix}.character")
     given = spec.get("numbers") or {}
     if not given and character is not None and hasattr(part, "numbers_from_sheet"):
         given = _sheet_numbers(part, character, f"{prefix}.character")
@@ -288,6 +290,19 @@ def _row(part, combat: Combat, spec: Mapping[str, Any], declared: int, prefix: s
         hp_before=pv,
         demo_note=str(spec.get("note") or "")[:1000],
     )
+
+
+CHARACTER_DEAD = "{name} está morto (estado da ficha: dead): não entra num combate."
+
+
+def _dead(character) -> bool:
+    """Whether ``character``'s sheet state (a ruleset that keeps one as data) says dead."""
+    if ruleset_for(character.campaign.ruleset).sheets is None:
+        return False
+    try:
+        return bool(data_state(character).get("dead"))
+    except ServiceError:  # GURPS keeps its state in columns
+        return False
 
 
 NO_HOMOLOGATED_SHEET = (

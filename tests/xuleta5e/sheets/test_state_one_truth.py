@@ -77,3 +77,16 @@ def test_a_condition_the_fight_removes_leaves_the_sheet(campaign, people, aina):
         remove=True,
     )  # fmt: skip
     assert data_state(aina)["conditions"] == ["deafened"]
+
+
+def test_a_fight_refuses_a_dead_character_by_name(campaign, people, aina):
+    from campaigns.errors import ServiceError
+
+    data_state_write(character=aina, data={**data_state(aina), "dead": True})
+    try:
+        _fight(campaign, people, aina)
+    except ServiceError as error:
+        assert error.field == "combatants.0.character"
+        assert error.message.startswith("Aina está morto")
+    else:
+        raise AssertionError("a dead character was let into the fight")

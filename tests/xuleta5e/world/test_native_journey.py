@@ -315,3 +315,18 @@ def test_a_new_journey_starts_from_and_adds_to_the_sheets_exhaustion(
     assert data_state(bru)["exhaustion"] == 4
     levels = {row.name: row.level for row in exploration_services.exhaustion_levels(exploration)}
     assert levels["Bru"] == 4
+
+
+def test_the_dead_make_no_forced_march_saves(scene, people, characters, server_dice):
+    bru = characters["Bru"]
+    data_state_write(character=bru, data={**data_state(bru), "dead": True})
+    mestre = people["mestre"]
+    exploration = begin(scene, mestre, server_dice)
+    advance(exploration, mestre, server_dice)
+    advance(exploration, mestre, server_dice)
+    # Aina's four and Carme's four: none of Bru's.
+    event = advance(exploration, mestre, server_dice, 10, 10, 10, 10, 20, 20, 20, 20)
+    saves = [r for r in event.rolls.order_by("sequence") if r.kind == "save"]
+    assert [r.character.name for r in saves] == ["Aina"] * 4 + ["Carme"] * 4
+    assert any("Bru está morto: não faz salvação da marcha forçada." in x for x in event.lines)
+    assert data_state(bru)["exhaustion"] == 0
