@@ -1332,9 +1332,13 @@ class XuletaCombat:
                              "from_round": from_round})  # fmt: skip
         if current is not None:
             fight.state["turn"] = 1 + [e["fighter"] for e in order].index(current)
-        return _done(
-            fight, f"Entra no combate: {fight.name(key)} (a partir da rodada {from_round})."
+        now = fight.state["round"]
+        when = (
+            f"age ainda nesta rodada ({now}), quando a ordem chegar a ele"
+            if from_round == now
+            else f"o seu lugar na ordem já passou nesta rodada: age a partir da rodada {from_round}"
         )
+        return _done(fight, f"Entra no combate: {fight.name(key)} — {when}.")
 
     def turn(self, state, actor: str, plan, actions: Sequence[Mapping], source) -> Played:
         """``actor``'s whole turn (§2): its actions in order — movement split around the

@@ -425,7 +425,8 @@ def fight_join(
     request_key: str = "",
     source: RandomSource | None = None,
 ) -> Combatant:
-    """A late entrant (Entrada Tardia): rolls initiative now and acts from the next round."""
+    """A late entrant: rolls initiative now; when it acts is the ruleset's (the Sistema 001's
+    Entrada Tardia: from the next round; the Xuleta: this round if its place is still ahead)."""
     combat, replay = _begin(combat, user, request_key, CombatEvent.Kind.COMBATANT)
     if replay is not None:
         return Combatant.objects.get(code=replay.data["combatant"])

@@ -64,8 +64,10 @@ async def fight_start(
 async def fight_join(
     ctx: Context, fight: FightId, combatant: FighterIn, idempotency_key: IdempotencyKey = ""
 ) -> dict[str, Any]:
-    """Entrada Tardia: o combatente rola a Iniciativa agora e só age a partir da rodada
-    seguinte. Devolve o id dele e o estado do combate."""
+    """Um combatente entra no combate já começado e rola a Iniciativa agora. Sistema 001
+    (Entrada Tardia): só age a partir da rodada seguinte. Xuleta: toma o seu lugar na ordem e
+    age ainda nesta rodada se esse lugar não passou (senão, a partir da seguinte); o texto do
+    evento diz qual. Devolve o id dele e o estado do combate."""
     return await api_call(
         ctx, "POST", f"/fights/{fight}/combatants", body=payload(combatant), key=idempotency_key
     )

@@ -204,6 +204,23 @@ def test_join_rolls_and_takes_its_place():
     played = COMBAT.join(s, "c", ScriptedSource([20]))
     assert played.state["order"][0]["fighter"] == "c"
     assert played.state["order"][0]["from_round"] == 2
+    assert "age a partir da rodada 2" in played.text
+
+
+def test_a_joiner_whose_place_is_ahead_acts_this_round():
+    """Not the Sistema 001's Entrada Tardia («só age a partir da rodada seguinte»): in a Xuleta
+    fight the joiner acts in the current round when the order reaches its place."""
+    from tests.gurps.helpers import ScriptedSource
+
+    s = started(a=numbers(), b=numbers())
+    s["fighters"]["c"] = {"name": "C", "numbers": numbers(), "pv": 12, "out": False}
+    played = COMBAT.join(s, "c", ScriptedSource([1]))
+    assert [e["fighter"] for e in played.state["order"]] == ["a", "b", "c"]
+    assert played.state["order"][2]["from_round"] == 1
+    assert "age ainda nesta rodada (1)" in played.text
+    assert "seguinte" not in played.text
+    s = play(play(played.state, "a").state, "b").state
+    assert s["round"] == 1 and s["order"][s["turn"] - 1]["fighter"] == "c"
 
 
 def test_numbers_from_a_homologated_sheet():
