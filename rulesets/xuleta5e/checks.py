@@ -53,6 +53,15 @@ MESTRE_EDGE = {
 
 UNKNOWN_ATTACK = "{name} não tem o ataque «{attack}» na ficha. Os da ficha: {known}."
 NO_ATTACKS = "{name} não tem ataques na ficha homologada."
+DEAD_ROLLS_NOTHING = (
+    "{name} está morto (estado dead): «Qui ha mort no es pot curar» — não faz ataque, teste nem "
+    "salvação."
+)
+UNCONSCIOUS_SAVES_ONLY = (
+    "{name} está inconsciente (a 0 PC ou Inconscient): «Estàs incapacitat i no et pots moure "
+    "ni parlar» — não ataca nem faz testes; só salvações (roll: save; as de Força e Destresa "
+    "falham sem rolar)."
+)
 SAVE_NEEDS_ABILITY = "Uma salvação diz a característica (attribute): {known}."
 NO_TABLES = "A Xuleta não tem tabelas de rolagem."
 DC_RANGE = "A CD (dc) vai de −30 a 60; veio {dc}."
@@ -60,6 +69,19 @@ DC_RANGE = "A CD (dc) vai de −30 a 60; veio {dc}."
 
 def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def _able(sheet: Mapping[str, Any], state: Mapping[str, Any], kind: str, who: str) -> None:
+    """Refuse what a dead character or an unconscious one cannot roll: the dead nothing; at 0
+    PC or Inconscient only saves («Falles sense tirar les salvacions de Força i Destresa»: the
+    others it makes). ``XuletaError`` naming ``character``."""
+    if state.get("dead"):
+        raise XuletaError(DEAD_ROLLS_NOTHING.format(name=who or "A personagem"), "character")
+    max_hp = int(sheet.get("max_hp") or 0)
+    at_zero = max_hp > 0 and int(state.get("hp_lost") or 0) >= max_hp
+    unconscious = at_zero or "unconscious" in (state.get("conditions") or ())
+    if unconscious and kind != rolls.SAVE:
+        raise XuletaError(UNCONSCIOUS_SAVES_ONLY.format(name=who or "A personagem"), "character")
 
 
 def _kind(request: CheckRequest, default: str = rolls.CHECK) -> str:
@@ -217,6 +239,7 @@ class XuletaChecks:
         dc = _dc(request)
         state = sheet.get("state") or {}
         who = sheet.get("name", "")
+        _able(sheet, state, kind, who)
         if kind == rolls.ATTACK:
             if not request.skill:
                 return None

@@ -998,7 +998,8 @@ def _apply_condition(fight, target, condition, source, rounds, prefix) -> None:
         )
     _add_condition(fight, target, condition, source, rounds)
     fight.line(f"{fight.name(target)} fica {CONDITIONS[condition].label}"
-               + (f" por {rounds} rodada(s)" if rounds else "") + ".")  # fmt: skip
+               + (f" por {rounds} rodada(s), até o início do seu turno na rodada "
+                  f"{fight.state['round'] + rounds}" if rounds else "") + ".")  # fmt: skip
     _check_incapacity(fight, target)
     if (
         speed(1, fight.conditions(target), fight.x(target)["exhaustion"]) == 0
@@ -1331,9 +1332,13 @@ class XuletaCombat:
                              "from_round": from_round})  # fmt: skip
         if current is not None:
             fight.state["turn"] = 1 + [e["fighter"] for e in order].index(current)
-        return _done(
-            fight, f"Entra no combate: {fight.name(key)} (a partir da rodada {from_round})."
+        now = fight.state["round"]
+        when = (
+            f"age ainda nesta rodada ({now}), quando a ordem chegar a ele"
+            if from_round == now
+            else f"o seu lugar na ordem já passou nesta rodada: age a partir da rodada {from_round}"
         )
+        return _done(fight, f"Entra no combate: {fight.name(key)} — {when}.")
 
     def turn(self, state, actor: str, plan, actions: Sequence[Mapping], source) -> Played:
         """``actor``'s whole turn (§2): its actions in order — movement split around the
@@ -1444,7 +1449,9 @@ class XuletaCombat:
             ]  # fmt: skip
             conditions = [
                 {"key": c["key"], "label": CONDITIONS[c["key"]].label, "source": c["source"],
-                 "ends": f"até o início da rodada {c['ends_round']}" if c["ends_round"]
+                 # It ends as its holder's turn starts in that round (``_turn_start``).
+                 "ends": f"até o início do turno de {fight.name(key)} na rodada {c['ends_round']}"
+                 if c["ends_round"]
                  else "até que algo o tire"}
                 for c in x["conditions"]
             ]  # fmt: skip
@@ -1507,12 +1514,13 @@ class XuletaCombat:
             if not row["numbers"]["player_character"]:
                 continue
             x = fight.x(key)
+            at_zero = row["pv"] == 0 and not x["dead"]
             found[key] = {
                 # From the sheet's maximum, before exhaustion (as the sheets part reads it).
                 "hp_lost": max(0, row["numbers"]["max_hp"] - row["pv"]),
                 "temp_hp": x["temp_hp"],
                 "exhaustion": x["exhaustion"],
-                "conditions": [c["key"] for c in x["conditions"]],
+                "conditions": [c["key"] for c in x["conditions"] if _outlasts(c, at_zero)],
                 "death_saves": dict(x["death_saves"]),
                 "stable": x["stable"],
                 "dead": x["dead"],
@@ -1520,6 +1528,45 @@ class XuletaCombat:
                 "slots_spent": dict(x.get("slots_spent") or {}),
             }
         return found
+
+    def state_merged(
+        self,
+        stored: Mapping[str, Any],
+        before: Mapping[str, Any],
+        after: Mapping[str, Any],
+        max_hp: int,
+    ) -> dict:
+        """The sheet's state after a call: what the fight changed in it during the call
+        (``before`` → ``after``, both ``character_states`` rows) laid on the ``stored`` state as
+        it is now — never the fight's copy over it, which would erase what a journey or a rest
+        wrote meanwhile. PC lost, exhaustion and spent slots add their difference (PC within
+        0…``max_hp``, exhaustion within 0…6); conditions the fight gave or took are given or
+        taken; temporary PC, death saves, stable, dead and concentration are the fight's when
+        it changed them."""
+        merged = dict(stored)
+        merged["hp_lost"] = min(
+            max(0, stored.get("hp_lost", 0) + after["hp_lost"] - before["hp_lost"]), max_hp
+        )
+        merged["exhaustion"] = min(
+            6, max(0, stored.get("exhaustion", 0) + after["exhaustion"] - before["exhaustion"])
+        )
+        gone = set(before["conditions"]) - set(after["conditions"])
+        conditions = [c for c in stored.get("conditions", []) if c not in gone]
+        merged["conditions"] = conditions + [
+            c for c in after["conditions"] if c not in before["conditions"] and c not in conditions
+        ]
+        slots = dict(stored.get("slots_spent") or {})
+        for level in set(before["slots_spent"]) | set(after["slots_spent"]):
+            moved = after["slots_spent"].get(level, 0) - before["slots_spent"].get(level, 0)
+            if moved:
+                slots[level] = max(0, slots.get(level, 0) + moved)
+        merged["slots_spent"] = {k: v for k, v in slots.items() if v}
+        for name in ("temp_hp", "death_saves", "stable", "dead", "concentration"):
+            if after[name] != before[name]:
+                merged[name] = after[name]
+        if after["dead"]:
+            merged["dead"] = True
+        return merged
 
     # --- the CombatPart protocol's GURPS-shaped questions
     def turn_order(self, combatants):
@@ -1542,6 +1589,16 @@ class XuletaCombat:
 
     def effect_lasts(self, effect: str, since_round: int, round_: int) -> bool:
         raise XuletaError("Na Xuleta os estados duram até algo os tirar.", "effect")
+
+
+def _outlasts(held: Mapping[str, Any], at_zero: bool) -> bool:
+    """Whether a condition the fight holds goes to the sheet's state: not one with a duration
+    the fight set (it ends in the fight's rounds), nor Agafat (a hold by a fighter, over with
+    the fight), nor Tombat off 0 PC (one stands up when the fight ends); Inconscient and
+    Tombat at 0 PC stay until a cure or a rest."""
+    if held["ends_round"] is not None or held["key"] == "grappled":
+        return False
+    return held["key"] != PRONE or at_zero
 
 
 def _done(fight: _Fight, text: str) -> Played:

@@ -296,6 +296,14 @@ def _forced_march(r: Round, names: list[str], streak: int) -> None:
     r.hold(P_FORCED_MARCH, P_FORCED_MARCH_COUNT)
 
 
+def _dead(r: Round, sheet, name: str) -> bool:
+    """A dead character (his sheet's state ``dead``) makes no save of the march: said, skipped."""
+    if sheet is None or not sheet.state.get("dead"):
+        return False
+    r.say(f"{name} está morto: não faz salvação da marcha forçada.")
+    return True
+
+
 def _forced_march_native(r: Round, names: list[str], streak: int) -> bool:
     """The forced march in a Xuleta campaign, rolled from each sheet, by the house setting
     ``forced_march``: the Xuleta's saves per extra hour, or Tabela B's one save a round. False
@@ -316,6 +324,8 @@ def _forced_march_native(r: Round, names: list[str], streak: int) -> bool:
         )
         for name in names:
             sheet = native.sheet_of(e, name, r.sheets)
+            if _dead(r, sheet, name):
+                continue
             if sheet is None:
                 r.say(native.NO_SHEET.format(name=name))
                 for _, dc in saves:
@@ -361,6 +371,8 @@ def _forced_march_native(r: Round, names: list[str], streak: int) -> bool:
     )
     for name in names:
         sheet = native.sheet_of(e, name, r.sheets)
+        if _dead(r, sheet, name):
+            continue
         if sheet is None:
             r.say(native.NO_SHEET.format(name=name))
             r.ask(name, ExplorationTest.Kind.FORCED_MARCH, asks, P_FORCED_MARCH)

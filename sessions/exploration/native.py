@@ -93,10 +93,14 @@ class Sheet:
 
 
 def sheet_of(exploration: Exploration, name: str, cache: dict | None = None) -> Sheet | None:
-    """``name``'s homologated sheet and state, if he is in the scene with one (``cache``: the
-    round's, name → Sheet or None)."""
+    """``name``'s homologated sheet and its state as stored now, if he is in the scene with one
+    (``cache``: the round's, name → Sheet or None; a cached sheet's state is read again)."""
     if cache is not None and name in cache:
-        return cache[name]
+        found = cache[name]
+        if found is not None:
+            # The state as stored now, never the round's copy (a fight may have written it).
+            found.state = data_state(found.character)
+        return found
     found = None
     character = exploration.scene.characters.filter(name=name).first()
     if character is not None:

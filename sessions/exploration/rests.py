@@ -136,8 +136,16 @@ def exploration_rest(
                 "cada vez."
             )
             state = sheet.state
+            full = rules.current_hp(numbers, {**state, "hp_lost": 0})
             for n in range(1, hit_dice + 1):
                 before = rules.current_hp(numbers, state)
+                if before >= full:
+                    # «tira cadascun»: one at a time, so one stops when the PC are full.
+                    lines.append(
+                        f"{character} já está com os PC no máximo ({before} de {full}): para "
+                        f"aqui, sem gastar {hit_dice - n + 1} dado(s) de vida."
+                    )
+                    break
                 state, die = rules.spend_hit_die(source, numbers, state)
                 after = rules.current_hp(numbers, state)
                 roll = chain.append_roll(

@@ -866,6 +866,12 @@ def exhaustion_levels(exploration: Exploration) -> list[ExhaustionLevel]:
         name: exploration.party.get(name, procedure_exhaustion.fresh_member())["exhaustion"]
         for name in exploration.party_names
     }
+    if native.exhaustion_native(exploration.scene.week.campaign):
+        # A Xuleta level lives on the sheet's state (one truth): the journey shows it.
+        for name in levels:
+            sheet = native.sheet_of(exploration, name)
+            if sheet is not None:
+                levels[name] = int(sheet.state.get("exhaustion", 0))
     rows = []
     if any(levels.values()):
         campaign = exploration.scene.week.campaign

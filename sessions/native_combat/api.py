@@ -537,7 +537,10 @@ def fight_read(request, code: UUID):
 @router.post(
     "/{uuid:code}/combatants",
     response={201: FightJoinedOut, **TABLE_WRITE},
-    summary="Entrada Tardia: rola a Iniciativa e age a partir da rodada seguinte",
+    summary=(
+        "Entra no combate e rola a Iniciativa (Sistema 001: age a partir da rodada seguinte; "
+        "Xuleta: ainda nesta rodada se o seu lugar na ordem não passou)"
+    ),
 )
 def fight_join(request, code: UUID, payload: FighterIn, idempotency_key: str = Key):
     combat = _fight(request, code)

@@ -224,8 +224,9 @@ def _event(combat: Combat, user, kind: str, played, *, request_key: str, data=No
     acted_round = combat.round or played.state.get("round", 0)
     acted_turn = combat.turn or played.state.get("turn", 0)
     lines = _write_steps(combat, user, code, played.steps, acted_round, acted_turn)
+    before = fight_state(combat)
     _store(combat, played.state)
-    _write_back(combat, fight_part(combat), played.state)
+    _write_back(combat, fight_part(combat), before, played.state)
     return tracker_event(
         combat,
         user=user,
@@ -270,6 +271,8 @@ def _row(part, combat: Combat, spec: Mapping[str, Any], declared: int, prefix: s
     character = spec.get("character")
     if character is not None and not combat.scene.characters.filter(pk=character.pk).exists():
         raise ServiceError(CHARACTER_NOT_IN_SCENE, field=f"{prefix}.character")
+    if character is not None and _dead(character):
+        raise ServiceError(CHARACTER_DEAD.format(name=character.name), field=f"{prefix}.character")
     given = spec.get("numbers") or {}
     if not given and character is not None and hasattr(part, "numbers_from_sheet"):
         given = _sheet_numbers(part, character, f"{prefix}.character")
@@ -287,6 +290,19 @@ def _row(part, combat: Combat, spec: Mapping[str, Any], declared: int, prefix: s
         hp_before=pv,
         demo_note=str(spec.get("note") or "")[:1000],
     )
+
+
+CHARACTER_DEAD = "{name} está morto (estado da ficha: dead): não entra num combate."
+
+
+def _dead(character) -> bool:
+    """Whether ``character``'s sheet state (a ruleset that keeps one as data) says dead."""
+    if ruleset_for(character.campaign.ruleset).sheets is None:
+        return False
+    try:
+        return bool(data_state(character).get("dead"))
+    except ServiceError:  # GURPS keeps its state in columns
+        return False
 
 
 NO_HOMOLOGATED_SHEET = (
@@ -307,20 +323,28 @@ def _sheet_numbers(part, character, field: str) -> dict:
     return part.numbers_from_sheet(sheet)
 
 
-def _write_back(combat: Combat, part, state: Mapping[str, Any]) -> None:
-    """The characters' state after a call, written to their sheets' state
-    (``sheets.ruleset_data.data_state_write``) when the ruleset keeps one and the combat part
-    says it (``character_states``: the Xuleta's PC lost, conditions, death saves…)."""
+def _write_back(combat: Combat, part, before: Mapping[str, Any], state: Mapping[str, Any]) -> None:
+    """What a call changed in the characters' state (``character_states`` of the fight
+    ``before`` the call and after it: the Xuleta's PC lost, exhaustion, conditions, death
+    saves…) laid on their sheets' state as stored now (``part.state_merged``), when the ruleset
+    keeps one. One truth, ``CharacterState.data``: the fight's copy, taken at its start, never
+    overwrites what a journey or a rest wrote meanwhile."""
     if not hasattr(part, "character_states"):
         return
     if ruleset_for(combat.ruleset).sheets is None:
         return
     rows = {_key(c): c for c in combat.combatants.select_related("character__campaign")}
+    earlier = part.character_states(before)
     for key, written in part.character_states(state).items():
         row = rows.get(key)
         if row is None or row.character is None:
             continue
-        data_state_write(character=row.character, data={**data_state(row.character), **written})
+        was = earlier.get(key, written)
+        if was == written:
+            continue
+        stored = data_state(row.character)
+        merged = part.state_merged(stored, was, written, row.data.get("max_hp", 0))
+        data_state_write(character=row.character, data=merged)
 
 
 def _combatant(combat: Combat, code, field: str) -> Combatant:
@@ -401,7 +425,8 @@ def fight_join(
     request_key: str = "",
     source: RandomSource | None = None,
 ) -> Combatant:
-    """A late entrant (Entrada Tardia): rolls initiative now and acts from the next round."""
+    """A late entrant: rolls initiative now; when it acts is the ruleset's (the Sistema 001's
+    Entrada Tardia: from the next round; the Xuleta: this round if its place is still ahead)."""
     combat, replay = _begin(combat, user, request_key, CombatEvent.Kind.COMBATANT)
     if replay is not None:
         return Combatant.objects.get(code=replay.data["combatant"])

@@ -64,8 +64,10 @@ async def fight_start(
 async def fight_join(
     ctx: Context, fight: FightId, combatant: FighterIn, idempotency_key: IdempotencyKey = ""
 ) -> dict[str, Any]:
-    """Entrada Tardia: o combatente rola a Iniciativa agora e só age a partir da rodada
-    seguinte. Devolve o id dele e o estado do combate."""
+    """Um combatente entra no combate já começado e rola a Iniciativa agora. Sistema 001
+    (Entrada Tardia): só age a partir da rodada seguinte. Xuleta: toma o seu lugar na ordem e
+    age ainda nesta rodada se esse lugar não passou (senão, a partir da seguinte); o texto do
+    evento diz qual. Devolve o id dele e o estado do combate."""
     return await api_call(
         ctx, "POST", f"/fights/{fight}/combatants", body=payload(combatant), key=idempotency_key
     )
@@ -120,7 +122,7 @@ async def fight_condition(
     """Aplica uma condição a um combatente (com a duração em rodadas que a origem diz; sem ela,
     até o início do segundo turno consecutivo do alvo) ou a remove (remove=true). A mesma
     condição não se acumula: só a duração se renova. Xuleta: os estados duram até algo os tirar
-    (ou rounds); exhaustion sobe level níveis (remove: desce)."""
+    (ou rounds: até o início do turno do alvo na rodada atual + rounds); exhaustion sobe level níveis (remove: desce)."""
     return await api_call(
         ctx, "POST", f"/fights/{fight}/conditions", body=payload(condition), key=idempotency_key
     )

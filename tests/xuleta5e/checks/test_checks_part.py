@@ -149,3 +149,26 @@ def test_choices_offer_every_check_skill_and_save_with_a_chance():
     perception = next(c for c in found if c.skill == "Percepció")
     # +3 against the shown DC 15: 9 faces of 20.
     assert perception.percent == 45
+
+
+def test_the_dead_roll_nothing_and_the_unconscious_only_saves(quote):
+    quote("Estàs incapacitat i no et pots moure ni parlar.")
+    quote("Falles sense tirar les salvacions de Força i Destresa.")
+    for request in (
+        CheckRequest(kind="attack", skill="espasa llarga", dc=13),
+        CheckRequest(skill="Percepció", dc=10),
+        CheckRequest(kind="save", attribute="con", dc=10),
+    ):
+        with pytest.raises(XuletaError) as caught:
+            level(request, dead=True)
+        assert caught.value.field == "character" and "morto" in caught.value.message
+    for unconscious in ({"conditions": ["unconscious"]}, {"hp_lost": 99}):
+        for request in (
+            CheckRequest(kind="attack", skill="espasa llarga", dc=13),
+            CheckRequest(attribute="dex", dc=10),
+        ):
+            with pytest.raises(XuletaError) as caught:
+                level(request, **unconscious)
+            assert caught.value.field == "character" and "inconsciente" in caught.value.message
+        save = level(CheckRequest(kind="save", attribute="wis", dc=10), **unconscious)
+        assert save.name == "Salvació de Saviesa"

@@ -130,6 +130,25 @@ def test_a_timed_condition_ends_at_the_start_of_its_turn():
     assert "Termina: Enverinat em B" in lines(played)
 
 
+def test_a_timed_conditions_label_says_when_the_engine_ends_it():
+    """«até o início da rodada 2» would be wrong: in round 2 it holds until its holder's turn."""
+    s = started(a=numbers(), b=numbers())
+    played = COMBAT.condition(s, "b", "restrained", 1)
+    assert "até o início do seu turno na rodada 2" in lines(played)
+    s = played.state
+    shown = _ends(s, "b")
+    assert shown == "até o início do turno de B na rodada 2"
+    s = play(play(s, "a").state, "b").state  # round 2 starts: a acts first, b still held
+    assert s["round"] == 2 and _ends(s, "b") == shown
+    assert "restrained" in [c["key"] for c in s["xuleta"]["b"]["conditions"]]
+    assert "Termina: Immobilitzat em B" in lines(play(s, "a"))
+
+
+def _ends(state, key):
+    row = next(r for r in COMBAT.view(state)["order"] if r["id"] == key)
+    return next(c["ends"] for c in row["conditions"] if c["key"] == "restrained")
+
+
 def test_spell_attack_and_concentration_replaced(quote):
     quote("Només et pots concentrar en un alhora.")
     s = started(a=numbers(spell_attack_bonus=5, concentration="Beneir"), b=numbers(max_hp=30))
@@ -185,6 +204,23 @@ def test_join_rolls_and_takes_its_place():
     played = COMBAT.join(s, "c", ScriptedSource([20]))
     assert played.state["order"][0]["fighter"] == "c"
     assert played.state["order"][0]["from_round"] == 2
+    assert "age a partir da rodada 2" in played.text
+
+
+def test_a_joiner_whose_place_is_ahead_acts_this_round():
+    """Not the Sistema 001's Entrada Tardia («só age a partir da rodada seguinte»): in a Xuleta
+    fight the joiner acts in the current round when the order reaches its place."""
+    from tests.gurps.helpers import ScriptedSource
+
+    s = started(a=numbers(), b=numbers())
+    s["fighters"]["c"] = {"name": "C", "numbers": numbers(), "pv": 12, "out": False}
+    played = COMBAT.join(s, "c", ScriptedSource([1]))
+    assert [e["fighter"] for e in played.state["order"]] == ["a", "b", "c"]
+    assert played.state["order"][2]["from_round"] == 1
+    assert "age ainda nesta rodada (1)" in played.text
+    assert "seguinte" not in played.text
+    s = play(play(played.state, "a").state, "b").state
+    assert s["round"] == 1 and s["order"][s["turn"] - 1]["fighter"] == "c"
 
 
 def test_numbers_from_a_homologated_sheet():

@@ -294,3 +294,39 @@ def test_camp_mishaps_9_and_7_are_played_from_the_sheets(scene, people, characte
     assert native.disadvantages_of(exploration, "Aina") == (
         "Percalço 7: DESV nas próximas duas rodadas",
     )
+
+
+def test_a_new_journey_starts_from_and_adds_to_the_sheets_exhaustion(
+    scene, people, characters, server_dice
+):
+    """One truth, ``CharacterState.data``: Bru's 2 levels of an earlier day are on his sheet;
+    the journey shows them from its start and the forced march adds to them (2 → 4, not 0 → 2),
+    even when the sheet changes during the round (a fight's write)."""
+    bru = characters["Bru"]
+    data_state_write(character=bru, data={**data_state(bru), "exhaustion": 2})
+    mestre = people["mestre"]
+    exploration = begin(scene, mestre, server_dice)
+    levels = {row.name: row.level for row in exploration_services.exhaustion_levels(exploration)}
+    assert levels == {"Aina": 0, "Bru": 2, "Carme": 0}
+    advance(exploration, mestre, server_dice)
+    advance(exploration, mestre, server_dice)
+    event = advance(exploration, mestre, server_dice, 10, 10, 10, 10, 10, 5, 15, 2, 20, 20, 20, 20)
+    assert any("Bru: esgotamento 2 → 4" in line for line in event.lines)
+    assert data_state(bru)["exhaustion"] == 4
+    levels = {row.name: row.level for row in exploration_services.exhaustion_levels(exploration)}
+    assert levels["Bru"] == 4
+
+
+def test_the_dead_make_no_forced_march_saves(scene, people, characters, server_dice):
+    bru = characters["Bru"]
+    data_state_write(character=bru, data={**data_state(bru), "dead": True})
+    mestre = people["mestre"]
+    exploration = begin(scene, mestre, server_dice)
+    advance(exploration, mestre, server_dice)
+    advance(exploration, mestre, server_dice)
+    # Aina's four and Carme's four: none of Bru's.
+    event = advance(exploration, mestre, server_dice, 10, 10, 10, 10, 20, 20, 20, 20)
+    saves = [r for r in event.rolls.order_by("sequence") if r.kind == "save"]
+    assert [r.character.name for r in saves] == ["Aina"] * 4 + ["Carme"] * 4
+    assert any("Bru está morto: não faz salvação da marcha forçada." in x for x in event.lines)
+    assert data_state(bru)["exhaustion"] == 0

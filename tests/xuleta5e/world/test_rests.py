@@ -57,6 +57,30 @@ def test_short_rest_hit_dice_one_at_a_time(exploration, people, characters, serv
     assert refused.value.field == "hit_dice"
 
 
+def test_a_short_rest_stops_spending_hit_dice_at_full_pc(
+    exploration, people, characters, server_dice, quote
+):
+    quote("tira cadascun, suma el teu mod. de Constitució i recuperes aquests PC")
+    hurt(characters["Aina"], hp_lost=5)
+    server_dice(6)  # 6 + 2 = 8 ≥ 5: full after the first die; the second is not rolled
+    done = rests.exploration_rest(
+        exploration=exploration, user=people["mestre"], character="Aina", kind="short", hit_dice=2
+    )
+    assert [(r.dice, r.total) for r in done.rolls] == [([6], 8)]
+    state = data_state(characters["Aina"])
+    assert state["hp_lost"] == 0 and state["hit_dice_spent"] == 1
+    assert (
+        "já está com os PC no máximo (28 de 28): para aqui, sem gastar 1 dado(s)"
+        in (done.lines[-1])
+    )
+    # At full PC from the start: no die spent, and the line says why.
+    done = rests.exploration_rest(
+        exploration=exploration, user=people["mestre"], character="Aina", kind="short", hit_dice=1
+    )
+    assert done.rolls == [] and data_state(characters["Aina"])["hit_dice_spent"] == 1
+    assert "sem gastar 1 dado(s)" in done.lines[-1]
+
+
 def test_long_rest_and_the_24_hours(exploration, people, characters, quote):
     quote("Només un cada 24 hores, i has de tenir almenys 1 PC en començar.")
     hurt(characters["Bru"], hp_lost=20, hit_dice_spent=3, exhaustion=2)
