@@ -25,7 +25,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio]
 @orm
 def _world() -> dict:
     mestre = get_user_model().objects.create_user(
-        "grup-mcp", password="senha-grup-mcp"
+        "grup-mcp",
+        password="senha-grup-mcp",  # pragma: allowlist secret
     )  # pragma: allowlist secret
     campaign = campaign_create(slug="grup-mcp", name="Xuleta", ruleset="xuleta5e")
     Membership.objects.create(user=mestre, campaign=campaign, role=Membership.Role.MESTRE)

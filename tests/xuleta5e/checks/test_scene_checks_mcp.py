@@ -21,7 +21,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio]
 @orm
 def _world() -> dict:
     mestre = get_user_model().objects.create_user(
-        "xu-mcp", password="senha-xuleta-mcp"
+        "xu-mcp",
+        password="senha-xuleta-mcp",  # pragma: allowlist secret
     )  # pragma: allowlist secret
     campaign = campaign_create(slug="xuleta-mcp", name="Xuleta", ruleset="xuleta5e")
     Membership.objects.create(user=mestre, campaign=campaign, role=Membership.Role.MESTRE)

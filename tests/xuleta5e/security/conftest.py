@@ -23,7 +23,8 @@ from tests.xuleta5e.sheets.conftest import (  # noqa: F401 - fixtures
 @pytest.fixture
 def outsider(db):
     return get_user_model().objects.create_user(
-        "x-fora", password="senha-de-fora-1"
+        "x-fora",
+        password="senha-de-fora-1",  # pragma: allowlist secret
     )  # pragma: allowlist secret
 
 
@@ -32,7 +33,8 @@ def other_campaign(people):  # noqa: F811
     """Another Xuleta campaign: its own Mestre, and Ona, its jogador's character."""
     made = campaign_create(slug="xuleta-2", name="Outra Xuleta", ruleset="xuleta5e")
     mestre2 = get_user_model().objects.create_user(
-        "x-mestre2", password="senha-m2-longa-1"
+        "x-mestre2",
+        password="senha-m2-longa-1",  # pragma: allowlist secret
     )  # pragma: allowlist secret
     Membership.objects.create(user=mestre2, campaign=made, role=Membership.Role.MESTRE)
     return made
@@ -41,7 +43,8 @@ def other_campaign(people):  # noqa: F811
 @pytest.fixture
 def ona(other_campaign):
     owner = get_user_model().objects.create_user(
-        "x-jog2", password="senha-j2-longa-1"
+        "x-jog2",
+        password="senha-j2-longa-1",  # pragma: allowlist secret
     )  # pragma: allowlist secret
     Membership.objects.create(user=owner, campaign=other_campaign, role=Membership.Role.JOGADOR)
     return Character.objects.create(campaign=other_campaign, owner=owner, name="Ona")

@@ -88,7 +88,11 @@ def test_the_live_region_has_nothing_to_draw(aina, client_of):
 
 
 def test_outsiders_do_not_see_it(aina, client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("x-fora", password="x-fora-1234"))
+    outsider = django_user_model.objects.create_user(
+        "x-fora",
+        password="x-fora-1234",  # pragma: allowlist secret
+    )
+    client.force_login(outsider)
     assert page(client, aina).status_code == 404
 
 

@@ -181,6 +181,8 @@ def test_the_same_turn_twice_with_its_key_is_one_turn_and_another_body_conflicts
     assert first.json()["lines"] == again.json()["lines"]
     other = {"combatant": turn, "actions": [{"kind": "dash"}]}
     clash = client.post(url, json.dumps(other), content_type="application/json", **headers)
-    assert clash.status_code == 409 and clash.json()["code"] == "idempotency_conflict", clash.content
+    assert clash.status_code == 409 and clash.json()["code"] == "idempotency_conflict", (
+        clash.content
+    )
     view = client.get(f"/api/v1/fights/{code}", HTTP_AUTHORIZATION=f"Bearer {token}").json()
     assert view["turn"]["fighter"] != turn  # one turn went by, not two
