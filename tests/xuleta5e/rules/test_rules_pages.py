@@ -105,3 +105,24 @@ def test_the_vocabularies_api_publishes_the_xuletas_sets(client):
     }
     # The session procedure's sets follow, as for every ruleset.
     assert "danger" in found
+
+
+def test_the_rules_nav_keeps_the_campaign(client_for, mestre, xuleta):
+    html = client_for(mestre).get("/regras/", {"campanha": xuleta.slug}).content.decode()
+    for path in ("/regras/", "/regras/casa/", "/regras/leituras/", "/regras/calculadora/"):
+        assert f'href="{path}?campanha={xuleta.slug}"' in html
+
+
+def test_the_calculator_of_a_xuleta_campaign_is_the_d20_s(client_for, mestre, xuleta):
+    """d20 + 5 against DC 15 with advantage: 1 − (9/20)² = 319/400 (the odds API's number)."""
+    client = client_for(mestre)
+    page = client.get("/regras/calculadora/", {"campanha": xuleta.slug}).content.decode()
+    assert 'data-calculator="d20"' in page and "3d6" not in page
+    asked = {"campanha": xuleta.slug, "bonus": 5, "dc": 15, "edge": "advantage", "roll": "attack"}
+    html = client.get("/regras/calculadora/", asked).content.decode()
+    assert 'data-testid="d20-exact">319/400<' in html and "79.75%" in html
+    assert 'data-testid="d20-critical">39/400<' in html
+    panel = client.get("/regras/calculadora/", asked, headers={"HX-Request": "true"})
+    assert panel.content.decode().lstrip().startswith('<section class="card calc" id="calc-d20"')
+    refused = client.get("/regras/calculadora/", {**asked, "edge": "x"}).content.decode()
+    assert 'role="alert"' in refused and "d20-exact" not in refused
