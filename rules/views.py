@@ -21,7 +21,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from campaigns.http import HtmxHttpRequest
-from campaigns.models import Membership
+from campaigns.models import Campaign, Membership
+from canon.services import house_decisions_in_order
 from gurps.tabular import CanonTable
 from rules.forms import CALCULATORS
 from rulesets.base import PagesPart
@@ -249,24 +250,57 @@ class ShownSetting:
     decision: str
     where: SafeString
     sections: list[SectionLink]
+    # For a house question the campaign's ruleset answers (the Xuleta's procedure settings):
+    # "in_force" (its answer now), "alternative" (the other one), "" for a plain setting;
+    # ``by_default``: in force only because the Árbitro has not decided yet.
+    status: str = ""
+    by_default: bool = False
+    chosen: str = ""  # the Árbitro's decision that put it in force
 
 
 @login_required
 def house_rules(request: HtmxHttpRequest) -> HttpResponse:
     pages = pages_for(request)
-    settings = [
-        ShownSetting(
-            key=setting.key,
-            title=inline_code(setting.title),
-            book=inline_code(setting.book),
-            table=inline_code(setting.table),
-            decision=decision_label(setting.decision, setting.decided),
-            where=inline_code(setting.where or ""),
-            sections=section_links(setting.section),
+    answers = _house_answers(request)
+    settings = []
+    for setting in pages.house_settings():
+        status, by_default, chosen = "", False, ""
+        question = getattr(setting, "reading", None)
+        if question in answers:
+            answer = answers[question]
+            status = "in_force" if answer.value == setting.answer else "alternative"
+            by_default = answer.setting is None
+            chosen = "" if by_default or status != "in_force" else answer.decision
+        settings.append(
+            ShownSetting(
+                key=setting.key,
+                title=inline_code(setting.title),
+                book=inline_code(setting.book),
+                table=inline_code(setting.table),
+                decision=decision_label(setting.decision, setting.decided),
+                where=inline_code(setting.where or ""),
+                sections=section_links(setting.section),
+                status=status,
+                by_default=by_default,
+                chosen=chosen,
+            )
         )
-        for setting in pages.house_settings()
-    ]
     return render(request, "canon/regras/casa.html", {"settings": settings})
+
+
+def _house_answers(request: HtmxHttpRequest) -> dict:
+    """The asked campaign's house questions and the answer in force for each (its procedure
+    part's ``house_answers`` over the Árbitro's decisions), {} without a campaign or such
+    questions (``pages_for`` has already refused a campaign not the user's)."""
+    slug = request.GET.get("campanha", "")
+    if not slug:
+        return {}
+    campaign = Campaign.objects.filter(slug=slug).first()
+    procedure = ruleset_for(campaign.ruleset).procedure if campaign else None
+    if procedure is None or not hasattr(procedure, "house_answers"):
+        return {}
+    decided = house_decisions_in_order(campaign)
+    return procedure.house_answers({"key": d.house_key, "decision": d.label} for d in decided)
 
 
 @login_required
