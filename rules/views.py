@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
@@ -20,12 +21,14 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from campaigns.http import HtmxHttpRequest
-from campaigns.models import Membership
+from campaigns.models import Campaign, Membership
+from canon.services import house_decisions_in_order
 from gurps.tabular import CanonTable
 from rules.forms import CALCULATORS
 from rulesets.base import PagesPart
-from rulesets.registry import GURPS3E, ruleset_for
+from rulesets.registry import GURPS3E, XULETA5E, ruleset_for
 from sheets.templatetags.rules import section_anchor
+from xuleta import rolls as xuleta_rolls
 
 NOT_YOUR_CAMPAIGN = "Campanha não encontrada entre as suas."
 WITHOUT_PAGES = "O sistema de regras «{label}» desta campanha não tem páginas de regras."
@@ -247,24 +250,57 @@ class ShownSetting:
     decision: str
     where: SafeString
     sections: list[SectionLink]
+    # For a house question the campaign's ruleset answers (the Xuleta's procedure settings):
+    # "in_force" (its answer now), "alternative" (the other one), "" for a plain setting;
+    # ``by_default``: in force only because the Árbitro has not decided yet.
+    status: str = ""
+    by_default: bool = False
+    chosen: str = ""  # the Árbitro's decision that put it in force
 
 
 @login_required
 def house_rules(request: HtmxHttpRequest) -> HttpResponse:
     pages = pages_for(request)
-    settings = [
-        ShownSetting(
-            key=setting.key,
-            title=inline_code(setting.title),
-            book=inline_code(setting.book),
-            table=inline_code(setting.table),
-            decision=decision_label(setting.decision, setting.decided),
-            where=inline_code(setting.where or ""),
-            sections=section_links(setting.section),
+    answers = _house_answers(request)
+    settings = []
+    for setting in pages.house_settings():
+        status, by_default, chosen = "", False, ""
+        question = getattr(setting, "reading", None)
+        if question in answers:
+            answer = answers[question]
+            status = "in_force" if answer.value == setting.answer else "alternative"
+            by_default = answer.setting is None
+            chosen = "" if by_default or status != "in_force" else answer.decision
+        settings.append(
+            ShownSetting(
+                key=setting.key,
+                title=inline_code(setting.title),
+                book=inline_code(setting.book),
+                table=inline_code(setting.table),
+                decision=decision_label(setting.decision, setting.decided),
+                where=inline_code(setting.where or ""),
+                sections=section_links(setting.section),
+                status=status,
+                by_default=by_default,
+                chosen=chosen,
+            )
         )
-        for setting in pages.house_settings()
-    ]
     return render(request, "canon/regras/casa.html", {"settings": settings})
+
+
+def _house_answers(request: HtmxHttpRequest) -> dict:
+    """The asked campaign's house questions and the answer in force for each (its procedure
+    part's ``house_answers`` over the Árbitro's decisions), {} without a campaign or such
+    questions (``pages_for`` has already refused a campaign not the user's)."""
+    slug = request.GET.get("campanha", "")
+    if not slug:
+        return {}
+    campaign = Campaign.objects.filter(slug=slug).first()
+    procedure = ruleset_for(campaign.ruleset).procedure if campaign else None
+    if procedure is None or not hasattr(procedure, "house_answers"):
+        return {}
+    decided = house_decisions_in_order(campaign)
+    return procedure.house_answers({"key": d.house_key, "decision": d.label} for d in decided)
 
 
 @login_required
@@ -276,10 +312,50 @@ def readings(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "canon/regras/leituras.html", {"readings": shown})
 
 
+class D20Form(forms.Form):
+    """The d20 calculator (Xuleta §4.3–4.5): d20 (two with an edge) + bonus against a DC."""
+
+    bonus = forms.IntegerField(label="Bônus", min_value=-30, max_value=60, initial=0)
+    dc = forms.IntegerField(label="CD (ou CA)", min_value=-30, max_value=60, initial=15)
+    edge = forms.ChoiceField(
+        label="Vantagem", choices=list(xuleta_rolls.EDGE_LABELS.items()), initial="none"
+    )
+    roll = forms.ChoiceField(
+        label="Tirada", choices=list(xuleta_rolls.ROLL_KIND_LABELS.items()), initial="check"
+    )
+
+    def result(self) -> dict | None:
+        if not self.is_bound or not self.is_valid():
+            return None
+        d = self.cleaned_data
+        success = xuleta_rolls.success_chance(d["bonus"], d["dc"], d["edge"], d["roll"])
+        found = {**d, "exact": f"{success.numerator}/{success.denominator}"}
+        found["percent"] = f"{float(success) * 100:.2f}".rstrip("0").rstrip(".")
+        if d["roll"] == xuleta_rolls.ATTACK:
+            critical = xuleta_rolls.critical_chance(d["edge"])
+            found["critical_exact"] = f"{critical.numerator}/{critical.denominator}"
+        return found
+
+
+def d20_calculator(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The Xuleta's calculator: GET with the four fields answers the exact chance (the same
+    ``xuleta.rolls.success_chance`` as ``/api/v1/rules/odds``); htmx: only the panel."""
+    asked = any(name in request.GET for name in ("bonus", "dc"))
+    form = D20Form(request.GET if asked else None)
+    context = {"form": form, "r": form.result(), "campanha": slug}
+    if request.htmx and asked:
+        return render(request, "canon/regras/calculadora_d20.html#d20", context)
+    return render(request, "canon/regras/calculadora_d20.html", context)
+
+
 @login_required
 def calculator(request: HtmxHttpRequest) -> HttpResponse:
-    """GET: the four calculators. POST: the one named by ``calculadora`` answers; with htmx
+    """A d20 ruleset's campaign (``?campanha=``, the Xuleta): its d20 calculator. Otherwise
+    GET: the four calculators. POST: the one named by ``calculadora`` answers; with htmx
     only its panel (``#<name>`` partial) comes back, without JavaScript the whole page."""
+    slug = request.GET.get("campanha", "")
+    if slug and pages_for(request) is ruleset_for(XULETA5E).pages:
+        return d20_calculator(request, slug)
     forms = {name: form_class() for name, form_class in CALCULATORS.items()}
     asked = None
     if request.method == "POST":

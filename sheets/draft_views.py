@@ -24,6 +24,7 @@ from campaigns.confirm import Confirmation, confirmation_step
 from campaigns.errors import ServiceError
 from campaigns.http import HtmxHttpRequest
 from gurps.skill_costs import format_points
+from rulesets.registry import ruleset_for
 from sheets import access, data_draft, data_sheet, importing
 from sheets.audit import (
     ITEM_AUDIT_FIELDS,
@@ -358,6 +359,10 @@ def sheet_defaults(request: HtmxHttpRequest, code) -> HttpResponse:
     """ "E sem a perícia?": what the homologated sheet rolls in every catalogued skill it lacks,
     naming the default used (§3.3), and why there is none where there is none."""
     character, membership = access.character_for_member(request, code)
+    if data_sheet.keeps_json(character):  # GURPS's defaults (§3.3): no such page elsewhere
+        key = getattr(character, "campaign_ruleset", None) or character.campaign.ruleset
+        context = {"character": character, "ruleset": ruleset_for(key).label}
+        return render(request, "sheets/no_defaults.html", context, status=404)
     view = character_defaults(character)
     context = {"character": character, "membership": membership, "view": view}
     return render(request, "sheets/defaults.html", context)

@@ -26,8 +26,10 @@ async def campaign_overview(ctx: Context) -> dict[str, Any]:
     joga cada uma, `owner`, e o tipo: personagem de jogador, NPC nomeado, bicho), as semanas
     mais recentes com seu estado, as cenas abertas com as personagens de cada uma e os combates
     e explorações em andamento delas (`running`: o `kind` diz a ferramenta do id — combat:
-    combat_read; fight, um combate do Sistema 001: fight_read; exploration: exploration_read) e a
-    cadeia de rolagens recalculada (íntegra, ou o primeiro elo quebrado)."""
+    combat_read (GURPS); fight, um combate que o sistema de regras da campanha conduz inteiro —
+    o `ruleset`/`ruleset_label` dela: a Xuleta (xuleta5e), o Sistema 001 (sistema001) —:
+    fight_read; exploration: exploration_read) e a cadeia de rolagens recalculada (íntegra, ou
+    o primeiro elo quebrado)."""
     me = await api_call(ctx, "GET", "/me")
     weeks = await api_call(ctx, "GET", "/weeks")
     scenes = await api_call(ctx, "GET", "/scenes")

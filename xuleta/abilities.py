@@ -9,6 +9,8 @@ property test checks the two agree).
 
 from __future__ import annotations
 
+import difflib
+import unicodedata
 from types import MappingProxyType
 
 from xuleta.errors import XuletaError
@@ -96,6 +98,10 @@ BAD_ABILITY = "Característica desconhecida: «{key}». As conhecidas: {known}."
 BAD_SCORE = "A puntuação de {label} vai de 1 a 30 (a tabela da Xuleta); veio {score}."
 BAD_LEVEL = "O nível vai de 1 a 20 (a tabela da Xuleta); veio {level}."
 BAD_SKILL = "Habilidade desconhecida: «{name}». As da Xuleta: {known}."
+NEAREST_SKILLS = " Você quis dizer {near}?"
+# How near a name must be to be offered (difflib's ratio over the folded names, 0–1), as GURPS.
+NEAREST_CUTOFF = 0.6
+NEAREST_COUNT = 3
 
 
 def ability_key(key: str) -> str:
@@ -138,14 +144,25 @@ def proficiency_bonus(level: int) -> int:
     raise AssertionError("the table covers 1–20")  # pragma: no cover
 
 
+def _folded(text: str) -> str:
+    """``text`` without case, accents or extra spaces: «  PERCEPCIO » and «Percepció» meet."""
+    decomposed = unicodedata.normalize("NFKD", " ".join((text or "").split()).casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
 def skill_name(name: str) -> str:
-    """The text's spelling of the skill ``name`` (any case, extra spaces ignored). Raises
-    ``XuletaError`` (field ``skill``) listing the eighteen otherwise."""
-    wanted = " ".join((name or "").split()).casefold()
-    for skill in SKILLS:
-        if skill.casefold() == wanted:
-            return skill
-    raise XuletaError(BAD_SKILL.format(name=name, known=", ".join(SKILLS)), "skill")
+    """The text's spelling of the skill ``name`` (case, accents and extra spaces ignored).
+    Raises ``XuletaError`` (field ``skill``) listing the eighteen otherwise, the nearest names
+    first (difflib, as GURPS's ``gurps.levels.nearest_skills``)."""
+    wanted = _folded(name)
+    by_folded = {_folded(skill): skill for skill in SKILLS}
+    if wanted in by_folded:
+        return by_folded[wanted]
+    message = BAD_SKILL.format(name=name, known=", ".join(SKILLS))
+    near = difflib.get_close_matches(wanted, list(by_folded), NEAREST_COUNT, NEAREST_CUTOFF)
+    if near:
+        message += NEAREST_SKILLS.format(near=" ou ".join(by_folded[n] for n in near))
+    raise XuletaError(message, "skill")
 
 
 def skill_ability(name: str) -> str:

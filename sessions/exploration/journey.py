@@ -680,12 +680,15 @@ class JourneyView:
     next_advance_dc: int | None
     supplies: dict[str, dict[str, int]] | None = None
     encounter_now: bool = False  # the last round met an encounter: the surprise is offered
+    # In a native campaign, what the next forced Avançar rolls from each sheet, in the
+    # ruleset's words («salvació de Constitució CD 11, 12, 13, 14 (§8.1)»); "" otherwise.
+    next_advance_native: str = ""
 
     @property
     def next_advance_modifier(self) -> int | None:
         """The modifier the campaign's system gives the next Avançar's DC (GURPS, as the
         pendência reads it: HT −1 for DC 15)."""
-        if self.next_advance_dc is None:
+        if self.next_advance_dc is None or self.next_advance_native:
             return None
         ask = procedure_asks.Ask(
             procedure_asks.SAVE,
@@ -768,6 +771,12 @@ def journey_view(exploration: Exploration, events=None) -> JourneyView | None:
             cells.get(procedure_journey.FORCED_MARCH_FIRST, ""),
             cells.get(procedure_journey.FORCED_MARCH_STEP, ""),
         )
+    native_advance = ""
+    campaign = exploration.scene.week.campaign
+    if procedure_journey.advance_forced(exploration.advance_streak + 1) and native.is_native(
+        campaign
+    ):
+        native_advance = _native_advance(campaign, exploration.advance_streak + 1, dc)
     if events is None:  # the tracker's view passes the events it read, newest first
         events = exploration.events.order_by("-pk")
     last = next((ev for ev in events if ev.kind == ExplorationEvent.Kind.TRAVEL), None)
@@ -778,4 +787,24 @@ def journey_view(exploration: Exploration, events=None) -> JourneyView | None:
         next_advance_dc=dc,
         supplies=supplies.supply_counts(exploration),
         encounter_now=bool(last and last.data.get("encounter")),
+        next_advance_native=native_advance,
     )
+
+
+def _native_advance(campaign, streak: int, dc: int | None) -> str:
+    """What the ``streak``-th Avançar in a row rolls in a native campaign, by the house
+    setting ``forced_march``: the ruleset's saves per extra hour, or Tabela B's one DC as
+    the ruleset's save (``resolve_ask``'s ``roll``)."""
+    if native.house_answers(campaign)[native.FORCED_MARCH].value == native.XULETA:
+        dcs = ", ".join(str(d) for _, d in native.forced_march_xuleta(campaign, streak))
+        return f"salvació de Constitució CD {dcs}, de cada um (Marxa forçada, §8.1)"
+    if dc is None:
+        return ""
+    ask = procedure_asks.Ask(
+        procedure_asks.SAVE,
+        pendency=P_FORCED_MARCH,
+        ability=procedure_asks.FORCED_MARCH_ABILITY,
+        dc=dc,
+    )
+    roll = procedure_part(campaign).resolve_ask(ask).roll or f"salvação de CON CD {dc}"
+    return f"{roll}, de cada um (Tabela B do procedimento, regra da casa)"

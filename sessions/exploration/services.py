@@ -873,13 +873,21 @@ def exhaustion_levels(exploration: Exploration) -> list[ExhaustionLevel]:
             if sheet is not None:
                 levels[name] = int(sheet.state.get("exhaustion", 0))
     rows = []
+    xuleta_levels = None
     if any(levels.values()):
         campaign = exploration.scene.week.campaign
-        rows = list(procedure_services.procedure_table("exhaustion", campaign).rows.all())
+        if native.exhaustion_native(campaign):
+            # The ruleset's own levels (Xuleta §1.16), cumulative, as the log writes them.
+            xuleta_levels = native.part(campaign).exhaustion_levels
+        else:
+            rows = list(procedure_services.procedure_table("exhaustion", campaign).rows.all())
     found = []
     for name, level in levels.items():
-        row = next((r for r in rows if r.covers(level)), None)
-        effect = row.cells[0] if row else (EXHAUSTION_PAST_TABLE if level else "")
+        if xuleta_levels is not None:
+            effect = "; ".join(xuleta_levels[n] for n in range(1, level + 1) if n in xuleta_levels)
+        else:
+            row = next((r for r in rows if r.covers(level)), None)
+            effect = row.cells[0] if row else (EXHAUSTION_PAST_TABLE if level else "")
         found.append(ExhaustionLevel(name=name, level=level, effect=effect))
     return found
 
@@ -897,6 +905,14 @@ class ExplorationView:
     exhaustion: list[ExhaustionLevel] = field(default_factory=list)
     exhaustion_reading: Pendency | None = None
     dungeon_tests: list = field(default_factory=list)  # (test, pendência), without a journey
+    # The campaign's ruleset plays the procedure itself (``native.is_native``): the page
+    # speaks its words, never GURPS's; ``exhaustion_native``: its exhaustion levels count.
+    native: bool = False
+    exhaustion_native: bool = False
+
+    @property
+    def exhaustion_any(self) -> bool:
+        return any(x.level for x in self.exhaustion)
 
     @property
     def open_tests(self) -> list:
@@ -922,10 +938,13 @@ def exploration_view(exploration: Exploration) -> ExplorationView:
         exploration.events.select_related("author").prefetch_related("rolls").order_by("-pk")
     )
     levels = exhaustion_levels(exploration)
+    campaign = exploration.scene.week.campaign
+    is_native = native.is_native(campaign)
     key = P_EXHAUSTION_EFFECTS
+    # The pendência reads Tabela I in GURPS: a native campaign has no GURPS reading to show.
     reading = (
-        pendencies(exploration.scene.week.campaign, [key])[key]
-        if any(x.level for x in levels)
+        pendencies(campaign, [key])[key]
+        if any(x.level for x in levels) and not is_native
         else Pendency(key=key)
     )
     journey = journey_view(exploration, events=events)
@@ -946,4 +965,6 @@ def exploration_view(exploration: Exploration) -> ExplorationView:
         exhaustion=levels,
         exhaustion_reading=reading,
         dungeon_tests=dungeon_tests,
+        native=is_native,
+        exhaustion_native=is_native and native.exhaustion_native(campaign),
     )

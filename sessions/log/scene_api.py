@@ -36,7 +36,8 @@ class TrackerOut(Schema):
 
     kind: Literal["combat", "fight", "exploration"] = Field(
         description="combat: combate (GURPS: /combats, combat_read); fight: combate que o "
-        "sistema conduz inteiro (Sistema 001: /fights, fight_read); exploration: exploração"
+        "sistema da campanha conduz inteiro (Xuleta, Sistema 001: /fights, fight_read); "
+        "exploration: exploração"
     )
     id: UUID
     state: Literal["running", "ended"] = Field(

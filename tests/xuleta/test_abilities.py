@@ -117,6 +117,16 @@ def test_skill_names_are_read_in_any_case_and_refused_when_unknown():
     assert "Sigil" in caught.value.message
 
 
+def test_skill_names_ignore_accents_and_suggest_the_nearest():
+    """The MCP schema's promise: «maiúsculas e acentos não importam»."""
+    assert skill_name("Percepcio") == "Percepció"
+    assert skill_name("PERCEPCIÓ") == "Percepció"
+    with pytest.raises(XuletaError) as caught:
+        skill_name("Percepsió")
+    assert caught.value.field == "skill"
+    assert "Você quis dizer Percepció ou Persuasió?" in caught.value.message
+
+
 def test_ability_keys_and_labels():
     assert ABILITIES == ("str", "dex", "con", "int", "wis", "cha")
     assert ability_key("Intel·ligència") == "int"

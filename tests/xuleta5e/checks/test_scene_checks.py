@@ -315,3 +315,17 @@ def test_the_roll_form_for_a_creature_without_a_sheet(client, world, offered, se
         "success",
         "Mossegada",
     )
+
+
+def test_a_skill_named_without_accents_is_the_text_s_and_a_near_miss_is_suggested(
+    client, world, sheets, server_dice
+):
+    """The schema's promise for ``skill``: «maiúsculas e acentos não importam»."""
+    server_dice(12)
+    body = {"character": str(world["aina"].code), "skill": "PERCEPCIO", "dc": 15}
+    answer = _roll(client, world, body)
+    assert answer.status_code == 201, answer.json()
+    assert answer.json()["level_text"] == "Percepció +3 (ficha) contra 15"
+    refused = _roll(client, world, {**body, "skill": "Percepsio"})
+    assert refused.status_code == 422 and refused.json()["field"] == "skill"
+    assert "Você quis dizer Percepció" in refused.json()["detail"]

@@ -105,3 +105,60 @@ def test_the_vocabularies_api_publishes_the_xuletas_sets(client):
     }
     # The session procedure's sets follow, as for every ruleset.
     assert "danger" in found
+
+
+def test_the_rules_nav_keeps_the_campaign(client_for, mestre, xuleta):
+    html = client_for(mestre).get("/regras/", {"campanha": xuleta.slug}).content.decode()
+    for path in ("/regras/", "/regras/casa/", "/regras/leituras/", "/regras/calculadora/"):
+        assert f'href="{path}?campanha={xuleta.slug}"' in html
+
+
+def test_the_calculator_of_a_xuleta_campaign_is_the_d20_s(client_for, mestre, xuleta):
+    """d20 + 5 against DC 15 with advantage: 1 − (9/20)² = 319/400 (the odds API's number)."""
+    client = client_for(mestre)
+    page = client.get("/regras/calculadora/", {"campanha": xuleta.slug}).content.decode()
+    assert 'data-calculator="d20"' in page and "3d6" not in page
+    asked = {"campanha": xuleta.slug, "bonus": 5, "dc": 15, "edge": "advantage", "roll": "attack"}
+    html = client.get("/regras/calculadora/", asked).content.decode()
+    assert 'data-testid="d20-exact">319/400<' in html and "79.75%" in html
+    assert 'data-testid="d20-critical">39/400<' in html
+    panel = client.get("/regras/calculadora/", asked, headers={"HX-Request": "true"})
+    assert panel.content.decode().lstrip().startswith('<section class="card calc" id="calc-d20"')
+    refused = client.get("/regras/calculadora/", {**asked, "edge": "x"}).content.decode()
+    assert 'role="alert"' in refused and "d20-exact" not in refused
+
+
+def test_the_house_page_says_which_alternative_is_in_force(client_for, mestre, xuleta):
+    """Each house question has two alternatives: the Xuleta's in force until the Árbitro
+    decides, the other shown as the alternative; a decision moves «em vigor»."""
+    from canon.models import Decision
+
+    def statuses():
+        html = client_for(mestre).get("/regras/casa/", {"campanha": xuleta.slug})
+        assert html.status_code == 200
+        text = html.content.decode()
+        found = {}
+        for key in ("marcha_forcada", "exaustao", "descanso"):
+            for side in ("xuleta", "procedimento"):
+                article = text.split(f'id="casa-xuleta5e_{key}_{side}"')[1].split("</article>")[0]
+                found[key, side] = (
+                    "em vigor" if 'data-testid="house-in-force"' in article else "alternativa"
+                )
+        return found, text
+
+    found, text = statuses()
+    assert all(
+        v == ("em vigor" if side == "xuleta" else "alternativa") for (_, side), v in found.items()
+    )
+    assert "o padrão, até o Árbitro decidir" in text
+    Decision.objects.create(
+        campaign=xuleta,
+        number=1,
+        title="Marcha forçada",
+        text="Vale a Tabela B.",
+        house_key="xuleta5e_marcha_forcada_procedimento",
+    )
+    found, _ = statuses()
+    assert found["marcha_forcada", "procedimento"] == "em vigor"
+    assert found["marcha_forcada", "xuleta"] == "alternativa"
+    assert found["exaustao", "xuleta"] == "em vigor"

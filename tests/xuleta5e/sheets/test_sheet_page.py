@@ -115,3 +115,12 @@ def test_the_kept_page_follows_the_state_and_the_dc(aina, client_of):
     assert 'data-testid="chance-checks.dex-12"' in page(client, aina, cd="12").content.decode()
     refused = page(client, aina, cd="0")
     assert refused.status_code == 422 and "A CD vai de 1 a 40" in refused.content.decode()
+
+
+def test_gurps_s_defaults_page_is_a_portuguese_404_for_a_json_sheet(aina, client_of):
+    """«E sem a perícia?» is GURPS's (§3.3): a Xuleta sheet has no such page, not a 500."""
+    response = client_of("jogador").get(reverse("sheet-defaults", args=[aina.code]))
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert "não tem essa página" in html and "Xuleta" in html
+    assert reverse("sheet", args=[aina.code]) in html
