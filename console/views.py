@@ -68,8 +68,10 @@ def _get_entry(request, model, code):
 
 
 def _form_errors_from(form, error: ServiceError) -> None:
-    field = error.field if error.field in form.fields else None
-    form.add_error(field, error.message)
+    """The service's refusal beside the form's field it names (``data.abilities.str`` beside
+    ``data``), or above the form when no field of it is named."""
+    field = error.field.split(".")[0] if error.field else None
+    form.add_error(field if field in form.fields else None, error.message)
 
 
 # --- the homologation queue ---------------------------------------------------------------------
@@ -603,14 +605,7 @@ def sheet_correct(request: HtmxHttpRequest, code) -> HttpResponse:
             except ServiceError as error:
                 _form_errors_from(form, error)
             else:
-                messages.success(
-                    request,
-                    f"{character.name}: versão {correction.version_after.number} homologada "
-                    "como correção; a anterior fica como estava.",
-                )
-                url = reverse("sheet-history", kwargs={"code": character.code})
-                before, after = correction.version_before.number, correction.version_after.number
-                return redirect(f"{url}?de={before}&para={after}#diferencas")
+                return _corrected(request, character, correction)
         status = 422
     else:
         form = SheetCorrectionForm(initial={**current.attributes(), "notes": current.notes})
@@ -623,6 +618,18 @@ def sheet_correct(request: HtmxHttpRequest, code) -> HttpResponse:
         "formset": formset,
     }
     return render(request, "canon/sheet_correct.html", context, status=status)
+
+
+def _corrected(request, character: Character, correction) -> HttpResponse:
+    """After a correction: say so, and show the history's diff between the two versions."""
+    messages.success(
+        request,
+        f"{character.name}: versão {correction.version_after.number} homologada "
+        "como correção; a anterior fica como estava.",
+    )
+    url = reverse("sheet-history", kwargs={"code": character.code})
+    before, after = correction.version_before.number, correction.version_after.number
+    return redirect(f"{url}?de={before}&para={after}#diferencas")
 
 
 def _data_sheet_correct(request, character: Character, current: SheetVersion) -> HttpResponse:
@@ -646,17 +653,9 @@ def _data_sheet_correct(request, character: Character, current: SheetVersion) ->
                     request_key=form.cleaned_data["request_key"],
                 )
             except ServiceError as error:
-                field = error.field.split(".")[0] if error.field else None
-                form.add_error(field if field in form.fields else None, error.message)
+                _form_errors_from(form, error)
             else:
-                messages.success(
-                    request,
-                    f"{character.name}: versão {correction.version_after.number} homologada "
-                    "como correção; a anterior fica como estava.",
-                )
-                url = reverse("sheet-history", kwargs={"code": character.code})
-                before, after = correction.version_before.number, correction.version_after.number
-                return redirect(f"{url}?de={before}&para={after}#diferencas")
+                return _corrected(request, character, correction)
         status = 422
     else:
         form = DataCorrectionForm(initial={"data": current.data, "notes": current.notes})
