@@ -178,15 +178,20 @@ def roll_save(
         },
         rolled_by=user,
     )
-    faces = "/".join(str(f) for f in made["faces"])
-    shown = f"d20 {faces}" + (
-        f" ({made['edge_label'].lower()}: {made['kept']})" if len(made["faces"]) > 1 else ""
-    )
+    shown = _d20_shown(made)
     line = (
         f"{name}: salvação de {label} CD {dc} #{roll.sequence}: {shown} {signed(made['bonus'])} "
         f"= {made['total']} — {'passa' if made['success'] else 'falha'}."
     )
     return Save(name, ability, dc, made["success"], roll, line)
+
+
+def _d20_shown(made: dict) -> str:
+    """The log's dice of a rolled save or check: «d20 14», or «d20 3/14 (avantatge: 14)»."""
+    faces = "/".join(str(f) for f in made["faces"])
+    if len(made["faces"]) > 1:
+        return f"d20 {faces} ({made['edge_label'].lower()}: {made['kept']})"
+    return f"d20 {faces}"
 
 
 @dataclass(frozen=True)
@@ -230,10 +235,7 @@ def roll_check(
         },
         rolled_by=user,
     )
-    faces = "/".join(str(f) for f in made["faces"])
-    shown = f"d20 {faces}" + (
-        f" ({made['edge_label'].lower()}: {made['kept']})" if len(made["faces"]) > 1 else ""
-    )
+    shown = _d20_shown(made)
     line = (
         f"{name}: prova de {label} #{roll.sequence}: {shown} {signed(made['bonus'])} = "
         f"{made['total']}."
