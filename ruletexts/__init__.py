@@ -1,6 +1,7 @@
 """The shapes every rule text's engine fills for the rules pages and the registers: a table as
 the text prints it (``CanonTable``) and a house setting, one answer the campaign gives where the
-text is silent or departs from the book (``HouseSetting``).
+text is silent or departs from the book (``HouseSetting``); and the shape of an engine's refusal
+(``RuleError``), which each engine subclasses.
 
 At the bottom of the layers, beside ``dice`` (docs/DESIGN.md, «The layers»): the engines
 (``gurps``, ``sistema001``, ``xuleta``) cannot import one another, so the shape they share lives
@@ -70,3 +71,18 @@ class HouseSetting:
     where: str | None = None
     reading: str = ""
     answer: str = ""
+
+
+class RuleError(Exception):
+    """A value or a request a rule text refuses: ``message`` is the Portuguese sentence the user
+    reads (also ``str(error)``), ``field`` the input at fault (``"abilities.str"``) or ``""``.
+    Each engine raises its own subclass (``XuletaError``, ``Sistema001Error``), which the site
+    catches at its edges."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def __str__(self) -> str:
+        return self.message

@@ -13,18 +13,12 @@ ruleset's ``errors``).
 
 from __future__ import annotations
 
+from ruletexts import RuleError
 
-class Sistema001Error(Exception):
+
+class Sistema001Error(RuleError):
     """A request the chapter's rules refuse. ``message``: Portuguese; ``field``: the input at
     fault, or ``""``."""
-
-    def __init__(self, message: str, field: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-
-    def __str__(self) -> str:
-        return self.message
 
 
 class AwaitsArbitro(Sistema001Error):

@@ -8,15 +8,9 @@ adapter lists it in the ruleset's ``errors``).
 
 from __future__ import annotations
 
+from ruletexts import RuleError
 
-class XuletaError(Exception):
+
+class XuletaError(RuleError):
     """A request the Xuleta's rules refuse. ``message``: Portuguese; ``field``: the input at
     fault, or ``""``."""
-
-    def __init__(self, message: str, field: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-
-    def __str__(self) -> str:
-        return self.message
