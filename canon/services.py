@@ -482,6 +482,29 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def reading_source_key(ruleset: str, key: str) -> str:
+    """The ``Divergence.source_key`` of the pendência seeded for the stated reading ``key`` of
+    the ruleset keyed ``ruleset``: ``reading:<key>`` for the canon's, ``reading:<ruleset>:<key>``
+    for a system whose text is not the canon (its keys are its own: one may be GURPS's too)."""
+    pages = ruleset_for(ruleset).pages
+    document = (getattr(pages, "document", "") if pages is not None else "") or seed.CANON
+    if document == seed.CANON:
+        return f"{seed.READING_KEY_PREFIX}{key}"
+    return f"{seed.READING_KEY_PREFIX}{ruleset}:{key}"
+
+
+def readings_resolved(campaign_id: int, ruleset: str) -> set[str]:
+    """The keys of the stated readings of ``ruleset`` whose pendência the Árbitro of the
+    campaign resolved (1 query): a page says of the others that their pendência is open."""
+    prefix = reading_source_key(ruleset, "")
+    keys = Divergence.objects.filter(
+        campaign_id=campaign_id,
+        source_key__startswith=prefix,
+        status=Divergence.Status.RESOLVED,
+    ).values_list("source_key", flat=True)
+    return {key.removeprefix(prefix) for key in keys}
+
+
 def _reading_seeds(campaign: Campaign) -> list[seed.DivergenceSeed]:
     """A pendência for each stated reading of the campaign's ruleset (its pages part), read at
     run time: the engine's modules keep adding readings as they load; and one divergence for
@@ -492,14 +515,12 @@ def _reading_seeds(campaign: Campaign) -> list[seed.DivergenceSeed]:
         return []
     document = getattr(pages, "document", "") or seed.CANON
     own = document != seed.CANON
-    # Another system's keys are its own: a reading's key may be GURPS's too.
-    prefix = f"{seed.READING_KEY_PREFIX}{campaign.ruleset}:" if own else seed.READING_KEY_PREFIX
     found = []
     for reading in pages.readings():
         where = f"§{reading.section}" if not own else reading.section
         found.append(
             seed.DivergenceSeed(
-                f"{prefix}{reading.key}",
+                reading_source_key(campaign.ruleset, reading.key),
                 _cut(reading.section, 40),
                 _cut(reading.question, 200),
                 reading.question,

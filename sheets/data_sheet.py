@@ -16,6 +16,7 @@ from django.utils.functional import SimpleLazyObject
 
 from campaigns.http import HtmxHttpRequest
 from campaigns.models import Membership
+from canon.services import readings_resolved
 from rulesets.base import RulesetError
 from rulesets.registry import GURPS3E, ruleset_for
 from sheets import ruleset_data
@@ -41,7 +42,8 @@ def keeps_json(character: Character) -> bool:
 def data_sheet_context(request: HtmxHttpRequest, character: Character, membership) -> dict:
     """The page's context: the newest homologated version and its numbers (``page``: None
     without one), the versions waiting (for the owner and who runs the table), the DC the
-    reader asked (``?cd=``) or its error."""
+    reader asked (``?cd=``) or its error, and the readings whose pendência the Árbitro
+    resolved (``readings_resolved``)."""
     key = getattr(character, "campaign_ruleset", None) or character.campaign.ruleset
     ruleset = ruleset_for(key)
     versions = list(
@@ -56,7 +58,9 @@ def data_sheet_context(request: HtmxHttpRequest, character: Character, membershi
     dc_error = ""
     asked = request.GET.get("cd", "")
     page = page_key = None
+    resolved: list[str] = []
     if homologated is not None:
+        resolved = sorted(readings_resolved(character.campaign_id, key))
         sheets = ruleset.sheets
         try:
             dcs = sheets.dcs(asked)
@@ -70,7 +74,8 @@ def data_sheet_context(request: HtmxHttpRequest, character: Character, membershi
         page = SimpleLazyObject(lambda: sheets.page(homologated.data, state, chosen))
         page_key = hashlib.sha256(
             json.dumps(
-                [str(homologated.code), state, list(dcs), asked, dc_error], sort_keys=True
+                [str(homologated.code), state, list(dcs), asked, dc_error, resolved],
+                sort_keys=True,
             ).encode()
         ).hexdigest()
     return {
@@ -80,6 +85,7 @@ def data_sheet_context(request: HtmxHttpRequest, character: Character, membershi
         "version": homologated,
         "page": page,
         "page_key": page_key,
+        "readings_resolved": resolved,
         "state": state,
         "is_owner": is_owner,
         "pending_versions": [v for v in versions if v.status != SheetVersion.Status.HOMOLOGATED]

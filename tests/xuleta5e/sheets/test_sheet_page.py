@@ -100,8 +100,9 @@ def test_its_query_count_is_pinned(aina, client_of, django_assert_num_queries):
     client = client_of("jogador")
     client.get(reverse("sheet", args=[aina.code]))
     # Session, user, the character (with the reader's membership, the state and the
-    # campaign's ruleset), its versions (with who decided them). The numbers are computed.
-    with django_assert_num_queries(4):
+    # campaign's ruleset), its versions (with who decided them), the readings' pendências the
+    # Árbitro resolved. The numbers are computed.
+    with django_assert_num_queries(5):
         assert page(client, aina).status_code == 200
 
 
@@ -115,6 +116,25 @@ def test_the_kept_page_follows_the_state_and_the_dc(aina, client_of):
     assert 'data-testid="chance-checks.dex-12"' in page(client, aina, cd="12").content.decode()
     refused = page(client, aina, cd="0")
     assert refused.status_code == 422 and "A CD vai de 1 a 40" in refused.content.decode()
+
+
+def test_a_reading_the_arbitro_resolved_says_so_on_the_kept_page(aina, client_of, people):
+    from canon.models import Divergence
+    from canon.services import divergence_resolve, reading_source_key
+
+    client = client_of("jogador")
+    html = page(client, aina).content.decode()
+    assert html.count("Pendência aberta para o Árbitro.") >= 2  # the AC and the hit die
+    assert "Pendência resolvida pelo Árbitro." not in html
+    divergence_resolve(
+        divergence=Divergence.objects.get(
+            source_key=reading_source_key("xuleta5e", "sheet_ac_input")
+        ),
+        user=people["arbitro"],
+        resolution="A CA é a da ficha.",
+    )
+    html = page(client, aina).content.decode()
+    assert html.count("Pendência resolvida pelo Árbitro.") == 1
 
 
 def test_gurps_s_defaults_page_is_a_portuguese_404_for_a_json_sheet(aina, client_of):
