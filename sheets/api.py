@@ -17,6 +17,7 @@ from campaigns.errors import ServiceError
 from campaigns.models import Membership
 from canon.models import Divergence
 from canon.seed import READING_KEY_PREFIX
+from canon.services import reading_source_key
 from rulesets.registry import ruleset_for
 from sheets import data_draft, data_sheet, ruleset_data
 from sheets.audit import character_defaults
@@ -169,34 +170,61 @@ class DataSheetOut(Schema):
 
 def _data_sheet_out(character: Character) -> dict:
     """A JSON sheet's answer: the newest homologated version's data, the state, what checks
-    read of them and every number with its formula (the ruleset's ``SheetsPart``)."""
+    read of them and every number with its formula (the ruleset's ``SheetsPart``). Kept in the
+    cache by the sheet's fingerprint, as GURPS's (``sheets.reads.sheet_revision``, the
+    campaign's ruleset with it); the Árbitro's pendências of the readings are read fresh."""
+    revision = sheet_revision(
+        character, state_of(character), _owner(character), character.campaign.ruleset
+    )
+    if revision is None:
+        answer = _data_sheet_answer(character)
+    elif revision.homologated is None:
+        raise HttpError(404, NO_SHEET)
+    else:
+        answer = cache.get_or_set(
+            f"data-sheet-api:{revision.key}", lambda: _data_sheet_answer(character), timeout=3600
+        )
+    ruleset = character.campaign.ruleset
+    keys = {
+        row["reading"]: reading_source_key(ruleset, row["reading"]) for row in answer["readings"]
+    }
+    divergences = {
+        d.source_key: d
+        for d in Divergence.objects.filter(
+            campaign_id=character.campaign_id, source_key__in=set(keys.values())
+        )
+    }
+    readings = []
+    for row in answer["readings"]:
+        divergence = divergences.get(keys[row["reading"]])
+        readings.append(
+            {
+                **row,
+                "divergence": divergence.code if divergence else None,
+                "divergence_status": divergence.status if divergence else None,
+            }
+        )
+    return {**answer, "readings": readings}
+
+
+def _data_sheet_answer(character: Character) -> dict:
+    """What ``_data_sheet_out`` keeps: everything but the pendências."""
     version = character.versions.filter(status="homologated").order_by("-number").first()
     if version is None:
         raise HttpError(404, NO_SHEET)
     sheets = ruleset_for(character.campaign.ruleset).sheets
     state = ruleset_data.data_state(character)
     derived = sheets.derive(version.data, state)
-    pairs = [("sheet", key) for key in derived["readings"]]
-    divergences = {
-        d.source_key: d
-        for d in Divergence.objects.filter(
-            campaign_id=character.campaign_id,
-            source_key__in={READING_KEY_PREFIX + key for _, key in pairs},
-        )
-    }
     readings = []
-    for value, key in pairs:
+    for key in derived["readings"]:
         reading = sheets.reading(key)
-        divergence = divergences.get(READING_KEY_PREFIX + key)
         readings.append(
             {
-                "value": value,
+                "value": "sheet",
                 "reading": key,
                 "section": reading.section,
                 "question": reading.question,
                 "answer": reading.answer,
-                "divergence": divergence.code if divergence else None,
-                "divergence_status": divergence.status if divergence else None,
             }
         )
     return {

@@ -41,6 +41,35 @@ def test_the_api_answers_a_xuleta_sheet(aina, people, client):
     assert {r["reading"] for r in body["readings"]} >= {"sheet_ac_input", "sheet_hp_hit_die_input"}
 
 
+def test_the_kept_answer_follows_the_state_and_the_pendencias(aina, people, client):
+    """The answer is kept by the sheet's fingerprint (bench/run.py): a state written after it
+    was kept, and a pendência the Árbitro moved, show on the next answer."""
+    from canon.models import Divergence
+    from canon.services import divergence_resolve, reading_source_key
+
+    url, headers = f"/api/v1/sheets/{aina.code}", _headers(people["mestre"])
+    first = client.get(url, **headers).json()
+    assert client.get(url, **headers).json() == first  # the kept answer, unchanged
+    assert first["state"]["exhaustion"] == 0 and first["numbers"]["hp"]["value"] == 28
+    ruleset_data.data_state_write(character=aina, data={"exhaustion": 2, "hp_lost": 5})
+    after = client.get(url, **headers).json()
+    assert after["state"]["exhaustion"] == 2 and after["state"]["hp_lost"] == 5
+    assert after["numbers"]["hp"]["value"] == 23  # 28 − 5
+    assert after["edges"]["check"] == "disadvantage"  # exhaustion 1+: checks at disadvantage
+    reading = next(r for r in after["readings"] if r["reading"] == "sheet_ac_input")
+    assert reading["divergence_status"] == "open" and reading["divergence"]
+    key = reading_source_key("xuleta5e", "sheet_ac_input")
+    assert key == "reading:xuleta5e:sheet_ac_input"  # as the campaign's pendência was seeded
+    divergence_resolve(
+        divergence=Divergence.objects.get(source_key=key),
+        user=people["arbitro"],
+        resolution="A CA é a da ficha, como a leitura diz.",
+    )
+    moved = client.get(url, **headers).json()
+    reading = next(r for r in moved["readings"] if r["reading"] == "sheet_ac_input")
+    assert reading["divergence_status"] == "resolved"
+
+
 def test_the_api_without_a_homologated_sheet(campaign, people, client, sheet_data):
     from sheets.models import Character
 
