@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 
 from asgiref.sync import iscoroutinefunction
 from django.conf import settings
@@ -52,8 +53,12 @@ class DjangoByViewMode:
         threads = threads or settings.GARGANTA_THREADS
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="django")
 
-    def is_async(self, path: str) -> bool:
-        """Whether the view of ``path`` is async (a path no view answers: sync)."""
+    @staticmethod
+    @lru_cache(maxsize=4096)
+    def is_async(path: str) -> bool:
+        """Whether the view of ``path`` is async (a path no view answers: sync). Kept per path
+        (the URLconf is fixed once the worker runs): resolving cost a quarter of a trivial API
+        request, and Django resolves the path again for the view itself."""
         try:
             match = get_resolver().resolve(path)
         except Resolver404:
