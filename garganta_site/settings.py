@@ -144,10 +144,11 @@ DATABASES = {
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Requests of sync views a worker process runs at once, each in a thread of its own
 # (campaigns.django_asgi): each holds one database connection while it runs. A request's
-# work is mostly Python, one thread at a time in a process: the workers use the cores, and a
-# second thread runs while the first waits on the database (measured: 2 served writes on
-# PostgreSQL at least as fast as WSGI; 4 fell to 0.83 of it).
-GARGANTA_THREADS = env_int("GARGANTA_THREADS", 2, minimum=1)
+# work is mostly Python, one thread at a time in a process: the workers use the cores. One
+# thread a worker, as gunicorn's sync workers run WSGI, measured best (bench/run.py, the
+# ASGI ÷ WSGI table): with 2, the GIL's switches cost the reads a quarter of their rate on
+# PostgreSQL, and SQLite's writers waited on each other's lock (rolls 0.75 of WSGI).
+GARGANTA_THREADS = env_int("GARGANTA_THREADS", 1, minimum=1)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
     "GARGANTA_DB_POOL", True
 ):
