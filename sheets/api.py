@@ -188,22 +188,11 @@ def _data_sheet_out(character: Character) -> dict:
     keys = {
         row["reading"]: reading_source_key(ruleset, row["reading"]) for row in answer["readings"]
     }
-    divergences = {
-        d.source_key: d
-        for d in Divergence.objects.filter(
-            campaign_id=character.campaign_id, source_key__in=set(keys.values())
-        )
-    }
+    pendencias = _pendencias(character.campaign_id, set(keys.values()))
     readings = []
     for row in answer["readings"]:
-        divergence = divergences.get(keys[row["reading"]])
-        readings.append(
-            {
-                **row,
-                "divergence": divergence.code if divergence else None,
-                "divergence_status": divergence.status if divergence else None,
-            }
-        )
+        code, status = pendencias.get(keys[row["reading"]], (None, None))
+        readings.append({**row, "divergence": code, "divergence_status": status})
     return {**answer, "readings": readings}
 
 
@@ -254,19 +243,25 @@ def _reading_pairs(view) -> list[tuple[str, str]]:
 
 def _readings_out(campaign_id: int, pairs: list[tuple[str, str]]) -> list[dict]:
     """The readings the sheet's numbers rest on, each with the Árbitro's pendência (1 query)."""
-    divergences = {
-        d.source_key: d
-        for d in Divergence.objects.filter(
-            campaign_id=campaign_id,
-            source_key__in={READING_KEY_PREFIX + key for _, key in pairs},
-        )
-    }
+    pendencias = _pendencias(campaign_id, {READING_KEY_PREFIX + key for _, key in pairs})
     rows = readings_out(pairs)
     for row in rows:
-        divergence = divergences.get(READING_KEY_PREFIX + row["reading"])
-        row["divergence"] = divergence.code if divergence else None
-        row["divergence_status"] = divergence.status if divergence else None
+        code, status = pendencias.get(READING_KEY_PREFIX + row["reading"], (None, None))
+        row["divergence"], row["divergence_status"] = code, status
     return rows
+
+
+def _pendencias(campaign_id: int, source_keys: set[str]) -> dict[str, tuple]:
+    """source key → (code, status) of the campaign's pendências among ``source_keys`` (1 query,
+    two columns: asked on every sheet read)."""
+    return {
+        key: (code, status)
+        for key, code, status in Divergence.objects.filter(
+            campaign_id=campaign_id, source_key__in=source_keys
+        )
+        .order_by()
+        .values_list("source_key", "code", "status")
+    }
 
 
 def _campaign_ids(user) -> list[int]:
