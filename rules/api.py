@@ -184,7 +184,11 @@ class XuletaOddsOut(Schema):
 
 @router.get(
     "/odds",
-    response={200: OddsOut | XuletaOddsOut, **errors(422, database=False)},
+    # Left to right: a GURPS answer is OddsOut, checked first and alone (smart mode tried both).
+    response={
+        200: Annotated[OddsOut | XuletaOddsOut, Field(union_mode="left_to_right")],
+        **errors(422, database=False),
+    },
     summary="Chance de passar num teste: 3d6 por NH (GURPS §1.1–1.2) ou d20 + bônus contra CD (Xuleta)",
 )
 def odds(
