@@ -299,17 +299,24 @@ def anchor_figures(client, user, jurado, aina) -> None:
     samples: dict[str, list[float]] = {name: [] for name in calls}
     for call in calls.values():
         call()
-    for _ in range(300):  # interleaved, so a busy moment weighs on all alike
+    for _ in range(500):  # interleaved, so a busy moment weighs on all alike
         for name, call in calls.items():
             samples[name].extend(timed(call, 1))
     p50 = {name: statistics.median(values) for name, values in samples.items()}
     for name, value in p50.items():
         row(f"anchor: {name} p50", f"{value * 1000:.2f} ms")
-    floor_view, floor_api = p50["bare view, no middleware"], p50["bare ninja endpoint"]
-    chain_view = p50["bare view, the site's middleware"]
+
+    def ratio(name: str, floor: str) -> str:
+        """The median of the round-by-round ratios: each call against its floor of the same
+        round, so a slow moment of a shared machine weighs on both sides of every ratio."""
+        paired = [a / b for a, b in zip(samples[name], samples[floor], strict=True)]
+        return f"{statistics.median(paired):.2f}×"
+
+    floor_view, floor_api = "bare view, no middleware", "bare ninja endpoint"
+    chain_view = "bare view, the site's middleware"
     row(
         "anchor: trivial API ÷ bare ninja endpoint (goal ≤ 1.5×)",
-        f"{p50['trivial API (odds of one level)'] / floor_api:.2f}×",
+        ratio("trivial API (odds of one level)", floor_api),
     )
     for name in (
         "sheet page (Jurado)",
@@ -319,14 +326,16 @@ def anchor_figures(client, user, jurado, aina) -> None:
     ):
         row(
             f"anchor: {name} ÷ bare view, no middleware (goal ≤ 1.5×) / ÷ with the middleware",
-            f"{p50[name] / floor_view:.2f}× / {p50[name] / chain_view:.2f}×",
+            f"{ratio(name, floor_view)} / {ratio(name, chain_view)}",
         )
     for kind in ("sheet page", "sheets API"):
-        gurps, xuleta = p50[f"{kind} (Jurado)"], p50[f"Xuleta {kind} (Aina)"]
-        row(f"anchor: Xuleta {kind} (Aina) ÷ GURPS {kind} (Jurado)", f"{xuleta / gurps:.2f}×")
+        row(
+            f"anchor: Xuleta {kind} (Aina) ÷ GURPS {kind} (Jurado)",
+            ratio(f"Xuleta {kind} (Aina)", f"{kind} (Jurado)"),
+        )
     row(
         "anchor: the site's middleware on a bare view (with ÷ without)",
-        f"{chain_view / floor_view:.2f}×",
+        ratio(chain_view, floor_view),
     )
     row(
         "sheet page / sheets API: queries warm, GURPS (Jurado) / Xuleta (Aina)",
