@@ -64,6 +64,9 @@ def test_a_short_week(new_page):
     announced = player_log.locator("li.entry.announcement")
     expect(announced).to_contain_text(re.compile(r"penumbra\s+[−-]2"), timeout=LIVE_MS)
     expect(player_log.locator("li.entry.roll")).to_have_count(0)
+    # The Mestre's own answer to «Anunciar» redraws his workspace (a blank announcement): wait
+    # for it, or it may land after his next choice below and draw that choice away.
+    expect(mestre.get_by_label("Modificador anunciado 1", exact=True)).to_have_value("")
 
     # The roll answers the declaration and uses exactly the announced modifier.
     mestre.get_by_label("Rolar contra").select_option(value=observation_target())
