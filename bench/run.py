@@ -279,7 +279,9 @@ def anchor_figures(client, user, jurado, aina) -> None:
     (no auth), the trivial API (odds of one level, a Bearer token), the sheet page and the
     sheets API — the GURPS Jurado's and, beside them, the Xuleta's Aina (homologated, the demo's
     «O Vau das Brumas», the same jogador). Only the floors cannot move: the goals are trivial
-    API ≤ 1.5× the bare ninja endpoint, sheet page and sheets API ≤ 1.5× the bare view."""
+    API ≤ 1.5× the bare ninja endpoint, sheet page and sheets API ≤ 1.5× the bare view. Beside
+    them, the same two floors behind the site's authentication (a logged-in session, a bearer
+    token), which every member's page and call pays: the sheet read against those too."""
     bare = Client(HTTP_HOST="127.0.0.1")
     with override_settings(MIDDLEWARE=[]):
         bare.handler.load_middleware()
@@ -290,6 +292,8 @@ def anchor_figures(client, user, jurado, aina) -> None:
         "bare view, no middleware": lambda: bare.get("/bench/vista/"),
         "bare view, the site's middleware": lambda: api.get("/bench/vista/"),
         "bare ninja endpoint": lambda: api.get("/api/bench/ninja"),
+        "bare view, logged in": lambda: client.get("/bench/membro/"),
+        "bare ninja endpoint, bearer token": lambda: api.get("/api/bench/ninja-auth"),
         "trivial API (odds of one level)": lambda: api.get("/api/v1/rules/odds?level=12"),
         "sheet page (Jurado)": lambda: client.get(sheet_url),
         "sheets API (Jurado)": lambda: api.get(sheet_api_url),
@@ -328,6 +332,18 @@ def anchor_figures(client, user, jurado, aina) -> None:
             f"anchor: {name} ÷ bare view, no middleware (goal ≤ 1.5×) / ÷ with the middleware",
             f"{ratio(name, floor_view)} / {ratio(name, chain_view)}",
         )
+    for name, floor in (
+        ("bare view, logged in", floor_view),
+        ("bare ninja endpoint, bearer token", floor_api),
+    ):
+        row(f"anchor: {name} ÷ {floor} (what authentication alone costs)", ratio(name, floor))
+    for name, floor in (
+        ("sheet page (Jurado)", "bare view, logged in"),
+        ("sheets API (Jurado)", "bare ninja endpoint, bearer token"),
+        ("Xuleta sheet page (Aina)", "bare view, logged in"),
+        ("Xuleta sheets API (Aina)", "bare ninja endpoint, bearer token"),
+    ):
+        row(f"anchor: {name} ÷ {floor}", ratio(name, floor))
     for kind in ("sheet page", "sheets API"):
         row(
             f"anchor: Xuleta {kind} (Aina) ÷ GURPS {kind} (Jurado)",
