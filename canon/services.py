@@ -486,11 +486,27 @@ def reading_source_key(ruleset: str, key: str) -> str:
     """The ``Divergence.source_key`` of the pendência seeded for the stated reading ``key`` of
     the ruleset keyed ``ruleset``: ``reading:<key>`` for the canon's, ``reading:<ruleset>:<key>``
     for a system whose text is not the canon (its keys are its own: one may be GURPS's too)."""
-    pages = ruleset_for(ruleset).pages
-    document = (getattr(pages, "document", "") if pages is not None else "") or seed.CANON
-    if document == seed.CANON:
+    if _document(ruleset_for(ruleset).pages) == seed.CANON:
         return f"{seed.READING_KEY_PREFIX}{key}"
     return f"{seed.READING_KEY_PREFIX}{ruleset}:{key}"
+
+
+def _document(pages) -> str:
+    """The text a ruleset's readings answer to: its pages part's own document, or the canon."""
+    return (getattr(pages, "document", "") if pages is not None else "") or seed.CANON
+
+
+def reading_pendencias(campaign_id: int, ruleset: str, keys) -> dict[str, tuple]:
+    """reading key → (the pendência's code, its status), for those of ``keys`` (stated readings
+    of ``ruleset``) the campaign has a pendência for (1 query, two columns: every sheet read
+    asks it)."""
+    source_keys = {reading_source_key(ruleset, key): key for key in keys}
+    rows = (
+        Divergence.objects.filter(campaign_id=campaign_id, source_key__in=source_keys)
+        .order_by()
+        .values_list("source_key", "code", "status")
+    )
+    return {source_keys[source]: (code, status) for source, code, status in rows}
 
 
 def readings_resolved(campaign_id: int, ruleset: str) -> set[str]:
@@ -513,7 +529,7 @@ def _reading_seeds(campaign: Campaign) -> list[seed.DivergenceSeed]:
     pages = ruleset_for(campaign.ruleset).pages
     if pages is None:
         return []
-    document = getattr(pages, "document", "") or seed.CANON
+    document = _document(pages)
     own = document != seed.CANON
     found = []
     for reading in pages.readings():

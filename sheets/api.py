@@ -15,9 +15,7 @@ from campaigns.api_errors import errors
 from campaigns.auth import AUTH
 from campaigns.errors import ServiceError
 from campaigns.models import Membership
-from canon.models import Divergence
-from canon.seed import READING_KEY_PREFIX
-from canon.services import reading_source_key
+from canon.services import reading_pendencias
 from rulesets.registry import ruleset_for
 from sheets import data_draft, data_sheet, ruleset_data
 from sheets.audit import character_defaults
@@ -184,16 +182,7 @@ def _data_sheet_out(character: Character) -> dict:
         answer = cache.get_or_set(
             f"data-sheet-api:{revision.key}", lambda: _data_sheet_answer(character), timeout=3600
         )
-    ruleset = character.campaign.ruleset
-    keys = {
-        row["reading"]: reading_source_key(ruleset, row["reading"]) for row in answer["readings"]
-    }
-    pendencias = _pendencias(character.campaign_id, set(keys.values()))
-    readings = []
-    for row in answer["readings"]:
-        code, status = pendencias.get(keys[row["reading"]], (None, None))
-        readings.append({**row, "divergence": code, "divergence_status": status})
-    return {**answer, "readings": readings}
+    return {**answer, "readings": _with_pendencias(character, answer["readings"])}
 
 
 def _data_sheet_answer(character: Character) -> dict:
@@ -241,27 +230,17 @@ def _reading_pairs(view) -> list[tuple[str, str]]:
     return reading_pairs(view.derived)
 
 
-def _readings_out(campaign_id: int, pairs: list[tuple[str, str]]) -> list[dict]:
-    """The readings the sheet's numbers rest on, each with the Árbitro's pendência (1 query)."""
-    pendencias = _pendencias(campaign_id, {READING_KEY_PREFIX + key for _, key in pairs})
-    rows = readings_out(pairs)
+def _with_pendencias(character: Character, rows: list[dict]) -> list[dict]:
+    """The readings' ``rows`` (each with its ``reading`` key), each with the Árbitro's pendência
+    in the character's campaign: its code and status, or None (1 query)."""
+    found = reading_pendencias(
+        character.campaign_id, character.campaign.ruleset, {row["reading"] for row in rows}
+    )
+    answered = []
     for row in rows:
-        code, status = pendencias.get(READING_KEY_PREFIX + row["reading"], (None, None))
-        row["divergence"], row["divergence_status"] = code, status
-    return rows
-
-
-def _pendencias(campaign_id: int, source_keys: set[str]) -> dict[str, tuple]:
-    """source key → (code, status) of the campaign's pendências among ``source_keys`` (1 query,
-    two columns: asked on every sheet read)."""
-    return {
-        key: (code, status)
-        for key, code, status in Divergence.objects.filter(
-            campaign_id=campaign_id, source_key__in=source_keys
-        )
-        .order_by()
-        .values_list("source_key", "code", "status")
-    }
+        code, status = found.get(row["reading"], (None, None))
+        answered.append({**row, "divergence": code, "divergence_status": status})
+    return answered
 
 
 def _campaign_ids(user) -> list[int]:
@@ -318,7 +297,7 @@ def sheet_detail(request, code: UUID):
         answer = cache.get_or_set(
             f"sheet-api:{revision.key}", lambda: _sheet_out(character, state), timeout=3600
         )
-    readings = _readings_out(character.campaign_id, answer["reading_pairs"])
+    readings = _with_pendencias(character, readings_out(answer["reading_pairs"]))
     return {**{k: v for k, v in answer.items() if k != "reading_pairs"}, "readings": readings}
 
 
