@@ -32,7 +32,7 @@ def sheet_fight(character, *, answers: bool) -> SheetFight:
         return SheetFight([], [])
     fighting = list(
         Combatant.objects.select_related("combat__scene", "character").filter(
-            character=character, combat__status="active"
+            character=character, combat__status=Combat.Status.ACTIVE
         )
     )
     pending = [(pending_of(c.combat, c), True, answers) for c in fighting if c.pending_defence]
