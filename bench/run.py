@@ -310,49 +310,38 @@ def anchor_figures(client, user, jurado, aina) -> None:
     for name, value in p50.items():
         row(f"anchor: {name} p50", f"{value * 1000:.2f} ms")
 
+    calls_named = [
+        "trivial API (odds of one level)",
+        "sheet page (Jurado)",
+        "sheets API (Jurado)",
+        "Xuleta sheet page (Aina)",
+        "Xuleta sheets API (Aina)",
+    ]
+
     def ratio(name: str, floor: str) -> str:
         """The median of the round-by-round ratios: each call against its floor of the same
         round, so a slow moment of a shared machine weighs on both sides of every ratio."""
         paired = [a / b for a, b in zip(samples[name], samples[floor], strict=True)]
         return f"{statistics.median(paired):.2f}×"
 
-    floor_view, floor_api = "bare view, no middleware", "bare ninja endpoint"
-    chain_view = "bare view, the site's middleware"
-    row(
-        "anchor: trivial API ÷ bare ninja endpoint (goal ≤ 1.5×)",
-        ratio("trivial API (odds of one level)", floor_api),
-    )
-    for name in (
-        "sheet page (Jurado)",
-        "sheets API (Jurado)",
-        "Xuleta sheet page (Aina)",
-        "Xuleta sheets API (Aina)",
-    ):
+    view, api_floor = "bare view, no middleware", "bare ninja endpoint"
+    chain, member = "bare view, the site's middleware", "bare view, logged in"
+    bearer = "bare ninja endpoint, bearer token"
+    row(f"anchor: trivial API ÷ {api_floor} (goal ≤ 1.5×)", ratio(calls_named[0], api_floor))
+    for name in calls_named[1:]:
         row(
-            f"anchor: {name} ÷ bare view, no middleware (goal ≤ 1.5×) / ÷ with the middleware",
-            f"{ratio(name, floor_view)} / {ratio(name, chain_view)}",
+            f"anchor: {name} ÷ {view} (goal ≤ 1.5×) / ÷ with the middleware",
+            f"{ratio(name, view)} / {ratio(name, chain)}",
         )
-    for name, floor in (
-        ("bare view, logged in", floor_view),
-        ("bare ninja endpoint, bearer token", floor_api),
-    ):
+    for name, floor in ((member, view), (bearer, api_floor)):
         row(f"anchor: {name} ÷ {floor} (what authentication alone costs)", ratio(name, floor))
-    for name, floor in (
-        ("sheet page (Jurado)", "bare view, logged in"),
-        ("sheets API (Jurado)", "bare ninja endpoint, bearer token"),
-        ("Xuleta sheet page (Aina)", "bare view, logged in"),
-        ("Xuleta sheets API (Aina)", "bare ninja endpoint, bearer token"),
-    ):
+    for name in calls_named[1:]:
+        floor = member if "page" in name else bearer
         row(f"anchor: {name} ÷ {floor}", ratio(name, floor))
     for kind in ("sheet page", "sheets API"):
-        row(
-            f"anchor: Xuleta {kind} (Aina) ÷ GURPS {kind} (Jurado)",
-            ratio(f"Xuleta {kind} (Aina)", f"{kind} (Jurado)"),
-        )
-    row(
-        "anchor: the site's middleware on a bare view (with ÷ without)",
-        ratio(chain_view, floor_view),
-    )
+        xuleta, gurps = f"Xuleta {kind} (Aina)", f"{kind} (Jurado)"
+        row(f"anchor: Xuleta {kind} (Aina) ÷ GURPS {kind} (Jurado)", ratio(xuleta, gurps))
+    row("anchor: the site's middleware on a bare view (with ÷ without)", ratio(chain, view))
     row(
         "sheet page / sheets API: queries warm, GURPS (Jurado) / Xuleta (Aina)",
         f"{count_queries(client, sheet_url)} / {count_queries(api, sheet_api_url)}, "
