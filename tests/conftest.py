@@ -35,9 +35,45 @@ def _fresh_cache():
     yield
 
 
+# The demo is seeded once per test database, not once per test: seeding costs about 0.2 s, and
+# most tests ask for it. A test on ``db`` runs in a transaction rolled back after it, so the
+# demo it sees is always the seeded one. A transactional test (``transaction=True``, a live
+# server) empties every table when it ends, so the demo is seeded again after it
+# (``pytest_runtest_teardown``). The pattern is pytest-django's own ("Populate the test
+# database", its documentation on database fixtures).
+_db_blocker = None
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    global _db_blocker
+    _db_blocker = django_db_blocker
+    with django_db_blocker.unblock():
+        demo_seed()
+
+
+def _empties_the_database(item) -> bool:
+    """Whether the test ran on a transactional database, which pytest-django flushes after it."""
+    fixtures = getattr(item, "fixturenames", ())
+    if "transactional_db" in fixtures or "live_server" in fixtures:
+        return True
+    marker = item.get_closest_marker("django_db")
+    return bool(
+        marker and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences"))
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    result = yield
+    if _db_blocker is not None and _empties_the_database(item):
+        with _db_blocker.unblock():
+            demo_seed()
+    return result
+
+
 @pytest.fixture
 def demo(db):
-    demo_seed()
     return Campaign.objects.get(slug="a-garganta")
 
 

@@ -69,7 +69,7 @@ def test_nothing_changed_and_gurps_parts_are_refused_naming_the_field(aina, peop
             character=aina, user=people["arbitro"], reason="Motivo.", data=copy.deepcopy(AINA)
         )
     assert refused.value.message == NOTHING_CHANGED
-    assert not Correction.objects.exists()
+    assert not Correction.objects.filter(character=aina).exists()
     assert SheetVersion.objects.filter(character=aina).count() == 1
 
 
