@@ -182,8 +182,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # The cache keeps what is computed again only when its inputs change (the sheet page's blocks
 # and the sheets API's answer, by the sheet's fingerprint; a homologated version's facts). One
 # process, one machine: local memory, each worker its own. More than one worker or machine:
-# REDIS_URL (redis://host:6379/0) and they all share one Redis. Sessions and django-axes keep
-# to the database either way.
+# REDIS_URL (redis://host:6379/0) and they all share one Redis. django-axes keeps to the
+# database either way. Sessions are written to the database either way; with a shared Redis
+# they are read through it (Django's cached_db), which spares every logged-in request a query
+# (bench/run.py measures both). Without Redis each worker's memory would keep its own copy, and
+# a logout on one worker would not reach another's: so the database alone.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
@@ -193,8 +196,10 @@ if REDIS_URL:
             "KEY_PREFIX": os.environ.get("GARGANTA_CACHE_PREFIX", "garganta"),
         }
     }
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -26,12 +26,12 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 needs_redis = pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set (make test sets it)")
 
 
-def _backend_with(redis_url: str | None) -> str:
+def _backend_with(redis_url: str | None, setting: str = "CACHES['default']['BACKEND']") -> str:
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     if redis_url:
         env["REDIS_URL"] = redis_url
     code = "import django; django.setup(); from django.conf import settings; "
-    code += "print(settings.CACHES['default']['BACKEND'])"
+    code += f"print(settings.{setting})"
     env["DJANGO_SETTINGS_MODULE"] = "garganta_site.settings"
     answer = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
@@ -43,6 +43,33 @@ def _backend_with(redis_url: str | None) -> str:
 def test_the_cache_backend_follows_redis_url():
     assert _backend_with(None) == "django.core.cache.backends.locmem.LocMemCache"
     assert _backend_with("redis://127.0.0.1:1/0") == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_sessions_are_read_through_the_cache_only_when_it_is_shared():
+    """Redis is one cache for every worker, so a logout reaches them all; each worker's local
+    memory is not, so without Redis the sessions stay in the database alone."""
+    assert _backend_with(None, "SESSION_ENGINE") == "django.contrib.sessions.backends.db"
+    assert (
+        _backend_with("redis://127.0.0.1:1/0", "SESSION_ENGINE")
+        == "django.contrib.sessions.backends.cached_db"
+    )
+
+
+@needs_redis
+def test_a_logout_on_one_worker_ends_the_session_on_another(client, jogador, jurado):
+    """Two workers are two cache clients of one Redis: the session one of them read (and so
+    kept) is gone for the other as soon as the first logs it out."""
+    client.force_login(jogador)
+    page = reverse("sheet", kwargs={"code": jurado.code})
+    assert client.get(page).status_code == 200  # read through the cache, and kept there
+    key = client.cookies[settings.SESSION_COOKIE_NAME].value
+    other = RedisCache(REDIS_URL, {"KEY_PREFIX": settings.CACHES["default"].get("KEY_PREFIX", "")})
+    cached_key = f"django.contrib.sessions.cached_db{key}"
+    assert other.get(cached_key) is not None
+    client.post(reverse("logout"))
+    assert other.get(cached_key) is None
+    client.cookies[settings.SESSION_COOKIE_NAME] = key  # the old cookie, sent again
+    assert client.get(page).status_code == 302
 
 
 def test_this_run_uses_the_cache_its_environment_names():

@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from sheets.models import Possession
+from tests.pins import SESSION_QUERIES
 from tests.sheets.pages import content, row, section, stat
 
 
@@ -107,7 +108,7 @@ def test_its_query_count_is_pinned(client_for, jogador, jurado, django_assert_nu
     # fingerprint of its versions and possessions (sheets.reads.sheet_revision), and the
     # running fights it is in, for the live region and an attack waiting for its defence
     # (sheets.live.sheet_fight, §4.6).
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(4 + SESSION_QUERIES):
         assert client.get(_url(jurado)).status_code == 200
 
 

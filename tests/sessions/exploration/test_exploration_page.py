@@ -7,12 +7,13 @@ from django.urls import reverse
 
 from sessions.exploration import services as exploration_services
 from sessions.models import Exploration, ExplorationEvent, Roll
+from tests.pins import SESSION_QUERIES
 
 # A jogador's poll of the panel with a journey under way: session, user, scene, its characters,
 # the membership; the exploration; Tabela A (its rows) for the encounter cadence; the timers;
 # the events and their rolls; the tally's rolls, combatants and loot; the journey's tests; the
 # journey's food, water and ammunition (the sums of their changes).
-PANEL_QUERIES = 16
+PANEL_QUERIES = 15 + SESSION_QUERIES
 
 
 def _url(scene, name="exploration"):

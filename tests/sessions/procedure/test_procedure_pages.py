@@ -8,6 +8,7 @@ from django.urls import reverse
 from procedure.tables import TABLES
 from sessions.models import RandomTableRowChange, Roll
 from sessions.procedure import services as procedure_services
+from tests.pins import SESSION_QUERIES
 
 
 def _roll_url(scene):
@@ -110,7 +111,7 @@ def test_the_tables_page_requires_login(client):
 def test_the_tables_page_query_count_is_pinned(client_for, jogador, django_assert_num_queries):
     client = client_for(jogador)
     # session, user, memberships with campaigns, tables, their rows
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(4 + SESSION_QUERIES):
         client.get(reverse("procedure-tables"))
 
 
