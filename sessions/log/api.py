@@ -632,18 +632,13 @@ def roll_create(
     return Status(201, _roll_out(roll))
 
 
-def _is_d20(scene: Scene) -> bool:
-    ruleset = services.ruleset_for(scene.week.campaign.ruleset)
-    return bool(getattr(ruleset.part("checks"), "needs_dc", False))
-
-
 @contextmanager
 def _d20_said(scene: Scene):
     """A refusal of the services in a d20 campaign, with the body's names (``D20_SAID``)."""
     try:
         yield
     except ServiceError as error:
-        if not _is_d20(scene):
+        if not services.rolls_d20(scene.week.campaign):
             raise
         *head, last = error.field.split(".") if error.field else [""]
         message = error.message

@@ -62,6 +62,9 @@ class DeclarationForm(forms.Form):
         self.fields["character"].choices = [(str(c.code), c.name) for c in characters]
 
 
+D20_BONUS_LABEL = "Bônus (só criatura ou NPC sem ficha)"
+
+
 class RollForm(forms.Form):
     """The Mestre's roll: what to roll against and the modifiers, never a die.
 
@@ -128,9 +131,17 @@ class RollForm(forms.Form):
     )
 
     def __init__(
-        self, *args, target_choices=(), declaration_choices=(), character_choices=(), **kwargs
+        self,
+        *args,
+        target_choices=(),
+        declaration_choices=(),
+        character_choices=(),
+        d20=False,
+        **kwargs,
     ):
         super().__init__(*args, **kwargs)
+        if d20:  # the d20's sheetless side says a bonus, not a GURPS skill level (NH)
+            self.fields["base_level"].label = D20_BONUS_LABEL
         self.fields["target"].choices = [("", "— escolha —"), *target_choices, ("custom", "Outro…")]
         # "Outro…" opens the panel where the custom test is described.
         self.fields["target"].widget.attrs["hx-on:change"] = (
@@ -290,7 +301,7 @@ class ContestForm(forms.Form):
     b_target = forms.ChoiceField(label="Lado B")
     declaration = forms.ChoiceField(label="Responde à declaração (lado A)", required=False)
 
-    def __init__(self, *args, target_choices=(), declaration_choices=(), **kwargs):
+    def __init__(self, *args, target_choices=(), declaration_choices=(), d20=False, **kwargs):
         kwargs.setdefault("prefix", "contest")
         super().__init__(*args, **kwargs)
         for side in ("a", "b"):
@@ -306,7 +317,10 @@ class ContestForm(forms.Form):
                 label="Testa (sem ficha)", required=False, max_length=90
             )
             self.fields[f"{side}_base_level"] = forms.IntegerField(
-                label="NH (sem ficha)", required=False, min_value=-50, max_value=50
+                label="Bônus (sem ficha)" if d20 else "NH (sem ficha)",
+                required=False,
+                min_value=-50,
+                max_value=50,
             )
         self.fields["declaration"].choices = _optional_choices(declaration_choices, "—")
         _add_modifier_rows(self, CONTEST_MODIFIER_ROWS, "a_")

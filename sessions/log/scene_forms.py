@@ -22,7 +22,8 @@ _POINTS_ERRORS = {
 
 
 class StateChangeForm(forms.Form):
-    """PV and fatigue: negative lost, positive recovered; the reason is required."""
+    """PV and fatigue: negative lost, positive recovered; the reason is required. With
+    ``d20`` (the Xuleta) the points are PC and there is no fatigue field."""
 
     request_key = request_key_field()
     character = forms.ChoiceField(label="Personagem")
@@ -38,7 +39,10 @@ class StateChangeForm(forms.Form):
         error_messages={"required": scene_ops.REASON_NEEDED},
     )
 
-    def __init__(self, *args, characters=(), **kwargs):
+    def __init__(self, *args, characters=(), d20=False, **kwargs):
         kwargs.setdefault("prefix", "state")
         super().__init__(*args, **kwargs)
+        if d20:  # the Xuleta has PC and no fatigue (its exhaustion is a condition)
+            del self.fields["fatigue"]
+            self.fields["hp"].label = "PC (−perde, +recupera)"
         self.fields["character"].choices = [(str(c.code), c.name) for c in characters]

@@ -16,6 +16,7 @@ from campaigns.http import HtmxHttpRequest
 from rulesets.registry import rule_errors
 from sessions.access import get_scene_for_table
 from sessions.log import scene_ops
+from sessions.log import services as log_services
 from sessions.log.scene_forms import StateChangeForm
 from sessions.log.views import scene_respond
 
@@ -45,7 +46,9 @@ def scene_close(request: HtmxHttpRequest, code) -> HttpResponse:
 def state_change_add(request: HtmxHttpRequest, code) -> HttpResponse:
     scene, membership = get_scene_for_table(request, code)
     characters = list(scene.characters.all())
-    form = StateChangeForm(request.POST, characters=characters)
+    form = StateChangeForm(
+        request.POST, characters=characters, d20=log_services.rolls_d20(scene.week.campaign)
+    )
     forms = {"state_change_form": form}
     if not form.is_valid():
         return scene_respond(request, scene, membership, status=422, forms=forms, panel="state")
@@ -59,7 +62,7 @@ def state_change_add(request: HtmxHttpRequest, code) -> HttpResponse:
             user=request.user,
             character=character,
             hp=data["hp"] or 0,
-            fatigue=data["fatigue"] or 0,
+            fatigue=data.get("fatigue") or 0,
             reason=data["reason"],
             request_key=data["request_key"],
         )

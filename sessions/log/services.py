@@ -436,6 +436,14 @@ def scene_light(scene: Scene) -> str:
     return "darkness" if dark else ""
 
 
+def rolls_d20(campaign) -> bool:
+    """Whether the campaign's checks roll a d20 against a DC or an AC (the Xuleta's): its forms
+    and answers then say a DC, an edge and a bonus, not a GURPS skill level. False for a
+    ruleset without checks."""
+    checks = ruleset_for(campaign.ruleset).checks
+    return bool(getattr(checks, "needs_dc", False))
+
+
 def ensure_d20_fields(
     campaign, *, dc=None, edge: str = "", needs_dc: bool = False, prefix="", light: str = ""
 ):
@@ -443,7 +451,7 @@ def ensure_d20_fields(
     d20 against one, and (``needs_dc``) a d20 roll without its DC; the field named
     (``prefix``.dc …)."""
     ruleset = ruleset_for(campaign.ruleset)
-    d20 = getattr(ruleset.part("checks"), "needs_dc", False)
+    d20 = rolls_d20(campaign)
     where = f"{prefix}." if prefix else ""
     if not d20:
         for name, value in (("dc", dc), ("edge", edge), ("light", light)):

@@ -65,18 +65,12 @@ def _no_checks(scene: Scene) -> str:
     return NO_CHECKS.format(label=ruleset.label) if ruleset.checks is None else ""
 
 
-def _d20(scene: Scene) -> bool:
-    """Whether the campaign's checks roll a d20 against a DC (the Xuleta): its roll form asks
-    for the DC, the edge and the d20's kind."""
-    checks = ruleset_for(scene.week.campaign.ruleset).checks
-    return bool(getattr(checks, "needs_dc", False))
-
-
 class _SceneTable:
     """What the Mestre's forms offer, read once per request: the scene's characters, the
     lines of their homologated sheets and the latest declarations."""
 
     def __init__(self, scene: Scene):
+        self.d20 = services.rolls_d20(scene.week.campaign)
         self.characters = list(scene.characters.all())
         self.targets = [(c, roll_targets(c)) for c in self.characters]
         offered = Declaration.objects.filter(scene=scene).order_by("-created_at", "-pk")[:20]
@@ -141,7 +135,8 @@ def _declaration_select(form, name: str) -> dict:
 
 
 def _table_forms(table: _SceneTable, data=None, *, only=None) -> dict:
-    """The Mestre's forms, fresh, except ``only`` (a key) which is bound to ``data``."""
+    """The Mestre's forms, fresh, except ``only`` (a key) which is bound to ``data``; in a d20
+    campaign (``table.d20``) they say the d20's words."""
     makers = {
         "announcement_form": lambda d: AnnouncementForm(
             d, declaration_choices=table.declaration_choices
@@ -151,6 +146,7 @@ def _table_forms(table: _SceneTable, data=None, *, only=None) -> dict:
             target_choices=table.target_choices(),
             declaration_choices=table.declaration_choices,
             character_choices=table.character_choices,
+            d20=table.d20,
         ),
         "narration_form": lambda d: NarrationForm(d),
         "damage_form": lambda d: DamageRollForm(
@@ -167,6 +163,7 @@ def _table_forms(table: _SceneTable, data=None, *, only=None) -> dict:
             d,
             target_choices=table.target_choices(tests_only=True),
             declaration_choices=table.declaration_choices,
+            d20=table.d20,
         ),
     }
     return {key: make(data if key == only else None) for key, make in makers.items()}
@@ -234,7 +231,7 @@ def _context(
         fresh.update({k: v for k, v in forms.items() if k != "declaration_form"})
         context.update(fresh)
         context["no_checks"] = _no_checks(scene)
-        context["d20"] = _d20(scene)
+        context["d20"] = table.d20
         if context["no_checks"]:  # a form just posted stays, with its refusal
             context.update({key: None for key in CHECK_FORMS if key not in forms})
         context["declaration_selects"] = [
@@ -250,7 +247,7 @@ def _context(
 def _scene_as_a_whole(context: dict, table: _SceneTable, close_error: str) -> None:
     """The Mestre's forms for the scene as a whole (sessions.log.scene_views)."""
     if "state_change_form" not in context:
-        context["state_change_form"] = StateChangeForm(characters=table.characters)
+        context["state_change_form"] = StateChangeForm(characters=table.characters, d20=table.d20)
     context["can_close"] = True
     context["close_error"] = close_error
 
@@ -473,7 +470,7 @@ def roll_add(request: HtmxHttpRequest, code) -> HttpResponse:
     def act(scene, table, data):
         declaration = _declaration(scene, data.get("declaration"))
         asked = {}
-        d20 = _d20(scene)
+        d20 = table.d20
         if d20:
             asked = {
                 "dc": data.get("dc"),

@@ -243,6 +243,17 @@ def test_the_scene_page_shows_a_xuleta_contest(client, world, sheets, server_dic
     assert "bônus +4" in text
 
 
+def test_the_mestres_forms_say_the_d20s_words_not_gurpss(client, world):
+    from xuleta.text import cite
+
+    client.force_login(world["mestre"])
+    text = client.get(f"/cenas/{world['scene'].code}/").content.decode()
+    assert "Prova enfrontada (disputa)" in text and "Disputa Rápida" not in text
+    assert f"(Xuleta {cite('Proves enfrontades')})" in text
+    assert "Bônus (sem ficha)" in text and "Bônus (só criatura ou NPC sem ficha)" in text
+    assert "NH (" not in text and "PV e fadiga" not in text
+
+
 @pytest.fixture
 def offered(monkeypatch, world, sheets):
     """The roll form offers Aina's sheet (its checks, skills and saves, as ``CHECKS.choices``

@@ -56,3 +56,26 @@ def test_fatigue_is_refused_naming_the_field(scene, people, aina):
     assert caught.value.field == "fatigue"
     assert "esgotamento" in caught.value.message
     assert ruleset_data.data_state(aina)["hp_lost"] == 0
+
+
+# --- the scene page's form ---------------------------------------------------------------------
+
+
+def test_the_scene_page_asks_for_pc_and_no_fatigue(scene, client_of, aina):
+    from xuleta.text import cite
+
+    page = client_of("mestre").get(scene.get_absolute_url()).content.decode()
+    assert "PC fora de combate" in page and "PC (−perde, +recupera)" in page
+    assert "PV e fadiga" not in page and 'name="state-fatigue"' not in page
+    assert f"Xuleta {cite('Curació')}, {cite('Punts de cop temporals')}" in page
+
+
+def test_the_scene_page_form_changes_the_pc_without_a_fatigue_field(scene, client_of, aina):
+    from campaigns.confirm import CONFIRMED
+
+    ruleset_data.data_state_write(character=aina, data={"temp_hp": 2})
+    fields = {"state-character": str(aina.code), "state-hp": "-7", "state-reason": "Caiguda"}
+    answer = client_of("mestre").post(f"/cenas/{scene.code}/estado/", fields | CONFIRMED)
+    assert answer.status_code == 302, answer.content.decode()[:500]  # back to the scene
+    state = ruleset_data.data_state(aina)
+    assert (state["temp_hp"], state["hp_lost"]) == (0, 5)
