@@ -38,10 +38,11 @@ def _fresh_cache():
 # The demo is seeded once per test database, not once per test: seeding costs about 0.2 s, and
 # most tests ask for it. A test on ``db`` runs in a transaction rolled back after it, so the
 # demo it sees is always the seeded one. A transactional test (``transaction=True``, a live
-# server) empties every table when it ends, so the demo is seeded again after it
-# (``pytest_runtest_teardown``). The pattern is pytest-django's own ("Populate the test
-# database", its documentation on database fixtures).
+# server) empties every table when it ends, so the demo is seeded again before the next test
+# sets up (never after the last one: by then the test database is gone). The pattern is
+# pytest-django's own ("Populate the test database", its documentation on database fixtures).
 _db_blocker = None
+_demo_emptied = False
 
 
 @pytest.fixture(scope="session")
@@ -65,11 +66,21 @@ def _empties_the_database(item) -> bool:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item, nextitem):
+    global _demo_emptied
     result = yield
-    if _db_blocker is not None and _empties_the_database(item):
+    _demo_emptied = _demo_emptied or (_db_blocker is not None and _empties_the_database(item))
+    return result
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Before the test's fixtures: the demo again, if a transactional test emptied it (the test
+    database is still up: the session's fixtures outlive every test but the last)."""
+    global _demo_emptied
+    if _demo_emptied:
+        _demo_emptied = False
         with _db_blocker.unblock():
             demo_seed()
-    return result
 
 
 @pytest.fixture
