@@ -58,6 +58,12 @@ NO_CHECKS = (
 )
 
 
+NO_SHEETS = (
+    "O sistema de regras desta campanha ({label}) não tem fichas de personagem: os PV mudam "
+    "só no combate (o painel de combate, a API /fights e as ferramentas fight_*)."
+)
+
+
 def _no_checks(scene: Scene) -> str:
     """What the scene says in place of the check forms when its campaign's ruleset has no
     checks part; "" when it has one."""
@@ -70,6 +76,7 @@ class _SceneTable:
     lines of their homologated sheets and the latest declarations."""
 
     def __init__(self, scene: Scene):
+        self.ruleset = ruleset_for(scene.week.campaign.ruleset)
         self.d20 = services.rolls_d20(scene.week.campaign)
         self.characters = list(scene.characters.all())
         self.targets = [(c, roll_targets(c)) for c in self.characters]
@@ -246,7 +253,10 @@ def _context(
 
 def _scene_as_a_whole(context: dict, table: _SceneTable, close_error: str) -> None:
     """The Mestre's forms for the scene as a whole (sessions.log.scene_views)."""
-    if "state_change_form" not in context:
+    if table.ruleset.sheets is None:  # no sheet, no state outside a fight (the sistema001)
+        context["state_change_form"] = None
+        context["no_sheets"] = NO_SHEETS.format(label=table.ruleset.label)
+    elif "state_change_form" not in context:
         context["state_change_form"] = StateChangeForm(characters=table.characters, d20=table.d20)
     context["can_close"] = True
     context["close_error"] = close_error

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from campaigns.confirm import CONFIRMED
 from campaigns.errors import ServiceError
 from sessions.native_combat import services
 from tests.sessions.native_combat.conftest import SWORD, numbers
@@ -240,3 +241,19 @@ def test_a_sistema001_scene_offers_no_check_form_and_says_why(client, scene, peo
     text = posted.content.decode()
     assert "a parte «" not in text and "«checks»" not in text
     assert posted.status_code == 422 and "não tem testes fora do combate" in text
+
+
+def test_a_sistema001_scene_offers_no_pv_form_and_says_why(client, scene, people):
+    """No sheets, no state outside the fight: the scene offers no «PV e fadiga» panel (it could
+    only be refused) and says where the PV change; a change posted anyway is refused in
+    Portuguese."""
+    client.force_login(people["mestre"])
+    page = client.get(reverse("scene", kwargs={"code": scene.code})).content.decode()
+    assert "PV e fadiga" not in page and 'name="state-hp"' not in page
+    assert "não tem fichas de personagem: os PV mudam só no combate" in page
+    posted = client.post(
+        reverse("state-change-add", kwargs={"code": scene.code}),
+        {"state-hp": "-2", "state-reason": "Queda", **CONFIRMED},
+    )
+    assert posted.status_code == 422
+    assert "não tem fichas de personagem" in posted.content.decode()
