@@ -57,13 +57,18 @@ class TrackerOut(Schema):
 class StateChangeIn(Schema, extra="forbid"):
     character: UUID = Field(description="A personagem da cena")
     hp: StrictInt = Field(
-        default=0, ge=-100, le=100, description="PV: negativo perdido, positivo recuperado (§5.6)"
+        default=0,
+        ge=-100,
+        le=100,
+        description="PV: negativo perdido, positivo recuperado (§5.6). Na Xuleta, PC: o dano "
+        "gasta antes os PC temporais e a cura não passa do máximo (Xuleta §5.5, §5.6)",
     )
     fatigue: StrictInt = Field(
         default=0,
         ge=-100,
         le=100,
-        description="Fadiga (PF): negativo perdido, positivo recuperado (§6.1–6.3)",
+        description="Fadiga (PF): negativo perdido, positivo recuperado (§6.1–6.3). Na Xuleta, "
+        "sempre 0 (o esgotamento é um estado, não pontos)",
     )
     reason: str = Field(min_length=1, max_length=300, description="O motivo: «Pânico», «marcha»")
     roll: UUID | None = Field(

@@ -233,8 +233,10 @@ async def narrate(
     """O Mestre narra: o texto entra na linha do tempo da cena, visível a todos da mesa. Com
     `state_changes`, o que a cena fez aos PV e à fadiga fora de combate entra no estado das
     personagens na hora (a ficha já mostra) e no registro («Jurado: −1 PV (Pânico)»); num
-    combate em andamento, use o ajuste de combat_act. Uma mudança recusada recusa o pedido
-    inteiro: nada dele fica escrito. Devolve a narração e cada mudança."""
+    combate em andamento, use o ajuste de combat_act. Na Xuleta são PC, sem fadiga (o
+    esgotamento é um estado); um sistema sem fichas (o Sistema 001) recusa a mudança: os PV
+    dele mudam no combate. Uma mudança recusada recusa o pedido inteiro: nada dele fica
+    escrito. Devolve a narração e cada mudança."""
     if narration is None and not state_changes:
         raise ToolError(NOTHING_TO_NARRATE)
     # Each change tried first, keeping nothing: a refused one leaves no narration or change
