@@ -273,6 +273,16 @@ def _vm_kib(pid: int, field: str) -> int:
     return 0
 
 
+def _sheet_urls(jurado, aina) -> tuple[str, str, str, str]:
+    """The sheet page and sheets API of the GURPS Jurado, then of the Xuleta's Aina."""
+    return (
+        f"/fichas/{jurado.code}/",
+        f"/api/v1/sheets/{jurado.code}",
+        f"/fichas/{aina.code}/",
+        f"/api/v1/sheets/{aina.code}",
+    )
+
+
 def _anchor_calls(client, user, jurado, aina) -> tuple[dict, Client]:
     """The calls of ``anchor_figures``, by name, and the bearer-token client they share."""
     bare = Client(HTTP_HOST="127.0.0.1")
@@ -285,8 +295,7 @@ def _anchor_calls(client, user, jurado, aina) -> tuple[dict, Client]:
         cached.handler.load_middleware()
         cached.force_login(user)
     api = Client(HTTP_HOST="127.0.0.1", HTTP_AUTHORIZATION=f"Bearer {api_token_create(user=user)}")
-    sheet_url, sheet_api_url = f"/fichas/{jurado.code}/", f"/api/v1/sheets/{jurado.code}"
-    xuleta_url, xuleta_api_url = f"/fichas/{aina.code}/", f"/api/v1/sheets/{aina.code}"
+    sheet_url, sheet_api_url, xuleta_url, xuleta_api_url = _sheet_urls(jurado, aina)
     calls = {
         "bare view, no middleware": lambda: bare.get("/bench/vista/"),
         "bare view, the site's middleware": lambda: api.get("/bench/vista/"),
@@ -314,8 +323,7 @@ def anchor_figures(client, user, jurado, aina) -> None:
     them, the same two floors behind the site's authentication (a logged-in session, a bearer
     token), which every member's page and call pays: the sheet read against those too."""
     calls, api = _anchor_calls(client, user, jurado, aina)
-    sheet_url, sheet_api_url = f"/fichas/{jurado.code}/", f"/api/v1/sheets/{jurado.code}"
-    xuleta_url, xuleta_api_url = f"/fichas/{aina.code}/", f"/api/v1/sheets/{aina.code}"
+    sheet_url, sheet_api_url, xuleta_url, xuleta_api_url = _sheet_urls(jurado, aina)
     samples: dict[str, list[float]] = {name: [] for name in calls}
     for call in calls.values():
         call()

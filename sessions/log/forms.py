@@ -62,9 +62,6 @@ class DeclarationForm(forms.Form):
         self.fields["character"].choices = [(str(c.code), c.name) for c in characters]
 
 
-D20_BONUS_LABEL = "Bônus (só criatura ou NPC sem ficha)"
-
-
 class RollForm(forms.Form):
     """The Mestre's roll: what to roll against and the modifiers, never a die.
 
@@ -141,7 +138,7 @@ class RollForm(forms.Form):
     ):
         super().__init__(*args, **kwargs)
         if d20:  # the d20's sheetless side says a bonus, not a GURPS skill level (NH)
-            self.fields["base_level"].label = D20_BONUS_LABEL
+            self.fields["base_level"].label = "Bônus (só criatura ou NPC sem ficha)"
         self.fields["target"].choices = [("", "— escolha —"), *target_choices, ("custom", "Outro…")]
         # "Outro…" opens the panel where the custom test is described.
         self.fields["target"].widget.attrs["hx-on:change"] = (

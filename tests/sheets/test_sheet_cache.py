@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.sessions.backends import cached_db
 from django.core.cache import cache
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection
@@ -64,7 +65,7 @@ def test_a_logout_on_one_worker_ends_the_session_on_another(client, jogador, jur
     assert client.get(page).status_code == 200  # read through the cache, and kept there
     key = client.cookies[settings.SESSION_COOKIE_NAME].value
     other = RedisCache(REDIS_URL, {"KEY_PREFIX": settings.CACHES["default"].get("KEY_PREFIX", "")})
-    cached_key = f"django.contrib.sessions.cached_db{key}"
+    cached_key = f"{cached_db.KEY_PREFIX}{key}"
     assert other.get(cached_key) is not None
     client.post(reverse("logout"))
     assert other.get(cached_key) is None
